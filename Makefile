@@ -1,0 +1,37 @@
+SHELL := /bin/bash
+# DiscKit: `make` installs what is missing, builds in release mode and runs the main job on the
+# sample image; `make test` runs every test; `make bench` prints DiscKit/reference ratios.
+SWIFT ?= swift
+DISCKIT := .build/release/disckit
+SAMPLE := TestImages/sample.iso
+
+.PHONY: all deps build sample images test bench format clean
+
+all: deps build sample
+
+deps:
+	@Scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -c release --product disckit
+
+sample: build
+	$(DISCKIT) info $(SAMPLE)
+	$(DISCKIT) ls $(SAMPLE) --recursive
+
+images: deps
+	@TestImages/scripts/make-all.sh
+
+test: deps images
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
+
+bench: deps images
+	$(SWIFT) build -c release --product DiscKitBench --product disckit
+	.build/release/DiscKitBench
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build TestImages/generated

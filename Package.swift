@@ -1,0 +1,71 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// DiscKit: Blu-ray and DVD disc images in pure Swift.
+//
+// - `DiscKit` is the library: byte sources, ISO9660, UDF, BDMV, DVD, MPEG-TS, timing.
+//   It depends on nothing but the standard library, Foundation where unavoidable, and swift-system.
+// - `DiscKitAuthoring` writes UDF images and BDMV trees (used by `disckit author` and by tests).
+// - `DiscKitReference` bridges to the C reference libraries (libudfread, libbluray, libdvdread).
+//   It is used only by tests, by `disckit crosscheck` and by the benchmark.
+// - `DiscKitCLI` is the whole command tree (testable); `disckit` is a thin `@main`.
+let package = Package(
+  name: "DiscKit",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "DiscKit", targets: ["DiscKit"]),
+    .library(name: "DiscKitAuthoring", targets: ["DiscKitAuthoring"]),
+    .executable(name: "disckit", targets: ["disckit"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+  ],
+  targets: [
+    .target(
+      name: "DiscKit",
+      dependencies: [.product(name: "SystemPackage", package: "swift-system")]
+    ),
+    .target(
+      name: "DiscKitAuthoring",
+      dependencies: ["DiscKit", .product(name: "SystemPackage", package: "swift-system")]
+    ),
+    .systemLibrary(
+      name: "CUDFRead", pkgConfig: "libudfread", providers: [.apt(["libudfread-dev"])]),
+    .systemLibrary(
+      name: "CBluray", pkgConfig: "libbluray", providers: [.apt(["libbluray-dev"])]),
+    .systemLibrary(
+      name: "CDVDRead", pkgConfig: "dvdread", providers: [.apt(["libdvdread-dev"])]),
+    .target(
+      name: "DiscKitReference",
+      dependencies: ["DiscKit", "CUDFRead", "CBluray", "CDVDRead"]
+    ),
+    .target(
+      name: "DiscKitCLI",
+      dependencies: [
+        "DiscKit", "DiscKitAuthoring", "DiscKitReference",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]
+    ),
+    .executableTarget(name: "disckit", dependencies: ["DiscKitCLI"]),
+    .executableTarget(
+      name: "DiscKitBench",
+      dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI"]
+    ),
+    .target(
+      name: "DiscKitTestSupport",
+      dependencies: ["DiscKit"],
+      path: "Tests/DiscKitTestSupport"
+    ),
+    .testTarget(
+      name: "DiscKitTests",
+      dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitTestSupport"]
+    ),
+    .testTarget(
+      name: "DiscKitCLITests",
+      dependencies: ["DiscKitCLI", "DiscKit", "DiscKitTestSupport"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what DiscKit needs on a Debian machine, non-interactively, only when missing.
+# Uses sudo only when not root.
+set -euo pipefail
+
+APT_PACKAGES=(
+  # C reference libraries for the bridge target (tests, `disckit crosscheck`, benchmarks)
+  libbluray-dev libudfread-dev libdvdread-dev libavformat-dev pkg-config
+  # reference tools (oracles) and test-image makers
+  libbluray-bin lsdvd ffmpeg genisoimage xorriso dvdauthor udftools p7zip-full
+  # GStreamer itself, for the segment-math oracle, and pycdlib for UDF 2.60 images
+  python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 python3-pycdlib
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# pycdlib: Debian's package above; fall back to PyPI when it is unavailable.
+if ! /usr/bin/python3 -c 'import pycdlib' 2>/dev/null; then
+  echo "install-deps: installing pycdlib from PyPI" >&2
+  $SUDO /usr/bin/python3 -m pip install -q pycdlib 2>/dev/null \
+    || $SUDO /usr/bin/python3 -m pip install -q --break-system-packages pycdlib
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "install-deps: no Swift toolchain on PATH (Swift 6.1 or later is needed)" >&2
+  exit 1
+fi

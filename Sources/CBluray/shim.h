@@ -1,0 +1,3 @@
+#pragma once
+#include <libbluray/bluray.h>
+#include <libbluray/clpi_data.h>

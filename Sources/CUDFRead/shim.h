@@ -1,0 +1,3 @@
+#pragma once
+#include <udfread/udfread.h>
+#include <udfread/blockinput.h>

@@ -1,0 +1,79 @@
+/// What kind of disc a file system holds.
+public enum DiscKind: String, Sendable, Codable {
+  /// A Blu-ray (BDMV with index.bdmv version 0100/0200).
+  case bluray
+  /// An Ultra HD Blu-ray (index.bdmv version 0300).
+  case uhdBluray = "uhd-bluray"
+  /// AVCHD (BDMV under PRIVATE/AVCHD).
+  case avchd
+  /// DVD-Video (VIDEO_TS/VIDEO_TS.IFO).
+  case dvd
+  /// Anything else.
+  case data
+}
+
+/// An opened disc: an image file read through UDF or ISO9660, or a folder.
+///
+/// `DiscImage.open(path:)` picks the file system: a directory is read as a folder; an image with
+/// a UDF volume is read through UDF (on Blu-ray images the ISO9660 bridge shows wrong 32-bit
+/// sizes); otherwise ISO9660.
+public struct DiscImage: Sendable {
+  /// The path that was opened.
+  public let path: String
+  /// The image's bytes (`nil` for a folder).
+  public let source: (any ByteSource)?
+  /// The file system read from the image or folder.
+  public let fileSystem: any DiscFileSystem
+
+  /// Creates a disc over an already opened file system.
+  public init(path: String, source: (any ByteSource)?, fileSystem: any DiscFileSystem) {
+    self.path = path
+    self.source = source
+    self.fileSystem = fileSystem
+  }
+
+  /// Opens an image file or a folder.
+  ///
+  /// - Throws: ``DiscKitError/Code/cannotOpen`` when the path cannot be read,
+  ///   ``DiscKitError/Code/unsupported`` when the file holds neither UDF nor ISO9660, or the
+  ///   reader's error when the file system is damaged.
+  public static func open(path: String, limits: ParsingLimits = .default) throws(DiscKitError) -> DiscImage {
+    if LocalFile.isDirectory(path) {
+      return DiscImage(path: path, source: nil, fileSystem: try FolderFileSystem(root: path))
+    }
+    let file = try FileByteSource(path: path)
+    return try open(source: file, path: path, limits: limits)
+  }
+
+  /// Opens an image held by any byte source.
+  public static func open(source: any ByteSource, path: String = "image", limits: ParsingLimits = .default)
+    throws(DiscKitError) -> DiscImage
+  {
+    if try UDFFileSystem.hasVolumeRecognitionSequence(source) {
+      return DiscImage(path: path, source: source, fileSystem: try UDFFileSystem(source: source, limits: limits))
+    }
+    if try ISO9660FileSystem.hasPrimaryVolumeDescriptor(source) {
+      return DiscImage(path: path, source: source, fileSystem: try ISO9660FileSystem(source: source, limits: limits))
+    }
+    throw DiscKitError(
+      .unsupported, "image", at: 0x8000,
+      "neither a UDF volume recognition sequence nor an ISO9660 primary volume descriptor was found")
+  }
+
+  /// The kind of disc, from the layout of its file system.
+  public var kind: DiscKind {
+    let fs = fileSystem
+    if let index = try? fs.openFile(atPath: "/BDMV/index.bdmv"),
+      let header = try? index.bytes(at: 0, count: 8, structure: "index.bdmv")
+    {
+      return header[4...7] == [0x30, 0x33, 0x30, 0x30] ? .uhdBluray : .bluray
+    }
+    if fs.exists("/PRIVATE/AVCHD/BDMV/INDEX.BDM") || fs.exists("/PRIVATE/AVCHD/BDMV/index.bdmv")
+      || fs.exists("/BDMV/INDEX.BDM")
+    {
+      return .avchd
+    }
+    if fs.exists("/VIDEO_TS/VIDEO_TS.IFO") || fs.exists("/VIDEO_TS/VIDEO_TS.BUP") { return .dvd }
+    return .data
+  }
+}

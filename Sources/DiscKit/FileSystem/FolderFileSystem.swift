@@ -1,0 +1,115 @@
+import SystemPackage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A directory on the local file system read as a disc (a BDMV or VIDEO_TS folder).
+///
+/// Entries are listed in name order (the local directory order is arbitrary). Symbolic links
+/// are followed for files; a directory reached twice through links is cut off by the depth
+/// limit of ``DiscFileSystem/recursiveContents(atPath:limits:)``.
+public struct FolderFileSystem: DiscFileSystem {
+  /// The folder's path on the local file system.
+  public let root: String
+  public var kind: FileSystemKind { .folder }
+  public var revision: String? { nil }
+  public var volumeLabel: String { DiscPath.components(root).last ?? root }
+
+  /// Opens a folder.
+  ///
+  /// - Throws: ``DiscKitError/Code/cannotOpen`` if `root` is not a readable directory.
+  public init(root: String) throws(DiscKitError) {
+    guard LocalFile.isDirectory(root) else {
+      throw DiscKitError(.cannotOpen, root, at: nil, "not a directory")
+    }
+    self.root = root
+  }
+
+  private func localPath(_ path: String) -> String {
+    var local = root
+    while local.count > 1 && local.hasSuffix("/") { local.removeLast() }
+    for component in DiscPath.components(path) where component != ".." { local += "/" + component }
+    return local
+  }
+
+  public func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] {
+    let resolved = try resolve(path)
+    let local = localPath(resolved)
+    guard let names = LocalFile.listDirectory(local) else {
+      throw DiscKitError(.notFound, resolved, at: nil, "no such directory")
+    }
+    return names.sorted().map { name in
+      let childLocal = local + "/" + name
+      let isDirectory = LocalFile.isDirectory(childLocal)
+      return DiscFileEntry(
+        name: name, path: DiscPath.child(resolved, name),
+        size: isDirectory ? 0 : LocalFile.size(childLocal) ?? 0, isDirectory: isDirectory)
+    }
+  }
+
+  public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
+    let resolved = try resolve(path)
+    let local = localPath(resolved)
+    guard !LocalFile.isDirectory(local) else {
+      throw DiscKitError(.invalidArgument, resolved, at: nil, "is a directory")
+    }
+    return try FileByteSource(path: local)
+  }
+
+  /// Resolves each component exactly, or case-insensitively when the exact name is missing.
+  private func resolve(_ path: String) throws(DiscKitError) -> String {
+    var current = "/"
+    for component in DiscPath.components(path) {
+      let candidate = DiscPath.child(current, component)
+      if LocalFile.exists(localPath(candidate)) {
+        current = candidate
+        continue
+      }
+      let folded = component.lowercased()
+      guard let names = LocalFile.listDirectory(localPath(current)),
+        let match = names.sorted().first(where: { $0.lowercased() == folded })
+      else {
+        throw DiscKitError(.notFound, candidate, at: nil, "no such file or directory")
+      }
+      current = DiscPath.child(current, match)
+    }
+    return current
+  }
+}
+
+/// Small wrappers over the local file system (no Foundation).
+enum LocalFile {
+  static func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  static func exists(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0
+  }
+
+  static func size(_ path: String) -> Int64? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return Int64(st.st_size)
+  }
+
+  static func listDirectory(_ path: String) -> [String]? {
+    guard let dir = opendir(path) else { return nil }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+}

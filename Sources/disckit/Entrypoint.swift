@@ -1,0 +1,8 @@
+import DiscKitCLI
+
+@main
+struct Entrypoint {
+  static func main() async {
+    await DiscKitCommand.main()
+  }
+}
