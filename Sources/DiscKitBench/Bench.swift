@@ -28,4 +28,48 @@ struct Benchmark: Sendable {
 }
 
 /// Every benchmark, in the order `make bench` prints them.
-let benchmarks: [Benchmark] = []
+let benchmarks: [Benchmark] =
+  fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks + dvdBenchmarks + authoringBenchmarks
+
+import Foundation
+
+/// Shared timing helpers for the benchmarks.
+enum Timing {
+  /// The best wall-clock time of `runs` runs of `body`, in seconds.
+  static func best(runs: Int = 3, _ body: () throws -> Void) rethrows -> Double {
+    var best = Double.infinity
+    for _ in 0..<runs {
+      let start = DispatchTime.now().uptimeNanoseconds
+      try body()
+      let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+      best = min(best, seconds)
+    }
+    return best
+  }
+
+  /// Runs an external command with its output discarded; throws when it fails.
+  static func tool(_ executable: String, _ arguments: [String], stdout: String = "/dev/null") throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/\(executable)")
+    process.arguments = arguments
+    process.standardOutput = FileHandle(forWritingAtPath: stdout)
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw DiscKitError(.io, executable, at: nil, "exited with status \(process.terminationStatus)")
+    }
+  }
+
+  /// Prints one result row: DiscKit's time, the reference's time and the ratio.
+  static func report(_ what: String, disckit: Double, reference: Double, referenceName: String, bytes: Int64? = nil) {
+    var line = "   \(what): disckit \(format(disckit)) s, \(referenceName) \(format(reference)) s"
+    line += String(format: ", ratio disckit/%@ = %.2f", referenceName, disckit / reference)
+    if let bytes {
+      line += String(format: " (disckit %.0f MB/s)", Double(bytes) / disckit / 1e6)
+    }
+    print(line)
+  }
+
+  static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+}

@@ -17,6 +17,12 @@ public struct DiscKitCommand: AsyncParsableCommand {
       InfoCommand.self,
       ListCommand.self,
       CatCommand.self,
+      TitlesCommand.self,
+      ExtractCommand.self,
+      ScanCommand.self,
+      SegmentCommand.self,
+      AuthorCommand.self,
+      CrosscheckCommand.self,
     ]
   )
 

@@ -1,0 +1,3 @@
+// PLACEHOLDER: the owning issue adds its benchmarks here.
+
+let authoringBenchmarks: [Benchmark] = []
