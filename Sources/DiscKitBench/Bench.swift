@@ -1,4 +1,5 @@
 import DiscKit
+import Foundation
 
 /// `make bench`: runs DiscKit and the reference tools on the same inputs and prints ratios.
 ///
@@ -29,9 +30,8 @@ struct Benchmark: Sendable {
 
 /// Every benchmark, in the order `make bench` prints them.
 let benchmarks: [Benchmark] =
-  fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks + dvdBenchmarks + authoringBenchmarks
-
-import Foundation
+  fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks + dvdBenchmarks
+  + authoringBenchmarks
 
 /// Shared timing helpers for the benchmarks.
 enum Timing {
@@ -48,21 +48,26 @@ enum Timing {
   }
 
   /// Runs an external command with its output discarded; throws when it fails.
-  static func tool(_ executable: String, _ arguments: [String], stdout: String = "/dev/null") throws {
+  static func tool(_ executable: String, _ arguments: [String], stdout: String = "/dev/null") throws
+  {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/\(executable)")
+    process.executableURL = URL(
+      fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/\(executable)")
     process.arguments = arguments
     process.standardOutput = FileHandle(forWritingAtPath: stdout)
     process.standardError = FileHandle.nullDevice
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw DiscKitError(.io, executable, at: nil, "exited with status \(process.terminationStatus)")
+      throw DiscKitError(
+        .io, executable, at: nil, "exited with status \(process.terminationStatus)")
     }
   }
 
   /// Prints one result row: DiscKit's time, the reference's time and the ratio.
-  static func report(_ what: String, disckit: Double, reference: Double, referenceName: String, bytes: Int64? = nil) {
+  static func report(
+    _ what: String, disckit: Double, reference: Double, referenceName: String, bytes: Int64? = nil
+  ) {
     var line = "   \(what): disckit \(format(disckit)) s, \(referenceName) \(format(reference)) s"
     line += String(format: ", ratio disckit/%@ = %.2f", referenceName, disckit / reference)
     if let bytes {

@@ -52,7 +52,8 @@ extension Reference {
           size = udfread_file_size(file)
           udfread_file_close(file)
         }
-        result.append(DiscFileEntry(name: name, path: childPath, size: size, isDirectory: isDirectory))
+        result.append(
+          DiscFileEntry(name: name, path: childPath, size: size, isDirectory: isDirectory))
         if isDirectory { walk(childPath, depth: depth + 1, into: &result) }
       }
     }

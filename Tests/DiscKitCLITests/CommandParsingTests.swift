@@ -1,5 +1,5 @@
-import DiscKit
 import ArgumentParser
+import DiscKit
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -9,7 +9,9 @@ import Testing
 @Suite("CLI parsing")
 struct CommandParsingTests {
   @Test func lsParsesItsOptions() throws {
-    let command = try DiscKitCommand.parseAsRoot(["ls", "disc.iso", "/BDMV", "--recursive", "--json"])
+    let command = try DiscKitCommand.parseAsRoot([
+      "ls", "disc.iso", "/BDMV", "--recursive", "--json",
+    ])
     let ls = try #require(command as? ListCommand)
     #expect(ls.image.image == "disc.iso")
     #expect(ls.path == "/BDMV")
@@ -18,7 +20,8 @@ struct CommandParsingTests {
   }
 
   @Test func catDefaultsToStandardOutput() throws {
-    let cat = try #require(try DiscKitCommand.parseAsRoot(["cat", "disc.iso", "/a"]) as? CatCommand)
+    let cat = try #require(
+      try DiscKitCommand.parseAsRoot(["cat", "disc.iso", "/a"]) as? CatCommand)
     #expect(cat.output == "-")
     #expect(!cat.force)
   }
@@ -29,8 +32,10 @@ struct CommandParsingTests {
 
   @Test func folderListingEndToEnd() throws {
     let dir = try TemporaryDirectory()
-    try FileManager.default.createDirectory(atPath: dir.file("BDMV/PLAYLIST"), withIntermediateDirectories: true)
-    try Data([0x49, 0x4E, 0x44, 0x58, 0x30, 0x32, 0x30, 0x30]).write(to: URL(fileURLWithPath: dir.file("BDMV/index.bdmv")))
+    try FileManager.default.createDirectory(
+      atPath: dir.file("BDMV/PLAYLIST"), withIntermediateDirectories: true)
+    try Data([0x49, 0x4E, 0x44, 0x58, 0x30, 0x32, 0x30, 0x30]).write(
+      to: URL(fileURLWithPath: dir.file("BDMV/index.bdmv")))
     let disc = try DiscKit.DiscImage.open(path: dir.path)
     let listing = try ListCommand.listing(of: disc, path: "/", recursive: true)
     #expect(listing.entries.map(\.path) == ["/BDMV", "/BDMV/PLAYLIST", "/BDMV/index.bdmv"])

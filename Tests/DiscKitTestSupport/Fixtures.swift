@@ -18,7 +18,8 @@ public enum Fixtures {
     if let env = ProcessInfo.processInfo.environment["DISCKIT_REALDATA"], !env.isEmpty {
       return URL(fileURLWithPath: env)
     }
-    let candidate = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/realdata")
+    let candidate = packageRoot.deletingLastPathComponent().appendingPathComponent(
+      "shared/realdata")
     return FileManager.default.fileExists(atPath: candidate.path) ? candidate : nil
   }()
 
@@ -37,7 +38,6 @@ public enum Fixtures {
     generated.appendingPathComponent(name).path
   }
 }
-
 
 /// A temporary directory removed when the value is deinitialised.
 public final class TemporaryDirectory: @unchecked Sendable {
@@ -80,9 +80,10 @@ public enum Tool {
 
   /// Runs `executable` with `arguments`, capturing stdout and stderr.
   @discardableResult
-  public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
-    environment: [String: String]? = nil) throws -> Result
-  {
+  public static func run(
+    _ executable: String, _ arguments: [String], stdin: Data? = nil,
+    environment: [String: String]? = nil
+  ) throws -> Result {
     let process = Process()
     if executable.hasPrefix("/") {
       process.executableURL = URL(fileURLWithPath: executable)
@@ -118,6 +119,8 @@ public enum Tool {
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
-    return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    return Result(
+      status: process.terminationStatus, stdout: outData,
+      stderr: String(decoding: errData, as: UTF8.self))
   }
 }

@@ -41,7 +41,8 @@ public final class AtomicFileWriter {
     }
     if LocalFile.exists(destination) {
       guard overwrite else {
-        throw DiscKitError(.alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
+        throw DiscKitError(
+          .alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
       }
       guard !LocalFile.isDirectory(destination) else {
         throw DiscKitError(.cannotCreate, destination, at: nil, "is a directory")
@@ -53,7 +54,8 @@ public final class AtomicFileWriter {
     var lastError = ""
     for attempt in 0..<64 {
       let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-      let candidate = (directory.isEmpty ? "" : directory + "/") + ".\(name).disckit-\(suffix)-\(attempt)"
+      let candidate =
+        (directory.isEmpty ? "" : directory + "/") + ".\(name).disckit-\(suffix)-\(attempt)"
       do {
         let fd = try FileDescriptor.open(
           FilePath(candidate), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
@@ -68,7 +70,8 @@ public final class AtomicFileWriter {
         break
       }
     }
-    throw DiscKitError(.cannotCreate, destination, at: nil, "cannot create a temporary file: \(lastError)")
+    throw DiscKitError(
+      .cannotCreate, destination, at: nil, "cannot create a temporary file: \(lastError)")
   }
 
   deinit {
@@ -113,7 +116,8 @@ public final class AtomicFileWriter {
       let e = errno
       _ = unlink(temporaryPath)
       finished = true
-      throw DiscKitError(.cannotCreate, destination, at: nil, "rename failed: \(String(cString: strerror(e)))")
+      throw DiscKitError(
+        .cannotCreate, destination, at: nil, "rename failed: \(String(cString: strerror(e)))")
     }
     finished = true
   }
@@ -139,7 +143,8 @@ extension ByteSource {
   ) throws(DiscKitError) {
     let total = length ?? (size - offset)
     guard offset >= 0, total >= 0, offset <= size, total <= size - offset else {
-      throw DiscKitError(.invalidArgument, "copy", at: offset, "range of \(total) bytes lies outside the source")
+      throw DiscKitError(
+        .invalidArgument, "copy", at: offset, "range of \(total) bytes lies outside the source")
     }
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096)
     defer { buffer.deallocate() }
@@ -149,7 +154,8 @@ extension ByteSource {
       let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want])
       let got = try readFully(at: offset + done, into: slice)
       guard got == want else {
-        throw DiscKitError.truncated("copy source", at: offset + done + Int64(got), needed: Int64(want - got))
+        throw DiscKitError.truncated(
+          "copy source", at: offset + done + Int64(got), needed: Int64(want - got))
       }
       try writer.write(UnsafeRawBufferPointer(slice))
       done += Int64(got)

@@ -51,7 +51,9 @@ public struct BinaryReader: Sendable {
   }
 
   /// An error at the cursor (or at a relative position) of this reader's structure.
-  public func error(_ code: DiscKitError.Code, _ detail: String, atRelative relative: Int? = nil) -> DiscKitError {
+  public func error(_ code: DiscKitError.Code, _ detail: String, atRelative relative: Int? = nil)
+    -> DiscKitError
+  {
     let at = relative.map { absoluteOffset(ofRelative: $0) } ?? absoluteOffset
     return DiscKitError(code, structure, at: at, detail)
   }
@@ -87,7 +89,9 @@ public struct BinaryReader: Sendable {
   }
 
   /// A reader over the next `n` bytes (a length-prefixed section), advancing past them.
-  public mutating func slice(_ n: Int, structure: String? = nil) throws(DiscKitError) -> BinaryReader {
+  public mutating func slice(_ n: Int, structure: String? = nil) throws(DiscKitError)
+    -> BinaryReader
+  {
     try require(n)
     let sub = BinaryReader(
       bytes: bytes, baseOffset: baseOffset, structure: structure ?? self.structure,
@@ -97,10 +101,13 @@ public struct BinaryReader: Sendable {
   }
 
   /// A reader over `n` bytes at a relative position, without moving the cursor.
-  public func slice(atRelative relative: Int, count n: Int, structure: String? = nil) throws(DiscKitError) -> BinaryReader {
+  public func slice(atRelative relative: Int, count n: Int, structure: String? = nil)
+    throws(DiscKitError) -> BinaryReader
+  {
     guard relative >= 0, n >= 0, relative <= count, n <= count - relative else {
       throw DiscKitError(
-        .malformed, structure ?? self.structure, at: absoluteOffset(ofRelative: max(0, min(relative, count))),
+        .malformed, structure ?? self.structure,
+        at: absoluteOffset(ofRelative: max(0, min(relative, count))),
         "\(n) bytes at offset \(relative) lie outside the \(count)-byte structure")
     }
     return BinaryReader(
@@ -142,7 +149,8 @@ public struct BinaryReader: Sendable {
   public mutating func readUInt24BE() throws(DiscKitError) -> UInt32 {
     try require(3)
     defer { position += 3 }
-    return UInt32(bytes[position]) << 16 | UInt32(bytes[position + 1]) << 8 | UInt32(bytes[position + 2])
+    return UInt32(bytes[position]) << 16 | UInt32(bytes[position + 1]) << 8
+      | UInt32(bytes[position + 2])
   }
 
   /// Reads a big-endian 32-bit integer.
@@ -231,7 +239,8 @@ public struct BinaryReader: Sendable {
 
   private func checkRelative(_ r: Int, _ n: Int) throws(DiscKitError) {
     guard r >= 0, n >= 0, r <= count, n <= count - r else {
-      throw DiscKitError.truncated(structure, at: absoluteOffset(ofRelative: max(0, min(r, count))), needed: Int64(n))
+      throw DiscKitError.truncated(
+        structure, at: absoluteOffset(ofRelative: max(0, min(r, count))), needed: Int64(n))
     }
   }
 
@@ -248,7 +257,11 @@ public struct BinaryReader: Sendable {
 
 extension ByteSource {
   /// Reads `count` bytes at `offset` into a ``BinaryReader`` for `structure`.
-  public func reader(at offset: Int64, count: Int, structure: String) throws(DiscKitError) -> BinaryReader {
-    BinaryReader(try bytes(at: offset, count: count, structure: structure), baseOffset: offset, structure: structure)
+  public func reader(at offset: Int64, count: Int, structure: String) throws(DiscKitError)
+    -> BinaryReader
+  {
+    BinaryReader(
+      try bytes(at: offset, count: count, structure: structure), baseOffset: offset,
+      structure: structure)
   }
 }

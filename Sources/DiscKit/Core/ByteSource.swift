@@ -13,7 +13,8 @@ public protocol ByteSource: Sendable {
   ///   reaches the end of the source (`0` when `offset >= size`).
   /// - Throws: ``DiscKitError`` with code ``DiscKitError/Code/io`` on an I/O failure, or
   ///   ``DiscKitError/Code/invalidArgument`` for a negative offset.
-  func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int
+  func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError)
+    -> Int
 }
 
 extension ByteSource {
@@ -56,11 +57,14 @@ extension ByteSource {
   }
 
   /// Reads the whole source into memory, refusing sources larger than `limit` bytes.
-  public func readAll(limit: Int = ParsingLimits.default.maxMetadataFileBytes, structure: String = "file")
+  public func readAll(
+    limit: Int = ParsingLimits.default.maxMetadataFileBytes, structure: String = "file"
+  )
     throws(DiscKitError) -> [UInt8]
   {
     guard size <= Int64(limit) else {
-      throw DiscKitError.limit(structure, at: nil, "\(size) bytes is more than the limit of \(limit)")
+      throw DiscKitError.limit(
+        structure, at: nil, "\(size) bytes is more than the limit of \(limit)")
     }
     return try bytes(at: 0, count: Int(size), structure: structure)
   }
@@ -68,7 +72,9 @@ extension ByteSource {
 
 /// Validates a read request against a source size; returns the number of bytes available.
 @inline(__always)
-func clampRead(offset: Int64, count: Int, size: Int64, structure: String) throws(DiscKitError) -> Int {
+func clampRead(offset: Int64, count: Int, size: Int64, structure: String) throws(DiscKitError)
+  -> Int
+{
   guard offset >= 0 else {
     throw DiscKitError(.invalidArgument, structure, at: offset, "negative offset")
   }

@@ -40,10 +40,13 @@ public struct ConcatenatedByteSource: ByteSource {
       else {
         throw DiscKitError(
           .malformed, structure, at: extent.offset,
-          "extent of \(extent.length) bytes at \(extent.offset) lies outside its \(extent.source.size)-byte source")
+          "extent of \(extent.length) bytes at \(extent.offset) lies outside its \(extent.source.size)-byte source"
+        )
       }
       let (sum, overflow) = total.addingReportingOverflow(extent.length)
-      guard !overflow else { throw DiscKitError(.malformed, structure, at: nil, "total size overflows") }
+      guard !overflow else {
+        throw DiscKitError(.malformed, structure, at: nil, "total size overflows")
+      }
       kept.append(extent)
       starts.append(total)
       total = sum
@@ -64,8 +67,11 @@ public struct ConcatenatedByteSource: ByteSource {
     return lo
   }
 
-  public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
-    var remaining = try clampRead(offset: offset, count: buffer.count, size: size, structure: "concatenated source")
+  public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
+    throws(DiscKitError) -> Int
+  {
+    var remaining = try clampRead(
+      offset: offset, count: buffer.count, size: size, structure: "concatenated source")
     var done = 0
     var index = remaining > 0 ? extentIndex(containing: offset) : 0
     var position = offset
@@ -76,7 +82,9 @@ public struct ConcatenatedByteSource: ByteSource {
       let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[done..<done + take])
       let got = try extent.source.readFully(at: extent.offset + inExtent, into: slice)
       guard got == take else {
-        throw DiscKitError.truncated("extent \(index) of concatenated source", at: extent.offset + inExtent, needed: Int64(take))
+        throw DiscKitError.truncated(
+          "extent \(index) of concatenated source", at: extent.offset + inExtent,
+          needed: Int64(take))
       }
       done += take
       remaining -= take

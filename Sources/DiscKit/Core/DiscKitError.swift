@@ -94,7 +94,8 @@ public struct DiscKitError: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// The structure needs `needed` bytes at `offset` but the source ends first.
   public static func truncated(_ structure: String, at offset: Int64, needed: Int64) -> Self {
-    DiscKitError(.truncated, structure, at: offset, "needs \(needed) bytes, but the data ends first")
+    DiscKitError(
+      .truncated, structure, at: offset, "needs \(needed) bytes, but the data ends first")
   }
 
   /// A field has a value the format does not allow.

@@ -37,7 +37,9 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
 
   deinit { try? descriptor.close() }
 
-  public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
+  public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
+    throws(DiscKitError) -> Int
+  {
     let n = try clampRead(offset: offset, count: buffer.count, size: size, structure: path)
     if n == 0 { return 0 }
     var done = 0

@@ -8,8 +8,11 @@ public struct MemoryByteSource: ByteSource {
 
   public var size: Int64 { Int64(data.count) }
 
-  public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
-    let n = try clampRead(offset: offset, count: buffer.count, size: size, structure: "memory source")
+  public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
+    throws(DiscKitError) -> Int
+  {
+    let n = try clampRead(
+      offset: offset, count: buffer.count, size: size, structure: "memory source")
     if n == 0 { return 0 }
     let start = Int(offset)
     data.withUnsafeBytes { raw in
@@ -26,9 +29,14 @@ public struct ZeroByteSource: ByteSource {
   /// Creates a source of `size` zero bytes.
   public init(size: Int64) { self.size = max(0, size) }
 
-  public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
+  public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
+    throws(DiscKitError) -> Int
+  {
     let n = try clampRead(offset: offset, count: buffer.count, size: size, structure: "zero source")
-    if n > 0 { UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n]).initializeMemory(as: UInt8.self, repeating: 0) }
+    if n > 0 {
+      UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n]).initializeMemory(
+        as: UInt8.self, repeating: 0)
+    }
     return n
   }
 }

@@ -23,9 +23,12 @@ public struct SubrangeByteSource: ByteSource {
     self.size = length
   }
 
-  public func read(at position: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
+  public func read(at position: Int64, into buffer: UnsafeMutableRawBufferPointer)
+    throws(DiscKitError) -> Int
+  {
     let n = try clampRead(offset: position, count: buffer.count, size: size, structure: "subrange")
     if n == 0 { return 0 }
-    return try base.read(at: offset + position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n]))
+    return try base.read(
+      at: offset + position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n]))
   }
 }

@@ -91,11 +91,14 @@ extension DiscFileSystem {
     return result
   }
 
-  private func walk(_ path: String, depth: Int, limits: ParsingLimits, into result: inout [DiscFileEntry])
+  private func walk(
+    _ path: String, depth: Int, limits: ParsingLimits, into result: inout [DiscFileEntry]
+  )
     throws(DiscKitError)
   {
     guard depth < limits.maxDirectoryDepth else {
-      throw DiscKitError.limit(path, at: nil, "directories nested deeper than \(limits.maxDirectoryDepth)")
+      throw DiscKitError.limit(
+        path, at: nil, "directories nested deeper than \(limits.maxDirectoryDepth)")
     }
     for child in try contentsOfDirectory(atPath: path) {
       result.append(child)

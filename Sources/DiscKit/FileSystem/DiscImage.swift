@@ -37,7 +37,9 @@ public struct DiscImage: Sendable {
   /// - Throws: ``DiscKitError/Code/cannotOpen`` when the path cannot be read,
   ///   ``DiscKitError/Code/unsupported`` when the file holds neither UDF nor ISO9660, or the
   ///   reader's error when the file system is damaged.
-  public static func open(path: String, limits: ParsingLimits = .default) throws(DiscKitError) -> DiscImage {
+  public static func open(path: String, limits: ParsingLimits = .default) throws(DiscKitError)
+    -> DiscImage
+  {
     if LocalFile.isDirectory(path) {
       return DiscImage(path: path, source: nil, fileSystem: try FolderFileSystem(root: path))
     }
@@ -46,18 +48,24 @@ public struct DiscImage: Sendable {
   }
 
   /// Opens an image held by any byte source.
-  public static func open(source: any ByteSource, path: String = "image", limits: ParsingLimits = .default)
+  public static func open(
+    source: any ByteSource, path: String = "image", limits: ParsingLimits = .default
+  )
     throws(DiscKitError) -> DiscImage
   {
     if try UDFFileSystem.hasVolumeRecognitionSequence(source) {
-      return DiscImage(path: path, source: source, fileSystem: try UDFFileSystem(source: source, limits: limits))
+      return DiscImage(
+        path: path, source: source, fileSystem: try UDFFileSystem(source: source, limits: limits))
     }
     if try ISO9660FileSystem.hasPrimaryVolumeDescriptor(source) {
-      return DiscImage(path: path, source: source, fileSystem: try ISO9660FileSystem(source: source, limits: limits))
+      return DiscImage(
+        path: path, source: source,
+        fileSystem: try ISO9660FileSystem(source: source, limits: limits))
     }
     throw DiscKitError(
       .unsupported, "image", at: 0x8000,
-      "neither a UDF volume recognition sequence nor an ISO9660 primary volume descriptor was found")
+      "neither a UDF volume recognition sequence nor an ISO9660 primary volume descriptor was found"
+    )
   }
 
   /// The kind of disc, from the layout of its file system.

@@ -106,7 +106,9 @@ enum LocalFile {
     var names: [String] = []
     while let entry = readdir(dir) {
       let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) {
+          String(cString: $0)
+        }
       }
       if name != "." && name != ".." { names.append(name) }
     }

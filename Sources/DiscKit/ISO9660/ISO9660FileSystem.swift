@@ -7,7 +7,9 @@ public struct ISO9660FileSystem: DiscFileSystem {
   public let volumeLabel: String
 
   /// Whether `source` has a primary volume descriptor (`CD001` at byte 32769).
-  public static func hasPrimaryVolumeDescriptor(_ source: any ByteSource) throws(DiscKitError) -> Bool {
+  public static func hasPrimaryVolumeDescriptor(_ source: any ByteSource) throws(DiscKitError)
+    -> Bool
+  {
     false
   }
 
@@ -16,6 +18,10 @@ public struct ISO9660FileSystem: DiscFileSystem {
     throw DiscKitError(.unsupported, "ISO9660", at: nil, "ISO9660 reader not yet built")
   }
 
-  public func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] { [] }
-  public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource { MemoryByteSource([]) }
+  public func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] {
+    []
+  }
+  public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
+    MemoryByteSource([])
+  }
 }

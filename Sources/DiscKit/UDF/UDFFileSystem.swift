@@ -7,7 +7,9 @@ public struct UDFFileSystem: DiscFileSystem {
   public let volumeLabel: String
 
   /// Whether `source` carries a UDF volume recognition sequence (BEA01 then NSR02/NSR03).
-  public static func hasVolumeRecognitionSequence(_ source: any ByteSource) throws(DiscKitError) -> Bool {
+  public static func hasVolumeRecognitionSequence(_ source: any ByteSource) throws(DiscKitError)
+    -> Bool
+  {
     false
   }
 
@@ -16,6 +18,10 @@ public struct UDFFileSystem: DiscFileSystem {
     throw DiscKitError(.unsupported, "UDF", at: nil, "UDF reader not yet built")
   }
 
-  public func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] { [] }
-  public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource { MemoryByteSource([]) }
+  public func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] {
+    []
+  }
+  public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
+    MemoryByteSource([])
+  }
 }

@@ -4,7 +4,8 @@ import DiscKit
 
 /// `disckit author`.
 struct AuthorCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "author", abstract: "Author a UDF image or BDMV tree (issue 5)")
+  static let configuration = CommandConfiguration(
+    commandName: "author", abstract: "Author a UDF image or BDMV tree (issue 5)")
 
   func run() throws {
     throw DiscKitError(.unsupported, "author", at: nil, "not built yet")

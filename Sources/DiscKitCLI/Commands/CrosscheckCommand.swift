@@ -12,7 +12,8 @@ struct CrosscheckCommand: ParsableCommand {
       """)
 
   @OptionGroup var image: ImageArgument
-  @Flag(name: .long, help: "Do not compare file bytes (listing and sizes only).") var noBytes = false
+  @Flag(name: .long, help: "Do not compare file bytes (listing and sizes only).") var noBytes =
+    false
 
   func run() throws {
     var differences: [String] = []

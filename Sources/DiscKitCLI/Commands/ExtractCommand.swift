@@ -5,9 +5,11 @@ import DiscKit
 struct ExtractOptions: ParsableArguments {
   @Flag(name: .long, help: "Extract the main title (the default).") var main = false
   @Option(name: .long, help: "Extract title N (as numbered by `disckit titles`).") var title: Int?
-  @Option(name: .long, help: "Extract a Blu-ray playlist by number, e.g. 00800.") var playlist: String?
+  @Option(name: .long, help: "Extract a Blu-ray playlist by number, e.g. 00800.") var playlist:
+    String?
   @Option(name: .long, help: "Angle K (1-based) of a multi-angle title.") var angle: Int = 1
-  @Option(name: .long, help: "Only chapters A-B (1-based, inclusive), e.g. 3-5 or 4.") var chapters: String?
+  @Option(name: .long, help: "Only chapters A-B (1-based, inclusive), e.g. 3-5 or 4.") var chapters:
+    String?
   @Option(name: .shortAndLong, help: "Output file, or - for standard output.") var output: String
   @Flag(name: .long, help: "Overwrite the output file if it exists.") var force = false
   @Option(name: .long, help: "Main-title selection when extracting the main title.")
@@ -15,7 +17,9 @@ struct ExtractOptions: ParsableArguments {
 
   func validate() throws {
     let chosen = [main, title != nil, playlist != nil].filter { $0 }.count
-    guard chosen <= 1 else { throw ValidationError("Choose one of --main, --title and --playlist.") }
+    guard chosen <= 1 else {
+      throw ValidationError("Choose one of --main, --title and --playlist.")
+    }
     guard angle >= 1 else { throw ValidationError("--angle is 1-based.") }
     if let chapters { _ = try Self.parseChapters(chapters) }
   }
@@ -36,7 +40,8 @@ struct ExtractOptions: ParsableArguments {
 struct ExtractCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "extract",
-    abstract: "Write a title's bytes (Blu-ray M2TS or DVD MPEG program stream) to a file or stdout.",
+    abstract:
+      "Write a title's bytes (Blu-ray M2TS or DVD MPEG program stream) to a file or stdout.",
     discussion: "The file is written atomically: on failure nothing is left behind.")
 
   @OptionGroup var image: ImageArgument
@@ -49,7 +54,9 @@ struct ExtractCommand: ParsableCommand {
       case .bluray, .uhdBluray, .avchd: try BlurayCLI.extract(disc: disc, options: options)
       case .dvd: try DVDCLI.extract(disc: disc, options: options)
       case .data:
-        throw DiscKitError(.unsupported, disc.path, at: nil, "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
+        throw DiscKitError(
+          .unsupported, disc.path, at: nil,
+          "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
       }
     }
   }

@@ -22,8 +22,10 @@ struct InfoCommand: ParsableCommand {
 
   static func report(for disc: DiscImage) -> Report {
     Report(
-      path: disc.path, fileSystem: disc.fileSystem.kind.rawValue, udfRevision: disc.fileSystem.revision,
-      volumeLabel: disc.fileSystem.volumeLabel, imageSize: disc.source?.size, discKind: disc.kind.rawValue)
+      path: disc.path, fileSystem: disc.fileSystem.kind.rawValue,
+      udfRevision: disc.fileSystem.revision,
+      volumeLabel: disc.fileSystem.volumeLabel, imageSize: disc.source?.size,
+      discKind: disc.kind.rawValue)
   }
 
   func run() throws {
@@ -33,7 +35,8 @@ struct InfoCommand: ParsableCommand {
       if output.json {
         Output.line(try Output.json(report))
       } else {
-        Output.line("File system:  \(report.fileSystem)\(report.udfRevision.map { " \($0)" } ?? "")")
+        Output.line(
+          "File system:  \(report.fileSystem)\(report.udfRevision.map { " \($0)" } ?? "")")
         Output.line("Volume label: \(report.volumeLabel)")
         if let size = report.imageSize { Output.line("Image size:   \(size) bytes") }
         Output.line("Disc kind:    \(report.discKind)")

@@ -10,7 +10,8 @@ struct ListCommand: ParsableCommand {
 
   @OptionGroup var image: ImageArgument
   @Argument(help: "The directory to list (default /).") var path: String = "/"
-  @Flag(name: [.short, .long], help: "List every file and directory below PATH.") var recursive = false
+  @Flag(name: [.short, .long], help: "List every file and directory below PATH.") var recursive =
+    false
   @OptionGroup var output: JSONFlag
 
   /// The JSON shape of `disckit ls --json`.
@@ -23,7 +24,9 @@ struct ListCommand: ParsableCommand {
     var entries: [Entry]
   }
 
-  static func listing(of disc: DiscImage, path: String, recursive: Bool) throws(DiscKitError) -> Listing {
+  static func listing(of disc: DiscImage, path: String, recursive: Bool) throws(DiscKitError)
+    -> Listing
+  {
     let fs = disc.fileSystem
     let entry = try fs.entry(atPath: path)
     let entries: [DiscFileEntry]
@@ -34,7 +37,8 @@ struct ListCommand: ParsableCommand {
     } else {
       entries = try fs.contentsOfDirectory(atPath: entry.path)
     }
-    return Listing(entries: entries.map { .init(path: $0.path, size: $0.size, isDirectory: $0.isDirectory) })
+    return Listing(
+      entries: entries.map { .init(path: $0.path, size: $0.size, isDirectory: $0.isDirectory) })
   }
 
   func run() throws {
@@ -46,8 +50,9 @@ struct ListCommand: ParsableCommand {
       } else {
         for entry in listing.entries {
           let size = entry.isDirectory ? "" : String(entry.size)
-          Output.line(String(repeating: " ", count: max(0, 14 - size.count)) + size + "  " + entry.path
-            + (entry.isDirectory ? "/" : ""))
+          Output.line(
+            String(repeating: " ", count: max(0, 14 - size.count)) + size + "  " + entry.path
+              + (entry.isDirectory ? "/" : ""))
         }
       }
     }

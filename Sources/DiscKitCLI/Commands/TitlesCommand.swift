@@ -13,9 +13,12 @@ enum TitleSelection: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 /// Options of `disckit titles`.
 struct TitlesOptions: ParsableArguments {
-  @Flag(name: .long, help: "List every playlist/title, with the reason the selector set each aside.")
+  @Flag(
+    name: .long, help: "List every playlist/title, with the reason the selector set each aside.")
   var all = false
-  @Option(name: .long, help: "Main-title selection: smart (default), libbluray (Blu-ray parity), lsdvd (DVD parity).")
+  @Option(
+    name: .long,
+    help: "Main-title selection: smart (default), libbluray (Blu-ray parity), lsdvd (DVD parity).")
   var select: TitleSelection = .smart
   @Option(name: .long, help: "Hide titles shorter than SECONDS.")
   var minLength: Double?
@@ -38,7 +41,9 @@ struct TitlesCommand: ParsableCommand {
       case .bluray, .uhdBluray, .avchd: try BlurayCLI.titles(disc: disc, options: options)
       case .dvd: try DVDCLI.titles(disc: disc, options: options)
       case .data:
-        throw DiscKitError(.unsupported, disc.path, at: nil, "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
+        throw DiscKitError(
+          .unsupported, disc.path, at: nil,
+          "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
       }
     }
   }

@@ -4,7 +4,8 @@ import DiscKit
 
 /// `disckit scan`.
 struct ScanCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "scan", abstract: "Scan a transport stream for first IDR and audio PTS (issue 3)")
+  static let configuration = CommandConfiguration(
+    commandName: "scan", abstract: "Scan a transport stream for first IDR and audio PTS (issue 3)")
 
   func run() throws {
     throw DiscKitError(.unsupported, "scan", at: nil, "not built yet")

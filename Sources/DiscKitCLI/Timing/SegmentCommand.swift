@@ -4,7 +4,8 @@ import DiscKit
 
 /// `disckit segment`.
 struct SegmentCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "segment", abstract: "GStreamer segment time math (issue 3)")
+  static let configuration = CommandConfiguration(
+    commandName: "segment", abstract: "GStreamer segment time math (issue 3)")
 
   func run() throws {
     throw DiscKitError(.unsupported, "segment", at: nil, "not built yet")

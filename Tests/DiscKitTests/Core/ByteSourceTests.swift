@@ -39,7 +39,9 @@ struct ByteSourceTests {
   @Test(arguments: [1, 7, 100, 333, 4_096, 20_000])
   func concatenationMatchesNaiveConcatenation(chunk: Int) throws {
     let base = MemoryByteSource(pattern)
-    let ranges: [(Int, Int)] = [(5_000, 1_000), (0, 0), (10, 3), (9_000, 1_000), (0, 2_500), (7_777, 1)]
+    let ranges: [(Int, Int)] = [
+      (5_000, 1_000), (0, 0), (10, 3), (9_000, 1_000), (0, 2_500), (7_777, 1),
+    ]
     let concat = try ConcatenatedByteSource(
       ranges.map { .init(source: base, offset: Int64($0.0), length: Int64($0.1)) })
     let expected = ranges.flatMap { pattern[$0.0..<$0.0 + $0.1] }
@@ -92,7 +94,9 @@ struct ByteSourceTests {
         group.addTask {
           for i in 0..<200 {
             let offset = (task * 613 + i * 37) % 9_000
-            if try file.bytes(at: Int64(offset), count: 1_000) != Array(pattern[offset..<offset + 1_000]) {
+            if try file.bytes(at: Int64(offset), count: 1_000)
+              != Array(pattern[offset..<offset + 1_000])
+            {
               return false
             }
           }
@@ -116,7 +120,9 @@ struct BinaryReaderTests {
     #expect(try reader.readUInt16LE() == 0x0403)
     #expect(try reader.readUInt32BE() == 0x0506_0708)
     #expect(reader.absoluteOffset == 1_008)
-    #expect(throws: DiscKitError.truncated("test", at: 1_008, needed: 2)) { try reader.readUInt16BE() }
+    #expect(throws: DiscKitError.truncated("test", at: 1_008, needed: 2)) {
+      try reader.readUInt16BE()
+    }
   }
 
   @Test func slicesAreBoundedAndReportAbsoluteOffsets() throws {
