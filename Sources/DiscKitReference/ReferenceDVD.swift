@@ -52,8 +52,11 @@ extension Reference {
       for i in 0..<Int(ttSrpt.pointee.nr_of_srpts) {
         let info = ttSrpt.pointee.title[i]
         let vtsNumber = Int(info.title_set_nr)
-        if sets[vtsNumber] == nil, let opened = ifoOpen(dvd, Int32(vtsNumber)) { sets[vtsNumber] = opened }
-        guard let ifo = sets[vtsNumber], let ptt = ifo.pointee.vts_ptt_srpt, let pgcit = ifo.pointee.vts_pgcit,
+        if sets[vtsNumber] == nil, let opened = ifoOpen(dvd, Int32(vtsNumber)) {
+          sets[vtsNumber] = opened
+        }
+        guard let ifo = sets[vtsNumber], let ptt = ifo.pointee.vts_ptt_srpt,
+          let pgcit = ifo.pointee.vts_pgcit,
           Int(info.vts_ttn) >= 1, Int(info.vts_ttn) <= Int(ptt.pointee.nr_of_srpts)
         else {
           result.append(nil)
@@ -65,7 +68,9 @@ extension Reference {
           continue
         }
         let pgcn = Int(ttu.ptt[0].pgcn)
-        guard pgcn >= 1, pgcn <= Int(pgcit.pointee.nr_of_pgci_srp), let pgc = pgcit.pointee.pgci_srp[pgcn - 1].pgc else {
+        guard pgcn >= 1, pgcn <= Int(pgcit.pointee.nr_of_pgci_srp),
+          let pgc = pgcit.pointee.pgci_srp[pgcn - 1].pgc
+        else {
           result.append(nil)
           continue
         }
@@ -79,7 +84,8 @@ extension Reference {
             let c = cp[k]
             cells.append(
               Cell(
-                firstSector: c.first_sector, lastSector: c.last_sector, blockMode: Int(c.block_mode),
+                firstSector: c.first_sector, lastSector: c.last_sector,
+                blockMode: Int(c.block_mode),
                 blockType: Int(c.block_type)))
           }
         }
@@ -95,9 +101,12 @@ extension Reference {
 
     /// Reads sectors `first...last` of each range from title set `titleSet`'s title VOBs with
     /// `DVDOpenFile(DVD_READ_TITLE_VOBS)` + `DVDReadBlocks`, concatenated.
-    public func readTitleVOBs(titleSet: Int, ranges: [(first: UInt32, last: UInt32)]) throws(DiscKitError) -> [UInt8] {
+    public func readTitleVOBs(titleSet: Int, ranges: [(first: UInt32, last: UInt32)])
+      throws(DiscKitError) -> [UInt8]
+    {
       guard let file = DVDOpenFile(dvd, Int32(titleSet), DVD_READ_TITLE_VOBS) else {
-        throw DiscKitError(.cannotOpen, "libdvdread", at: nil, "DVDOpenFile(\(titleSet), TITLE_VOBS) failed")
+        throw DiscKitError(
+          .cannotOpen, "libdvdread", at: nil, "DVDOpenFile(\(titleSet), TITLE_VOBS) failed")
       }
       defer { DVDCloseFile(file) }
       var out: [UInt8] = []
@@ -107,9 +116,13 @@ extension Reference {
         while sector < end {
           let n = min(512, end - sector)
           var buffer = [UInt8](repeating: 0, count: n * 2048)
-          let got = buffer.withUnsafeMutableBufferPointer { DVDReadBlocks(file, Int32(sector), n, $0.baseAddress) }
+          let got = buffer.withUnsafeMutableBufferPointer {
+            DVDReadBlocks(file, Int32(sector), n, $0.baseAddress)
+          }
           guard got == n else {
-            throw DiscKitError(.io, "libdvdread", at: Int64(sector) * 2048, "DVDReadBlocks returned \(got) of \(n) blocks")
+            throw DiscKitError(
+              .io, "libdvdread", at: Int64(sector) * 2048,
+              "DVDReadBlocks returned \(got) of \(n) blocks")
           }
           out += buffer
           sector += n
@@ -129,7 +142,9 @@ extension Reference {
         let end = Int(range.last) + 1
         while sector < end {
           let n = min(512, end - sector)
-          let got = buffer.withUnsafeMutableBufferPointer { DVDReadBlocks(file, Int32(sector), n, $0.baseAddress) }
+          let got = buffer.withUnsafeMutableBufferPointer {
+            DVDReadBlocks(file, Int32(sector), n, $0.baseAddress)
+          }
           if got <= 0 { return total }
           total += Int64(got) * 2048
           sector += n

@@ -25,7 +25,8 @@ public struct DVDCellAddressTable: Sendable, Hashable {
     }
     let infoLength = last + 1 - 8
     guard infoLength <= reader.remaining else {
-      throw DiscKitError.truncated(base.structure, at: reader.absoluteOffset, needed: Int64(infoLength))
+      throw DiscKitError.truncated(
+        base.structure, at: reader.absoluteOffset, needed: Int64(infoLength))
     }
     let count = infoLength / 12
     var result: [Entry] = []

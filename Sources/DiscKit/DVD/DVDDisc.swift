@@ -33,20 +33,25 @@ public struct DVDDisc: Sendable {
   ///
   /// - Throws: the error of VIDEO_TS.IFO (or of the .BUP when the IFO is missing) when neither
   ///   copy of the video manager can be read.
-  public init(fileSystem: any DiscFileSystem, limits: ParsingLimits = .default) throws(DiscKitError) {
+  public init(fileSystem: any DiscFileSystem, limits: ParsingLimits = .default) throws(DiscKitError)
+  {
     self.fileSystem = fileSystem
-    let vmg = DVDDisc.load(fileSystem, "VIDEO_TS", limits: limits) { (bytes, name) throws(DiscKitError) in
+    let vmg = DVDDisc.load(fileSystem, "VIDEO_TS", limits: limits) {
+      (bytes, name) throws(DiscKitError) in
       try DVDVideoManagerInfo(bytes: bytes, fileName: name)
     }
     videoManager = try vmg.info.get()
     videoManagerFromBackup = vmg.fromBackup
     var numbers = Set(1...max(1, min(99, videoManager.titleSetAttributes.titleSets.count)))
-    for entry in videoManager.titles.titles where (1...99).contains(entry.titleSet) { numbers.insert(entry.titleSet) }
+    for entry in videoManager.titles.titles where (1...99).contains(entry.titleSet) {
+      numbers.insert(entry.titleSet)
+    }
     if videoManager.titleSetAttributes.titleSets.isEmpty { numbers.remove(1) }
     var sets: [Int: Loaded<DVDTitleSetInfo>] = [:]
     for n in numbers.sorted() {
       let base = "VTS_" + (n < 10 ? "0" : "") + String(n) + "_0"
-      sets[n] = DVDDisc.load(fileSystem, base, limits: limits) { (bytes, name) throws(DiscKitError) in
+      sets[n] = DVDDisc.load(fileSystem, base, limits: limits) {
+        (bytes, name) throws(DiscKitError) in
         try DVDTitleSetInfo(bytes: bytes, fileName: name)
       }
     }
@@ -68,8 +73,11 @@ public struct DVDDisc: Sendable {
   }
 
   /// Opens an image file or a folder holding VIDEO_TS.
-  public static func open(path: String, limits: ParsingLimits = .default) throws(DiscKitError) -> DVDDisc {
-    try DVDDisc(fileSystem: try DiscImage.open(path: path, limits: limits).fileSystem, limits: limits)
+  public static func open(path: String, limits: ParsingLimits = .default) throws(DiscKitError)
+    -> DVDDisc
+  {
+    try DVDDisc(
+      fileSystem: try DiscImage.open(path: path, limits: limits).fileSystem, limits: limits)
   }
 
   /// Reads `/VIDEO_TS/<base>.IFO`, falling back to `<base>.BUP`.
@@ -89,7 +97,8 @@ public struct DVDDisc: Sendable {
       }
     }
     return Loaded(
-      info: .failure(firstError ?? DiscKitError(.notFound, base, at: nil, "neither .IFO nor .BUP found")),
+      info: .failure(
+        firstError ?? DiscKitError(.notFound, base, at: nil, "neither .IFO nor .BUP found")),
       fromBackup: true)
   }
 
@@ -104,7 +113,8 @@ public struct DVDDisc: Sendable {
   /// Title `number` (1-based).
   public func title(_ number: Int) throws(DiscKitError) -> DVDTitle {
     guard number >= 1, number <= titles.count else {
-      throw DiscKitError(.notFound, "title \(number)", at: nil, "the disc has \(titles.count) titles")
+      throw DiscKitError(
+        .notFound, "title \(number)", at: nil, "the disc has \(titles.count) titles")
     }
     return try titles[number - 1].get()
   }
@@ -118,7 +128,7 @@ public struct DVDDisc: Sendable {
       let file: any ByteSource
       do {
         file = try fileSystem.openFile(atPath: prefix + String(part) + ".VOB")
-      } catch where error.code == .notFound {
+      } catch  where error.code == .notFound {
         break
       }
       extents.append(.init(source: file, offset: 0, length: file.size / 2048 * 2048))

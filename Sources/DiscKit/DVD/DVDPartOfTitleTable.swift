@@ -33,11 +33,13 @@ public struct DVDPartOfTitleTable: Sendable, Hashable {
     }
     let tableLength = Int(last) + 1
     guard tableLength <= base.count else {
-      throw DiscKitError.truncated(base.structure, at: base.absoluteOffset, needed: Int64(tableLength))
+      throw DiscKitError.truncated(
+        base.structure, at: base.absoluteOffset, needed: Int64(tableLength))
     }
     let table = try base.slice(atRelative: 0, count: tableLength)
     guard count <= (tableLength - 8) / 4 else {
-      throw base.malformed("\(count) titles do not fit in a \(tableLength)-byte table", atRelative: 0)
+      throw base.malformed(
+        "\(count) titles do not fit in a \(tableLength)-byte table", atRelative: 0)
     }
     var offsets: [Int] = []
     for i in 0..<count {

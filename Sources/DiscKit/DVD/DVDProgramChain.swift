@@ -68,15 +68,18 @@ public struct DVDProgramChain: Sendable, Hashable {
 
     if commandOffset != 0 {
       // The command table must be readable (libdvdread fails the PGC otherwise).
-      var commands = try base.slice(atRelative: commandOffset, count: 8, structure: base.structure + " command table")
+      var commands = try base.slice(
+        atRelative: commandOffset, count: 8, structure: base.structure + " command table")
       let pre = Int(try commands.readUInt16BE())
       let post = Int(try commands.readUInt16BE())
       let cell = Int(try commands.readUInt16BE())
       _ = try base.slice(
-        atRelative: commandOffset + 8, count: (pre + post + cell) * 8, structure: base.structure + " command table")
+        atRelative: commandOffset + 8, count: (pre + post + cell) * 8,
+        structure: base.structure + " command table")
     }
     if mapOffset != 0 && programCount > 0 {
-      let map = try base.slice(atRelative: mapOffset, count: programCount, structure: base.structure + " program map")
+      let map = try base.slice(
+        atRelative: mapOffset, count: programCount, structure: base.structure + " program map")
       programMap = Array(map.window)
       programMapOffset = map.absoluteOffset
     } else {
@@ -85,7 +88,8 @@ public struct DVDProgramChain: Sendable, Hashable {
     }
     if playbackOffset != 0 && cellCount > 0 {
       var table = try base.slice(
-        atRelative: playbackOffset, count: cellCount * 24, structure: base.structure + " cell playback table")
+        atRelative: playbackOffset, count: cellCount * 24,
+        structure: base.structure + " cell playback table")
       var cells: [DVDCellPlayback] = []
       cells.reserveCapacity(cellCount)
       for _ in 0..<cellCount { cells.append(try DVDCellPlayback(parsing: &table)) }
@@ -95,7 +99,8 @@ public struct DVDProgramChain: Sendable, Hashable {
     }
     if positionOffset != 0 && cellCount > 0 {
       var table = try base.slice(
-        atRelative: positionOffset, count: cellCount * 4, structure: base.structure + " cell position table")
+        atRelative: positionOffset, count: cellCount * 4,
+        structure: base.structure + " cell position table")
       var positions: [DVDCellPosition] = []
       positions.reserveCapacity(cellCount)
       for _ in 0..<cellCount { positions.append(try DVDCellPosition(parsing: &table)) }

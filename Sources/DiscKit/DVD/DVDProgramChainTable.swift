@@ -31,7 +31,8 @@ public struct DVDProgramChainTable: Sendable {
     try reader.skip(2)
     lastByte = try reader.readUInt32BE()
     guard count * 8 <= reader.remaining else {
-      throw DiscKitError.truncated(base.structure, at: reader.absoluteOffset, needed: Int64(count * 8))
+      throw DiscKitError.truncated(
+        base.structure, at: reader.absoluteOffset, needed: Int64(count * 8))
     }
     var raw: [(UInt8, UInt16, UInt32)] = []
     raw.reserveCapacity(count)
@@ -57,7 +58,8 @@ public struct DVDProgramChainTable: Sendable {
               "PGC \(index + 1) starts at byte \(start) of the table, past the end of the file")
           }
           var pgcReader = try base.slice(
-            atRelative: Int(start), count: base.count - Int(start), structure: base.structure + " PGC \(index + 1)")
+            atRelative: Int(start), count: base.count - Int(start),
+            structure: base.structure + " PGC \(index + 1)")
           return try DVDProgramChain(parsing: &pgcReader)
         }
         parsed[start] = pgc
@@ -72,7 +74,9 @@ public struct DVDProgramChainTable: Sendable {
   /// - Throws: ``DiscKitError/Code/notFound`` when there is no such entry, or the entry's parse error.
   public func programChain(_ number: Int) throws(DiscKitError) -> DVDProgramChain {
     guard number >= 1, number <= entries.count else {
-      throw DiscKitError(.notFound, "VTS_PGCIT", at: nil, "PGC \(number) does not exist (the table has \(entries.count))")
+      throw DiscKitError(
+        .notFound, "VTS_PGCIT", at: nil,
+        "PGC \(number) does not exist (the table has \(entries.count))")
     }
     return try entries[number - 1].programChain.get()
   }

@@ -45,10 +45,12 @@ public enum DVDSmartTitleSelector {
         continue
       }
       if vobSectors[title.titleSet] == nil {
-        vobSectors[title.titleSet] = ((try? disc.titleVOBs(titleSet: title.titleSet))?.size ?? 0) / 2048
+        vobSectors[title.titleSet] =
+          ((try? disc.titleVOBs(titleSet: title.titleSet))?.size ?? 0) / 2048
       }
       let available = vobSectors[title.titleSet] ?? 0
-      if available > 0, let bad = cells.first(where: { Int64($0.playback.lastSector) >= available }) {
+      if available > 0, let bad = cells.first(where: { Int64($0.playback.lastSector) >= available })
+      {
         setAside[number] =
           "cell \(bad.cell) of PGC \(bad.programChain) lies outside the title VOBs (\(available) sectors)"
         continue
@@ -64,11 +66,13 @@ public enum DVDSmartTitleSelector {
         continue
       }
       var backward = 0
-      for i in 1..<max(1, cells.count) where cells[i].playback.firstSector < cells[i - 1].playback.firstSector {
+      for i in 1..<max(1, cells.count)
+      where cells[i].playback.firstSector < cells[i - 1].playback.firstSector {
         backward += 1
       }
       if backward > 1 && backward * 10 > cells.count - 1 {
-        setAside[number] = "cells played out of order (\(backward) backward jumps), typical of fake-title protection"
+        setAside[number] =
+          "cells played out of order (\(backward) backward jumps), typical of fake-title protection"
         continue
       }
       let key =
@@ -84,18 +88,23 @@ public enum DVDSmartTitleSelector {
     var best: DVDTitle?
     for title in candidates where title.duration90k > (best?.duration90k ?? -1) { best = title }
     if let best {
-      var reason = "longest of \(candidates.count) plausible title\(candidates.count == 1 ? "" : "s") (\(format(best.duration90k)))"
+      var reason =
+        "longest of \(candidates.count) plausible title\(candidates.count == 1 ? "" : "s") (\(format(best.duration90k)))"
       if !setAside.isEmpty {
         var counts: [String: Int] = [:]
         for why in setAside.values { counts[category(why), default: 0] += 1 }
-        reason += "; set aside: " + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        reason +=
+          "; set aside: "
+          + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
+            separator: ", ")
       }
       return Selection(title: best.number, reason: reason, setAside: setAside)
     }
     if let fallback = LsdvdTitleSelector.select(disc) {
       setAside[fallback] = nil
       return Selection(
-        title: fallback, reason: "every title looks implausible; using lsdvd's longest track", setAside: setAside)
+        title: fallback, reason: "every title looks implausible; using lsdvd's longest track",
+        setAside: setAside)
     }
     return Selection(title: nil, reason: "the disc has no playable title", setAside: setAside)
   }

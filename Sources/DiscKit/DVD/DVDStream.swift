@@ -21,7 +21,8 @@ public struct DVDStream: Sendable, Hashable {
   public var codeExtension: Int
 
   public init(
-    kind: Kind, slot: Int, streamID: Int, codec: String, channels: Int?, rawLanguage: UInt16, codeExtension: Int
+    kind: Kind, slot: Int, streamID: Int, codec: String, channels: Int?, rawLanguage: UInt16,
+    codeExtension: Int
   ) {
     self.kind = kind
     self.slot = slot

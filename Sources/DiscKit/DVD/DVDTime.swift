@@ -45,7 +45,9 @@ public struct DVDTime: Sendable, Hashable {
   public var frames: Int { Int((frameByte & 0x30) >> 4) * 10 + Int(frameByte & 0x0f) }
 
   /// Whole seconds (hours, minutes and seconds).
-  public var wholeSeconds: Int { DVDTime.bcd(hour) * 3600 + DVDTime.bcd(minute) * 60 + DVDTime.bcd(second) }
+  public var wholeSeconds: Int {
+    DVDTime.bcd(hour) * 3600 + DVDTime.bcd(minute) * 60 + DVDTime.bcd(second)
+  }
 
   /// Milliseconds exactly as lsdvd's `dvdtime2msec` computes them: frames are converted with
   /// 25 or 29.97 fps in floating point and the sum is truncated; illegal frame-rate codes drop the

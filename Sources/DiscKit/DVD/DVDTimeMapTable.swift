@@ -19,14 +19,16 @@ public struct DVDTimeMapTable: Sendable, Hashable {
     try reader.skip(2)
     _ = try reader.readUInt32BE()
     guard count * 4 <= reader.remaining else {
-      throw DiscKitError.truncated(base.structure, at: reader.absoluteOffset, needed: Int64(count * 4))
+      throw DiscKitError.truncated(
+        base.structure, at: reader.absoluteOffset, needed: Int64(count * 4))
     }
     var result: [Map] = []
     result.reserveCapacity(count)
     for i in 0..<count {
       let offset = Int(try reader.readUInt32BE())
       var map = try base.slice(
-        atRelative: offset, count: max(0, base.count - offset), structure: base.structure + " map \(i + 1)")
+        atRelative: offset, count: max(0, base.count - offset),
+        structure: base.structure + " map \(i + 1)")
       let unit = Int(try map.readUInt8())
       try map.skip(1)
       let n = Int(try map.readUInt16BE())

@@ -39,7 +39,9 @@ public struct DVDTitle: Sendable {
   ///
   /// - Throws: ``DiscKitError/Code/malformed`` when the part-of-title table has no such title,
   ///   a chapter names a missing PGC or program, or a program map points past the cell table.
-  public init(number: Int, entry: DVDTitleSearchTable.Entry, titleSet vts: DVDTitleSetInfo) throws(DiscKitError) {
+  public init(number: Int, entry: DVDTitleSearchTable.Entry, titleSet vts: DVDTitleSetInfo)
+    throws(DiscKitError)
+  {
     self.number = number
     titleSet = entry.titleSet
     titleInSet = entry.titleInSet
@@ -49,11 +51,13 @@ public struct DVDTitle: Sendable {
     guard entry.titleInSet >= 1, entry.titleInSet <= vts.partsOfTitles.titles.count else {
       throw DiscKitError(
         .malformed, "VIDEO_TS.IFO TT_SRPT", at: entry.offset,
-        "title \(number) is title \(entry.titleInSet) of VTS \(entry.titleSet), which has \(vts.partsOfTitles.titles.count) titles")
+        "title \(number) is title \(entry.titleInSet) of VTS \(entry.titleSet), which has \(vts.partsOfTitles.titles.count) titles"
+      )
     }
     let parts = vts.partsOfTitles.titles[entry.titleInSet - 1]
     guard let firstPart = parts.first else {
-      throw DiscKitError(.malformed, pttName, at: nil, "title \(entry.titleInSet) of the set has no chapters")
+      throw DiscKitError(
+        .malformed, pttName, at: nil, "title \(entry.titleInSet) of the set has no chapters")
     }
     firstProgramChain = try vts.programChains.programChain(firstPart.programChain)
     var chapters: [DVDChapter] = []
@@ -66,18 +70,22 @@ public struct DVDTitle: Sendable {
       guard let map = pgc.programMap, let playback = pgc.cellPlayback else {
         throw DiscKitError(
           .malformed, pttName, at: pgc.offset,
-          "chapter \(index + 1) uses PGC \(part.programChain), which has no program map or cell table")
+          "chapter \(index + 1) uses PGC \(part.programChain), which has no program map or cell table"
+        )
       }
       guard part.program >= 1, part.program <= map.count else {
         throw DiscKitError(
           .malformed, pttName, at: pgc.offset,
-          "chapter \(index + 1) starts at program \(part.program) of PGC \(part.programChain), which has \(map.count) programs")
+          "chapter \(index + 1) starts at program \(part.program) of PGC \(part.programChain), which has \(map.count) programs"
+        )
       }
       let first = Int(map[part.program - 1])
       guard first >= 1, first <= playback.count else {
         throw DiscKitError(
-          .malformed, vts.fileName + " program map", at: (pgc.programMapOffset ?? pgc.offset) + Int64(part.program - 1),
-          "program \(part.program) of PGC \(part.programChain) enters at cell \(first), past the \(playback.count)-cell table")
+          .malformed, vts.fileName + " program map",
+          at: (pgc.programMapOffset ?? pgc.offset) + Int64(part.program - 1),
+          "program \(part.program) of PGC \(part.programChain) enters at cell \(first), past the \(playback.count)-cell table"
+        )
       }
       var end = playback.count + 1
       if index + 1 < parts.count, parts[index + 1].programChain == part.programChain,
@@ -89,12 +97,15 @@ public struct DVDTitle: Sendable {
       var duration: Int64 = 0
       for c in first..<end {
         let cell = playback[c - 1]
-        cells.append(DVDTitleCell(programChain: part.programChain, cell: c, chapter: index + 1, playback: cell))
+        cells.append(
+          DVDTitleCell(programChain: part.programChain, cell: c, chapter: index + 1, playback: cell)
+        )
         if cell.countsForDuration { duration += cell.playbackTime.ticks90k }
       }
       chapters.append(
         DVDChapter(
-          number: index + 1, programChain: part.programChain, program: part.program, firstCell: first,
+          number: index + 1, programChain: part.programChain, program: part.program,
+          firstCell: first,
           start90k: start, duration90k: duration, cellRange: lower..<cells.count))
       start += duration
     }
@@ -103,7 +114,9 @@ public struct DVDTitle: Sendable {
     programChains = pgcs
     duration90k = start
     var pgcTotal: Int64 = 0
-    for n in pgcs { pgcTotal += (try? vts.programChains.programChain(n).playbackTime.ticks90k) ?? 0 }
+    for n in pgcs {
+      pgcTotal += (try? vts.programChains.programChain(n).playbackTime.ticks90k) ?? 0
+    }
     programChainDuration90k = pgcTotal
     lsdvdMilliseconds = firstProgramChain.playbackTime.lsdvdMilliseconds
     video = vts.video
@@ -111,15 +124,18 @@ public struct DVDTitle: Sendable {
     audio = pgc.enabledAudioStreams.map { slot in
       let a = vts.audio[slot]
       return DVDStream(
-        kind: .audio, slot: slot, streamID: a.baseStreamID + Int((pgc.audioControl[slot] >> 8) & 7), codec: a.codec,
+        kind: .audio, slot: slot, streamID: a.baseStreamID + Int((pgc.audioControl[slot] >> 8) & 7),
+        codec: a.codec,
         channels: a.channels, rawLanguage: a.languageCode, codeExtension: Int(a.codeExtension))
     }
     let shift: UInt32 = vts.video.displayAspectRatio == 0 ? 24 : 8
     subpictures = pgc.enabledSubpictureStreams.map { slot in
       let s = vts.subpictures[slot]
       return DVDStream(
-        kind: .subpicture, slot: slot, streamID: 0x20 + Int((pgc.subpictureControl[slot] >> shift) & 0x1f),
-        codec: "vobsub", channels: nil, rawLanguage: s.languageCode, codeExtension: Int(s.codeExtension))
+        kind: .subpicture, slot: slot,
+        streamID: 0x20 + Int((pgc.subpictureControl[slot] >> shift) & 0x1f),
+        codec: "vobsub", channels: nil, rawLanguage: s.languageCode,
+        codeExtension: Int(s.codeExtension))
     }
   }
 
@@ -143,7 +159,9 @@ public struct DVDTitle: Sendable {
       var block: [DVDTitleCell] = [cell]
       var j = i + 1
       if cell.playback.blockMode != 3 {
-        while j < range.upperBound, cells[j].playback.isInAngleBlock, cells[j].playback.blockMode != 1 {
+        while j < range.upperBound, cells[j].playback.isInAngleBlock,
+          cells[j].playback.blockMode != 1
+        {
           block.append(cells[j])
           j += 1
           if block.last?.playback.blockMode == 3 { break }
@@ -158,15 +176,20 @@ public struct DVDTitle: Sendable {
   /// The cells of chapters `chapters` (1-based, inclusive) for `angle`.
   ///
   /// - Throws: ``DiscKitError/Code/invalidArgument`` for chapters or an angle the title lacks.
-  public func cells(angle: Int, chapters range: ClosedRange<Int>?) throws(DiscKitError) -> [DVDTitleCell] {
+  public func cells(angle: Int, chapters range: ClosedRange<Int>?) throws(DiscKitError)
+    -> [DVDTitleCell]
+  {
     guard angle >= 1, angle <= max(1, angleCount) else {
-      throw DiscKitError(.invalidArgument, "title \(number)", at: nil, "angle \(angle) requested, the title has \(angleCount)")
+      throw DiscKitError(
+        .invalidArgument, "title \(number)", at: nil,
+        "angle \(angle) requested, the title has \(angleCount)")
     }
     guard let range else { return cells(angle: angle) }
     guard range.lowerBound >= 1, range.upperBound <= chapters.count else {
       throw DiscKitError(
         .invalidArgument, "title \(number)", at: nil,
-        "chapters \(range.lowerBound)-\(range.upperBound) requested, the title has \(chapters.count)")
+        "chapters \(range.lowerBound)-\(range.upperBound) requested, the title has \(chapters.count)"
+      )
     }
     let lower = chapters[range.lowerBound - 1].cellRange.lowerBound
     let upper = chapters[range.upperBound - 1].cellRange.upperBound

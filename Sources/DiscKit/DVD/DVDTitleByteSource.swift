@@ -21,7 +21,8 @@ public struct DVDTitleByteSource: ByteSource {
       guard let count = p.sectorCount else {
         throw DiscKitError(
           .malformed, ifoName + " cell playback", at: p.offset,
-          "cell \(cell.cell) of PGC \(cell.programChain) ends at sector \(p.lastSector) before it starts at \(p.firstSector)")
+          "cell \(cell.cell) of PGC \(cell.programChain) ends at sector \(p.lastSector) before it starts at \(p.firstSector)"
+        )
       }
       guard Int64(p.lastSector) < vobSectors else {
         throw DiscKitError(
@@ -35,7 +36,9 @@ public struct DVDTitleByteSource: ByteSource {
     concatenation = try ConcatenatedByteSource(extents, structure: "DVD title")
   }
 
-  public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
+  public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
+    throws(DiscKitError) -> Int
+  {
     try concatenation.read(at: offset, into: buffer)
   }
 }

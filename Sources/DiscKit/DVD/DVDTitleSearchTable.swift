@@ -39,7 +39,8 @@ public struct DVDTitleSearchTable: Sendable, Hashable {
     }
     let infoLength = last + 1 - 8
     guard infoLength <= reader.remaining else {
-      throw DiscKitError.truncated(base.structure, at: reader.absoluteOffset, needed: Int64(infoLength))
+      throw DiscKitError.truncated(
+        base.structure, at: reader.absoluteOffset, needed: Int64(infoLength))
     }
     let count = min(declared, infoLength / 12)
     var entries: [Entry] = []
@@ -55,7 +56,8 @@ public struct DVDTitleSearchTable: Sendable, Hashable {
       let sector = try reader.readUInt32BE()
       entries.append(
         Entry(
-          playbackType: type, angleCount: angles, partCount: parts, parentalID: parental, titleSet: vts,
+          playbackType: type, angleCount: angles, partCount: parts, parentalID: parental,
+          titleSet: vts,
           titleInSet: ttn, titleSetSector: sector, offset: offset))
     }
     titles = entries

@@ -21,13 +21,15 @@ public struct DVDTitleSetAttributeTable: Sendable, Hashable {
     try reader.skip(2)
     _ = try reader.readUInt32BE()
     guard count * 4 <= reader.remaining else {
-      throw DiscKitError.truncated(base.structure, at: reader.absoluteOffset, needed: Int64(count * 4))
+      throw DiscKitError.truncated(
+        base.structure, at: reader.absoluteOffset, needed: Int64(count * 4))
     }
     var entries: [Entry] = []
     entries.reserveCapacity(count)
     for i in 0..<count {
       let offset = Int(try reader.readUInt32BE())
-      var attributes = try base.slice(atRelative: offset, count: 356, structure: base.structure + " VTS \(i + 1)")
+      var attributes = try base.slice(
+        atRelative: offset, count: 356, structure: base.structure + " VTS \(i + 1)")
       try attributes.skip(4)
       let category = try attributes.readUInt32BE()
       try attributes.seek(toRelative: 264)

@@ -44,7 +44,8 @@ public struct DVDTitleSetInfo: Sendable {
   public init(bytes: [UInt8], fileName: String = "VTS_01_0.IFO") throws(DiscKitError) {
     self.fileName = fileName
     let file = BinaryReader(bytes, structure: fileName)
-    var header = try file.slice(atRelative: 0, count: min(984, file.count), structure: fileName + " VTSI_MAT")
+    var header = try file.slice(
+      atRelative: 0, count: min(984, file.count), structure: fileName + " VTSI_MAT")
     guard header.count == 984 else {
       throw DiscKitError.truncated(header.structure, at: 0, needed: 984)
     }
@@ -77,11 +78,15 @@ public struct DVDTitleSetInfo: Sendable {
     for _ in 0..<32 { subpictures.append(try DVDSubpictureAttributes(parsing: &header)) }
     self.subpictures = subpictures
 
-    func required(_ sector: Int, _ name: String, _ pointer: Int) throws(DiscKitError) -> BinaryReader {
+    func required(_ sector: Int, _ name: String, _ pointer: Int) throws(DiscKitError)
+      -> BinaryReader
+    {
       guard sector != 0 else {
-        throw DiscKitError(.malformed, fileName + " VTSI_MAT", at: Int64(pointer), "the \(name) table is missing")
+        throw DiscKitError(
+          .malformed, fileName + " VTSI_MAT", at: Int64(pointer), "the \(name) table is missing")
       }
-      return try DVDVideoManagerInfo.table(file, byte: sector * 2048, name: name, pointerAt: pointer)
+      return try DVDVideoManagerInfo.table(
+        file, byte: sector * 2048, name: name, pointerAt: pointer)
     }
     var ptt = try required(pttSector, "VTS_PTT_SRPT", 200)
     partsOfTitles = try DVDPartOfTitleTable(parsing: &ptt)
@@ -95,14 +100,16 @@ public struct DVDTitleSetInfo: Sendable {
       tmaptSector == 0
       ? nil
       : Result { () throws(DiscKitError) in
-        var r = try DVDVideoManagerInfo.table(file, byte: tmaptSector * 2048, name: "VTS_TMAPT", pointerAt: 212)
+        var r = try DVDVideoManagerInfo.table(
+          file, byte: tmaptSector * 2048, name: "VTS_TMAPT", pointerAt: 212)
         return try DVDTimeMapTable(parsing: &r)
       }
     menuCellAddresses =
       menuCellSector == 0
       ? nil
       : Result { () throws(DiscKitError) in
-        var r = try DVDVideoManagerInfo.table(file, byte: menuCellSector * 2048, name: "VTSM_C_ADT", pointerAt: 216)
+        var r = try DVDVideoManagerInfo.table(
+          file, byte: menuCellSector * 2048, name: "VTSM_C_ADT", pointerAt: 216)
         return try DVDCellAddressTable(parsing: &r)
       }
     menuVOBUAddresses =

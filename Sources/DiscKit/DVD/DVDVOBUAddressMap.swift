@@ -13,7 +13,8 @@ public struct DVDVOBUAddressMap: Sendable, Hashable {
     }
     let infoLength = last + 1 - 4
     guard infoLength <= reader.remaining else {
-      throw DiscKitError.truncated(base.structure, at: reader.absoluteOffset, needed: Int64(infoLength))
+      throw DiscKitError.truncated(
+        base.structure, at: reader.absoluteOffset, needed: Int64(infoLength))
     }
     let count = infoLength / 4
     var sectors: [UInt32] = []

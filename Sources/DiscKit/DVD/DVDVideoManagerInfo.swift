@@ -39,7 +39,8 @@ public struct DVDVideoManagerInfo: Sendable {
   public init(bytes: [UInt8], fileName: String = "VIDEO_TS.IFO") throws(DiscKitError) {
     self.fileName = fileName
     let file = BinaryReader(bytes, structure: fileName)
-    var header = try file.slice(atRelative: 0, count: min(510, file.count), structure: fileName + " VMGI_MAT")
+    var header = try file.slice(
+      atRelative: 0, count: min(510, file.count), structure: fileName + " VMGI_MAT")
     guard header.count == 510 else {
       throw DiscKitError.truncated(header.structure, at: 0, needed: 510)
     }
@@ -63,7 +64,8 @@ public struct DVDVideoManagerInfo: Sendable {
     let menuVOBUSector = Int(try header.uint32BE(atRelative: 220))
 
     if firstPlay != 0 {
-      var reader = try DVDVideoManagerInfo.table(file, byte: firstPlay, name: "FP_PGC", pointerAt: 132)
+      var reader = try DVDVideoManagerInfo.table(
+        file, byte: firstPlay, name: "FP_PGC", pointerAt: 132)
       firstPlayProgramChain = try DVDProgramChain(parsing: &reader)
     } else {
       firstPlayProgramChain = nil
@@ -71,7 +73,8 @@ public struct DVDVideoManagerInfo: Sendable {
     guard titleTableSector != 0 else {
       throw header.malformed("the title search pointer table (TT_SRPT) is missing", atRelative: 196)
     }
-    var titleReader = try DVDVideoManagerInfo.table(file, byte: titleTableSector * 2048, name: "TT_SRPT", pointerAt: 196)
+    var titleReader = try DVDVideoManagerInfo.table(
+      file, byte: titleTableSector * 2048, name: "TT_SRPT", pointerAt: 196)
     titles = try DVDTitleSearchTable(parsing: &titleReader)
     guard attributeSector != 0 else {
       throw header.malformed("the title set attribute table (VTS_ATRT) is missing", atRelative: 208)
@@ -83,7 +86,8 @@ public struct DVDVideoManagerInfo: Sendable {
       menuCellSector == 0
       ? nil
       : Result { () throws(DiscKitError) in
-        var r = try DVDVideoManagerInfo.table(file, byte: menuCellSector * 2048, name: "VMGM_C_ADT", pointerAt: 216)
+        var r = try DVDVideoManagerInfo.table(
+          file, byte: menuCellSector * 2048, name: "VMGM_C_ADT", pointerAt: 216)
         return try DVDCellAddressTable(parsing: &r)
       }
     menuVOBUAddresses =
@@ -97,13 +101,16 @@ public struct DVDVideoManagerInfo: Sendable {
   }
 
   /// A reader from `byte` to the end of `file`, or an error naming the pointer field.
-  static func table(_ file: BinaryReader, byte: Int, name: String, pointerAt: Int) throws(DiscKitError) -> BinaryReader {
+  static func table(_ file: BinaryReader, byte: Int, name: String, pointerAt: Int)
+    throws(DiscKitError) -> BinaryReader
+  {
     guard byte < file.count else {
       throw DiscKitError(
         .malformed, file.structure + " " + name, at: Int64(pointerAt),
         "table at byte \(byte) lies past the end of the \(file.count)-byte file")
     }
-    return try file.slice(atRelative: byte, count: file.count - byte, structure: file.structure + " " + name)
+    return try file.slice(
+      atRelative: byte, count: file.count - byte, structure: file.structure + " " + name)
   }
 
   /// Printable ASCII with trailing spaces/NULs removed.

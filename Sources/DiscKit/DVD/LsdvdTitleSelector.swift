@@ -90,17 +90,22 @@ public enum LsdvdTitleSelector {
         let a = vts.audio[slot]
         return Audio(
           languageCode: DVDLanguage.lsdvdCode(a.languageCode),
-          format: a.codingMode < audioFormats.count ? audioFormats[a.codingMode] : "?", channels: a.channels,
+          format: a.codingMode < audioFormats.count ? audioFormats[a.codingMode] : "?",
+          channels: a.channels,
           streamID: a.baseStreamID + Int((pgc.audioControl[slot] >> 8) & 7))
       }
       // lsdvd 0.17 prints 0x20 + the attribute slot (0.16 used the PGC's letterbox/4:3 id).
       let subpictures = pgc.enabledSubpictureStreams.map { slot in
-        Subpicture(languageCode: DVDLanguage.lsdvdCode(vts.subpictures[slot].languageCode), streamID: 0x20 + slot)
+        Subpicture(
+          languageCode: DVDLanguage.lsdvdCode(vts.subpictures[slot].languageCode),
+          streamID: 0x20 + slot)
       }
       tracks.append(
         Track(
-          number: index + 1, lengthMilliseconds: length, titleSet: entry.titleSet, titleInSet: entry.titleInSet,
-          framesPerSecond: pgc.playbackTime.framesPerSecond, format: vts.video.videoFormat == 0 ? "NTSC" : "PAL",
+          number: index + 1, lengthMilliseconds: length, titleSet: entry.titleSet,
+          titleInSet: entry.titleInSet,
+          framesPerSecond: pgc.playbackTime.framesPerSecond,
+          format: vts.video.videoFormat == 0 ? "NTSC" : "PAL",
           angles: entry.angleCount, reportedChapterCount: entry.partCount, chapters: chapters,
           cellLengthsMilliseconds: cells.map { $0.playbackTime.lsdvdMilliseconds }, audio: audio,
           subpictures: subpictures))

@@ -61,7 +61,9 @@ enum DVDCLI {
         aside[n] = "lsdvd skips it (title set or first PGC unreadable)"
       }
       let main = report.longestTrack == 0 ? nil : report.longestTrack
-      return (main, "lsdvd's longest track: first title with the greatest first-PGC playback time", aside)
+      return (
+        main, "lsdvd's longest track: first title with the greatest first-PGC playback time", aside
+      )
     case .smart, .libbluray:
       let s = DVDSmartTitleSelector.select(disc)
       return (s.title, s.reason, s.setAside)
@@ -85,46 +87,71 @@ enum DVDCLI {
             title: number, vts: t.titleSet, ttn: t.titleInSet, duration90k: t.duration90k,
             lsdvdLengthMs: t.lsdvdMilliseconds,
             chapters: t.chapters.map {
-              ChapterJSON(chapter: $0.number, start90k: $0.start90k, duration90k: $0.duration90k, firstCell: $0.firstCell)
+              ChapterJSON(
+                chapter: $0.number, start90k: $0.start90k, duration90k: $0.duration90k,
+                firstCell: $0.firstCell)
             },
             cells: t.cells(angle: 1).count, angles: t.angleCount,
-            audio: t.audio.map { StreamJSON(codec: $0.codec, language: $0.language, channels: $0.channels, streamId: $0.streamID) },
-            subtitles: t.subpictures.map { StreamJSON(codec: $0.codec, language: $0.language, channels: nil, streamId: $0.streamID) },
-            video: VideoJSON(format: t.video.formatName, aspect: t.video.aspectName, width: t.video.width, height: t.video.height),
+            audio: t.audio.map {
+              StreamJSON(
+                codec: $0.codec, language: $0.language, channels: $0.channels, streamId: $0.streamID
+              )
+            },
+            subtitles: t.subpictures.map {
+              StreamJSON(
+                codec: $0.codec, language: $0.language, channels: nil, streamId: $0.streamID)
+            },
+            video: VideoJSON(
+              format: t.video.formatName, aspect: t.video.aspectName, width: t.video.width,
+              height: t.video.height),
             sizeBytes: t.sizeBytes, main: isMain, reason: aside[number], error: nil))
       case .failure(let error):
         rows.append(
           TitleJSON(
-            title: number, vts: entry.titleSet, ttn: entry.titleInSet, duration90k: nil, lsdvdLengthMs: nil, chapters: [],
-            cells: 0, angles: entry.angleCount, audio: [], subtitles: [], video: nil, sizeBytes: nil, main: isMain,
+            title: number, vts: entry.titleSet, ttn: entry.titleInSet, duration90k: nil,
+            lsdvdLengthMs: nil, chapters: [],
+            cells: 0, angles: entry.angleCount, audio: [], subtitles: [], video: nil,
+            sizeBytes: nil, main: isMain,
             reason: aside[number], error: "\(error)"))
       }
     }
     if options.output.json {
-      Output.line(try Output.json(Listing(selection: options.select.rawValue, mainTitle: main, reason: reason, titles: rows)))
+      Output.line(
+        try Output.json(
+          Listing(selection: options.select.rawValue, mainTitle: main, reason: reason, titles: rows)
+        ))
       return
     }
     for row in rows {
       var line = "title \(row.title)\(row.main ? " (main)" : ""): vts \(row.vts) ttn \(row.ttn)"
       if let d = row.duration90k {
-        line += ", \(DVDSmartTitleSelector.format(d)), \(row.chapters.count) chapters, \(row.cells) cells, \(row.angles) angle\(row.angles == 1 ? "" : "s")"
+        line +=
+          ", \(DVDSmartTitleSelector.format(d)), \(row.chapters.count) chapters, \(row.cells) cells, \(row.angles) angle\(row.angles == 1 ? "" : "s")"
       }
       if let v = row.video { line += ", \(v.format) \(v.aspect)" }
       if !row.audio.isEmpty {
-        line += ", audio " + row.audio.map { "\($0.codec)/\($0.channels ?? 0)ch/\($0.language ?? "und")" }.joined(separator: " ")
+        line +=
+          ", audio "
+          + row.audio.map { "\($0.codec)/\($0.channels ?? 0)ch/\($0.language ?? "und")" }.joined(
+            separator: " ")
       }
-      if !row.subtitles.isEmpty { line += ", subtitles " + row.subtitles.map { $0.language ?? "und" }.joined(separator: " ") }
+      if !row.subtitles.isEmpty {
+        line += ", subtitles " + row.subtitles.map { $0.language ?? "und" }.joined(separator: " ")
+      }
       if let size = row.sizeBytes { line += ", \(size) bytes" }
       if let error = row.error { line += ", error: \(error)" }
       if let why = row.reason { line += " [set aside: \(why)]" }
       Output.line(line)
     }
-    Output.line("main title: \(main.map(String.init) ?? "none") (\(options.select.rawValue): \(reason))")
+    Output.line(
+      "main title: \(main.map(String.init) ?? "none") (\(options.select.rawValue): \(reason))")
   }
 
   static func extract(disc image: DiscImage, options: ExtractOptions) throws {
     if options.playlist != nil {
-      throw DiscKitError(.invalidArgument, image.path, at: nil, "--playlist applies to Blu-ray; use --title on a DVD")
+      throw DiscKitError(
+        .invalidArgument, image.path, at: nil, "--playlist applies to Blu-ray; use --title on a DVD"
+      )
     }
     let disc = try DVDDisc(fileSystem: image.fileSystem)
     let number: Int
@@ -132,7 +159,9 @@ enum DVDCLI {
       number = title
     } else {
       let (main, _, _) = selection(disc, options.select)
-      guard let main else { throw DiscKitError(.notFound, image.path, at: nil, "no main title found") }
+      guard let main else {
+        throw DiscKitError(.notFound, image.path, at: nil, "no main title found")
+      }
       number = main
     }
     let chapters = try options.chapters.map { try ExtractOptions.parseChapters($0) }

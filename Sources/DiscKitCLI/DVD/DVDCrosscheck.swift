@@ -23,7 +23,8 @@ enum DVDCrosscheck {
         break
       case (.success(let t), .some(let ref)):
         let pgc = t.firstProgramChain
-        if t.titleSet != ref.titleSet || t.titleInSet != ref.titleInSet || t.angleCount != ref.angles
+        if t.titleSet != ref.titleSet || t.titleInSet != ref.titleInSet
+          || t.angleCount != ref.angles
           || t.declaredChapterCount != ref.chapters
         {
           differences.append("dvd title \(n): vts/ttn/angles/chapters differ")
@@ -31,8 +32,14 @@ enum DVDCrosscheck {
         if pgc.programMap?.map(Int.init) ?? [] != ref.programMap {
           differences.append("dvd title \(n): program maps differ")
         }
-        let ours = (pgc.cellPlayback ?? []).map { [Int($0.firstSector), Int($0.lastSector), $0.blockMode, $0.blockType] }
-        if ours != ref.cells.map({ [Int($0.firstSector), Int($0.lastSector), $0.blockMode, $0.blockType] }) {
+        let ours = (pgc.cellPlayback ?? []).map {
+          [Int($0.firstSector), Int($0.lastSector), $0.blockMode, $0.blockType]
+        }
+        if ours
+          != ref.cells.map({
+            [Int($0.firstSector), Int($0.lastSector), $0.blockMode, $0.blockType]
+          })
+        {
           differences.append("dvd title \(n): cells differ")
         }
         let time = pgc.playbackTime
@@ -49,7 +56,8 @@ enum DVDCrosscheck {
             let expected = try reference.readTitleVOBs(
               titleSet: t.titleSet, ranges: [(cell.playback.firstSector, cell.playback.lastSector)])
             if try source.bytes(at: offset, count: expected.count) != expected {
-              differences.append("dvd title \(n): bytes differ in cell \(cell.cell) of PGC \(cell.programChain)")
+              differences.append(
+                "dvd title \(n): bytes differ in cell \(cell.cell) of PGC \(cell.programChain)")
               differs = true
             }
             offset += Int64(expected.count)

@@ -5,19 +5,26 @@ import Testing
 
 /// Malformed IFOs and VOBs give typed errors naming the structure and offset, never a crash.
 @Suite struct DVDBadInputTests {
-  static func read(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
+  static func read(_ path: String) throws -> [UInt8] {
+    try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+  }
 
   /// The generated NTSC disc's IFOs (no VOBs) in memory.
   static func ntscIFOs() throws -> [String: [UInt8]] {
     let dir = Fixtures.generated("dvd-ntsc") + "/VIDEO_TS/"
     var files: [String: [UInt8]] = [:]
-    for name in ["VIDEO_TS.IFO", "VIDEO_TS.BUP", "VTS_01_0.IFO", "VTS_01_0.BUP", "VTS_02_0.IFO", "VTS_02_0.BUP"] {
+    for name in [
+      "VIDEO_TS.IFO", "VIDEO_TS.BUP", "VTS_01_0.IFO", "VTS_01_0.BUP", "VTS_02_0.IFO",
+      "VTS_02_0.BUP",
+    ] {
       files["/VIDEO_TS/" + name] = try read(dir + name)
     }
     return files
   }
 
-  static var haveGenerated: Bool { FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc")) }
+  static var haveGenerated: Bool {
+    FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc"))
+  }
 
   @Test(.enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)))
   func truncatedTitleSetIFO() throws {
@@ -52,7 +59,8 @@ import Testing
   @Test(.enabled(if: haveGenerated, "run TestImages/scripts/make-all.sh"))
   func programMapPastCellTable() throws {
     var files = try Self.ntscIFOs()
-    let vts = try DVDTitleSetInfo(bytes: files["/VIDEO_TS/VTS_01_0.IFO"] ?? [], fileName: "VTS_01_0.IFO")
+    let vts = try DVDTitleSetInfo(
+      bytes: files["/VIDEO_TS/VTS_01_0.IFO"] ?? [], fileName: "VTS_01_0.IFO")
     let pgc = try vts.programChains.programChain(1)
     let mapOffset = try #require(pgc.programMapOffset)
     files["/VIDEO_TS/VTS_01_0.IFO"]?[Int(mapOffset) + 1] = 0x40  // program 2 enters at cell 64 of 3
@@ -72,7 +80,9 @@ import Testing
     files["/VIDEO_TS/VTS_02_0.IFO"] = nil
     files["/VIDEO_TS/VTS_02_0.BUP"] = nil
     let disc = try DVDDisc(fileSystem: MemoryFileSystem(files: files))
-    #expect(throws: DiscKitError(.notFound, "/VIDEO_TS/VTS_02_0.BUP", at: nil, "")) { try disc.title(4) }
+    #expect(throws: DiscKitError(.notFound, "/VIDEO_TS/VTS_02_0.BUP", at: nil, "")) {
+      try disc.title(4)
+    }
     #expect(try disc.title(1).titleSet == 1)
     #expect(LsdvdTitleSelector.report(disc).tracks.map(\.number) == [1, 2, 3])
     // A title search entry naming title set 7, which does not exist.
@@ -99,13 +109,16 @@ import Testing
     // Both copies broken: the IFO's error is reported.
     files["/VIDEO_TS/VTS_01_0.BUP"]?[0] = 0x58
     let worse = try DVDDisc(fileSystem: MemoryFileSystem(files: files))
-    #expect(throws: DiscKitError(.malformed, "VTS_01_0.IFO VTSI_MAT", at: 0, "")) { try worse.title(1) }
+    #expect(throws: DiscKitError(.malformed, "VTS_01_0.IFO VTSI_MAT", at: 0, "")) {
+      try worse.title(1)
+    }
   }
 
   @Test(.enabled(if: haveGenerated, "run TestImages/scripts/make-all.sh"))
   func cellsPastTheEndOfTheVOBs() throws {
     let dir = try TemporaryDirectory("dvd-short-vob")
-    try FileManager.default.copyItem(atPath: Fixtures.generated("dvd-ntsc") + "/VIDEO_TS", toPath: dir.path + "/VIDEO_TS")
+    try FileManager.default.copyItem(
+      atPath: Fixtures.generated("dvd-ntsc") + "/VIDEO_TS", toPath: dir.path + "/VIDEO_TS")
     let vob = dir.path + "/VIDEO_TS/VTS_02_1.VOB"
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: vob))
     try handle.truncate(atOffset: 40 * 2048)
@@ -113,7 +126,9 @@ import Testing
     let disc = try DVDDisc(fileSystem: try FolderFileSystem(root: dir.path))
     let title = try disc.title(4)
     let bad = try #require(title.cells.first { $0.playback.lastSector >= 40 })
-    #expect(throws: DiscKitError(.malformed, "VTS_02_0.IFO cell playback", at: bad.playback.offset, "")) {
+    #expect(
+      throws: DiscKitError(.malformed, "VTS_02_0.IFO cell playback", at: bad.playback.offset, "")
+    ) {
       try disc.byteSource(title: 4)
     }
     let selection = DVDSmartTitleSelector.select(disc)
@@ -134,10 +149,14 @@ import Testing
         continue
       }
       let vmg = DVDTestDisc.videoManager(
-        titles: vts.partsOfTitles.titles.indices.map { (vts: 1, ttn: $0 + 1, chapters: 1, angles: 1) },
+        titles: vts.partsOfTitles.titles.indices.map {
+          (vts: 1, ttn: $0 + 1, chapters: 1, angles: 1)
+        },
         titleSetCount: 1)
       let disc = try DVDDisc(
-        fileSystem: MemoryFileSystem(files: ["/VIDEO_TS/VIDEO_TS.IFO": vmg, "/VIDEO_TS/VTS_01_0.IFO": bytes]))
+        fileSystem: MemoryFileSystem(files: [
+          "/VIDEO_TS/VIDEO_TS.IFO": vmg, "/VIDEO_TS/VTS_01_0.IFO": bytes,
+        ]))
       for result in disc.titles {
         if case .failure(let error) = result { #expect(error.structure.contains(name), "\(error)") }
       }

@@ -15,7 +15,9 @@ enum DVDTestDisc {
 
   /// A VIDEO_TS.IFO with one title per (title set, title-in-set) pair: sector 0 the VMGI_MAT,
   /// sector 1 the TT_SRPT, sector 2 the VTS_ATRT.
-  static func videoManager(titles: [(vts: Int, ttn: Int, chapters: Int, angles: Int)], titleSetCount: Int) -> [UInt8] {
+  static func videoManager(
+    titles: [(vts: Int, ttn: Int, chapters: Int, angles: Int)], titleSetCount: Int
+  ) -> [UInt8] {
     var b = [UInt8](repeating: 0, count: 3 * 2048)
     for (i, c) in "DVDVIDEO-VMG".utf8.enumerated() { b[i] = c }
     put32(&b, 12, 5)  // vmg_last_sector
@@ -58,7 +60,10 @@ enum DVDTestDisc {
     for (i, bytes) in titleSets.enumerated() {
       let info = try? DVDTitleSetInfo(bytes: bytes)
       for ttn in 1...max(1, titlesPerSet[i]) {
-        let chapters = info.map { ttn <= $0.partsOfTitles.titles.count ? $0.partsOfTitles.titles[ttn - 1].count : 0 } ?? 1
+        let chapters =
+          info.map {
+            ttn <= $0.partsOfTitles.titles.count ? $0.partsOfTitles.titles[ttn - 1].count : 0
+          } ?? 1
         titles.append((vts: i + 1, ttn: ttn, chapters: chapters, angles: 1))
       }
       let name = String(format: "VTS_%02d_0.IFO", i + 1)

@@ -6,11 +6,14 @@ import Testing
 
 /// Titles and title bytes of the generated discs, against libdvdread and the authoring script.
 @Suite struct DVDTitleTests {
-  static var haveGenerated: Bool { FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc")) }
+  static var haveGenerated: Bool {
+    FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc"))
+  }
 
   /// Whether this build's file system readers open the generated ISO (UDF/ISO9660 from issue 2).
   static var imagesReadable: Bool {
-    guard haveGenerated, let image = try? DiscImage.open(path: Fixtures.generated("dvd-ntsc.iso")) else { return false }
+    guard haveGenerated, let image = try? DiscImage.open(path: Fixtures.generated("dvd-ntsc.iso"))
+    else { return false }
     return image.kind == .dvd
   }
 
@@ -27,15 +30,20 @@ import Testing
       let pgc = title.firstProgramChain
       #expect(pgc.programMap?.map(Int.init) == ref.programMap)
       #expect(
-        pgc.cellPlayback?.map { [Int($0.firstSector), Int($0.lastSector), $0.blockMode, $0.blockType] }
-          == ref.cells.map { [Int($0.firstSector), Int($0.lastSector), $0.blockMode, $0.blockType] })
+        pgc.cellPlayback?.map {
+          [Int($0.firstSector), Int($0.lastSector), $0.blockMode, $0.blockType]
+        }
+          == ref.cells.map {
+            [Int($0.firstSector), Int($0.lastSector), $0.blockMode, $0.blockType]
+          })
       let t = pgc.playbackTime
       #expect([t.hour, t.minute, t.second, t.frameByte] == ref.playbackTime)
       // Bytes: DiscKit's title source vs DVDReadBlocks over the same cells.
       let source = try disc.byteSource(title: title.number)
       let cells = title.cells(angle: 1)
       let expected = try reference.readTitleVOBs(
-        titleSet: title.titleSet, ranges: cells.map { ($0.playback.firstSector, $0.playback.lastSector) })
+        titleSet: title.titleSet,
+        ranges: cells.map { ($0.playback.firstSector, $0.playback.lastSector) })
       #expect(source.size == Int64(expected.count))
       #expect(source.size == title.sizeBytes)
       for chunk in [2048, 65536 + 7, 1 << 20] {
@@ -53,20 +61,25 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: haveGenerated, "run TestImages/scripts/make-all.sh"), arguments: ["dvd-ntsc", "dvd-pal"])
+  @Test(
+    .enabled(if: haveGenerated, "run TestImages/scripts/make-all.sh"),
+    arguments: ["dvd-ntsc", "dvd-pal"])
   func folderAgainstLibdvdread(_ name: String) throws {
     let path = Fixtures.generated(name)
-    try Self.compareWithLibdvdread(try DVDDisc(fileSystem: try FolderFileSystem(root: path)), path: path)
+    try Self.compareWithLibdvdread(
+      try DVDDisc(fileSystem: try FolderFileSystem(root: path)), path: path)
   }
 
-  @Test(.enabled(if: imagesReadable, "the UDF/ISO9660 readers of this build cannot open dvd-ntsc.iso"),
+  @Test(
+    .enabled(if: imagesReadable, "the UDF/ISO9660 readers of this build cannot open dvd-ntsc.iso"),
     arguments: ["dvd-ntsc.iso", "dvd-pal.iso"])
   func imageAgainstLibdvdread(_ name: String) throws {
     let path = Fixtures.generated(name)
     let disc = try DVDDisc.open(path: path)
     try Self.compareWithLibdvdread(disc, path: path)
     // The image and the folder it was made from give the same title bytes.
-    let folder = try DVDDisc(fileSystem: try FolderFileSystem(root: Fixtures.generated(String(name.dropLast(4)))))
+    let folder = try DVDDisc(
+      fileSystem: try FolderFileSystem(root: Fixtures.generated(String(name.dropLast(4)))))
     for n in 1...disc.titles.count {
       let a = try disc.byteSource(title: n)
       let b = try folder.byteSource(title: n)
@@ -83,7 +96,9 @@ import Testing
     #expect(titles.map(\.titleInSet) == [1, 2, 3, 1])
     #expect(titles.map { $0.chapters.count } == [3, 2, 2, 3])
     let seconds = titles.map { Double($0.duration90k) / 90_000 }
-    for (got, want) in zip(seconds, [6.0, 6.0, 6.0, 9.0]) { #expect(abs(got - want) < 0.2, "\(seconds)") }
+    for (got, want) in zip(seconds, [6.0, 6.0, 6.0, 9.0]) {
+      #expect(abs(got - want) < 0.2, "\(seconds)")
+    }
     for title in titles {
       #expect(title.video.formatName == "NTSC" && title.video.aspectName == "16:9")
       #expect(title.audio.map(\.codec) == ["ac3"])
@@ -100,7 +115,9 @@ import Testing
     let part = try disc.byteSource(title: 4, chapters: 2...3)
     let whole = try disc.byteSource(title: 4)
     #expect(part.size < whole.size)
-    #expect(try part.bytes(at: 0, count: Int(part.size)) == whole.bytes(at: whole.size - part.size, count: Int(part.size)))
+    #expect(
+      try part.bytes(at: 0, count: Int(part.size))
+        == whole.bytes(at: whole.size - part.size, count: Int(part.size)))
     #expect(throws: DiscKitError.self) { try disc.byteSource(title: 4, chapters: 3...4) }
     #expect(throws: DiscKitError.self) { try disc.byteSource(title: 4, angle: 2) }
   }
@@ -110,7 +127,10 @@ import Testing
     let disc = try DVDDisc(fileSystem: try FolderFileSystem(root: Fixtures.generated("dvd-pal")))
     let titles = try disc.titles.map { try $0.get() }
     #expect(titles.map { $0.chapters.count } == [2, 1])
-    #expect(titles.allSatisfy { $0.video.formatName == "PAL" && $0.video.aspectName == "4:3" && $0.video.height == 576 })
+    #expect(
+      titles.allSatisfy {
+        $0.video.formatName == "PAL" && $0.video.aspectName == "4:3" && $0.video.height == 576
+      })
     #expect(titles.allSatisfy { $0.audio.map(\.language) == ["de"] })
     #expect(DVDSmartTitleSelector.select(disc).title == 2)
   }

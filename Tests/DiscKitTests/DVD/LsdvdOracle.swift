@@ -45,12 +45,15 @@ struct LsdvdOracle {
         _ = stack.popLast()
         switch name {
         case "track": oracle.tracks.append(track)
-        case "chapter": track.chapters.append("\(fields["length"] ?? "")@\(fields["startcell"] ?? "")")
+        case "chapter":
+          track.chapters.append("\(fields["length"] ?? "")@\(fields["startcell"] ?? "")")
         case "cell": track.cells.append(fields["length"] ?? "")
         case "audio":
           track.audio.append(
-            "\(fields["langcode"] ?? "")/\(fields["format"] ?? "")/\(fields["channels"] ?? "")/\(fields["streamid"] ?? "")")
-        case "subp": track.subpictures.append("\(fields["langcode"] ?? "")/\(fields["streamid"] ?? "")")
+            "\(fields["langcode"] ?? "")/\(fields["format"] ?? "")/\(fields["channels"] ?? "")/\(fields["streamid"] ?? "")"
+          )
+        case "subp":
+          track.subpictures.append("\(fields["langcode"] ?? "")/\(fields["streamid"] ?? "")")
         default: break
         }
         continue
@@ -58,7 +61,8 @@ struct LsdvdOracle {
       guard let close = line.firstIndex(of: ">") else { continue }
       let name = String(line[line.index(after: line.startIndex)..<close])
       if line.hasSuffix("</\(name)>") {
-        let value = String(line[line.index(after: close)..<line.index(line.endIndex, offsetBy: -(name.count + 3))])
+        let value = String(
+          line[line.index(after: close)..<line.index(line.endIndex, offsetBy: -(name.count + 3))])
         if stack.last == "track" {
           switch name {
           case "ix": track.ix = Int(value) ?? -1
@@ -93,10 +97,16 @@ struct LsdvdOracle {
       track.vts = t.titleSet
       track.ttn = t.titleInSet
       track.angles = t.angles
-      track.chapters = t.chapters.map { String(format: "%.3f", Double($0.lengthMilliseconds) * 0.001) + "@\($0.startCell)" }
+      track.chapters = t.chapters.map {
+        String(format: "%.3f", Double($0.lengthMilliseconds) * 0.001) + "@\($0.startCell)"
+      }
       track.cells = t.cellLengthsMilliseconds.map { String(format: "%.3f", Double($0) / 1000.0) }
-      track.audio = t.audio.map { "\($0.languageCode)/\($0.format)/\($0.channels)/0x\(String($0.streamID, radix: 16))" }
-      track.subpictures = t.subpictures.map { "\($0.languageCode)/0x\(String($0.streamID, radix: 16))" }
+      track.audio = t.audio.map {
+        "\($0.languageCode)/\($0.format)/\($0.channels)/0x\(String($0.streamID, radix: 16))"
+      }
+      track.subpictures = t.subpictures.map {
+        "\($0.languageCode)/0x\(String($0.streamID, radix: 16))"
+      }
       oracle.tracks.append(track)
     }
     return oracle

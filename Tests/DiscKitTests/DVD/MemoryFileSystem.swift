@@ -16,14 +16,19 @@ struct MemoryFileSystem: DiscFileSystem {
       guard let first = parts.first else { continue }
       let name = String(first)
       names[name] = DiscFileEntry(
-        name: name, path: prefix + name, size: parts.count == 1 ? Int64(bytes.count) : 0, isDirectory: parts.count > 1)
+        name: name, path: prefix + name, size: parts.count == 1 ? Int64(bytes.count) : 0,
+        isDirectory: parts.count > 1)
     }
-    guard !names.isEmpty || path == "/" else { throw DiscKitError(.notFound, path, at: nil, "no such directory") }
+    guard !names.isEmpty || path == "/" else {
+      throw DiscKitError(.notFound, path, at: nil, "no such directory")
+    }
     return names.keys.sorted().compactMap { names[$0] }
   }
 
   func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
-    guard let bytes = files[path] else { throw DiscKitError(.notFound, path, at: nil, "no such file") }
+    guard let bytes = files[path] else {
+      throw DiscKitError(.notFound, path, at: nil, "no such file")
+    }
     return MemoryByteSource(bytes)
   }
 }
