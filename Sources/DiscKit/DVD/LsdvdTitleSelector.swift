@@ -3,8 +3,9 @@
 ///
 /// lsdvd (0.16/0.17, `lsdvd.c`) measures each title by its **first** PGC only
 /// (`ptt[0].pgcn`): length = `dvdtime2msec(pgc->playback_time)`; chapters are the PGC's programs
-/// with lengths summed over the cells of `[program_map[i]-1, program_map[i+1]-1)` that are not a
-/// second or later angle (`block_mode <= 1`); the longest track is the first title with the
+/// with lengths summed over every cell of `[program_map[i]-1, program_map[i+1]-1)` (lsdvd 0.17,
+/// the Debian version used as the oracle, counts the cells of every angle; the 0.16-based
+/// thierer/lsdvd fork skips cells with `block_mode > 1`); the longest track is the first title with the
 /// strictly greatest length (ties go to the earlier title; 0 when every length is 0). Titles whose
 /// title set IFO cannot be opened, or whose first PGC, cell table or program map is missing, are
 /// skipped. Where lsdvd would read out of bounds (a PTT or PGC number past its table, a program
@@ -81,7 +82,7 @@ public enum LsdvdTitleSelector {
         var ms = 0
         let next = i == map.count - 1 ? cells.count + 1 : Int(map[i + 1])
         while cell < next - 1 && cell < cells.count {
-          if cells[cell].blockMode <= 1 { ms += cells[cell].playbackTime.lsdvdMilliseconds }
+          ms += cells[cell].playbackTime.lsdvdMilliseconds
           cell += 1
         }
         chapters.append(Chapter(lengthMilliseconds: ms, startCell: Int(map[i])))
