@@ -1,0 +1,134 @@
+/// DiscKit's main-title choice for DVDs, resisting the fake-title protections of some discs.
+///
+/// Titles are set aside, each with a reason, when they
+/// - cannot be read (a broken or missing title set, a program map past the cell table),
+/// - play nothing (no cells or zero duration),
+/// - have cells outside the title VOBs (checked only when the VOB files are present),
+/// - have an impossible duration (over 12 hours, or a PGC playback time that differs from the sum
+///   of its cells by more than 5 s and 5 %),
+/// - play their cells out of order (more than one backward jump in sector order and more than
+///   10 % of the cell transitions): the "99 titles" protections reuse the feature's cells in
+///   scrambled orders, while the real feature reads its VOBs forwards,
+/// - play exactly the same cells as an earlier title (duplicates).
+///
+/// Among the rest the longest title by the sum of its cells wins (ties go to the earlier title).
+/// When every title is set aside, lsdvd's longest track is used and the reason says so.
+public enum DVDSmartTitleSelector {
+  /// The outcome: the chosen title, why, and why every other title was set aside.
+  public struct Selection: Sendable, Hashable {
+    /// The chosen title number, or `nil` when the disc has none.
+    public var title: Int?
+    /// Why this title was chosen.
+    public var reason: String
+    /// For each title set aside, why (title number → reason).
+    public var setAside: [Int: String]
+  }
+
+  /// Chooses the main title of `disc`.
+  public static func select(_ disc: DVDDisc) -> Selection {
+    var setAside: [Int: String] = [:]
+    var candidates: [DVDTitle] = []
+    var seen: [[UInt64]: Int] = [:]
+    var vobSectors: [Int: Int64] = [:]
+    for (index, result) in disc.titles.enumerated() {
+      let number = index + 1
+      let title: DVDTitle
+      switch result {
+      case .failure(let error):
+        setAside[number] = "unreadable: \(error)"
+        continue
+      case .success(let t): title = t
+      }
+      let cells = title.cells(angle: 1)
+      if cells.isEmpty || title.duration90k == 0 {
+        setAside[number] = "plays nothing (no cells or zero duration)"
+        continue
+      }
+      if vobSectors[title.titleSet] == nil {
+        vobSectors[title.titleSet] =
+          ((try? disc.titleVOBs(titleSet: title.titleSet))?.size ?? 0) / 2048
+      }
+      let available = vobSectors[title.titleSet] ?? 0
+      if available > 0, let bad = cells.first(where: { Int64($0.playback.lastSector) >= available })
+      {
+        setAside[number] =
+          "cell \(bad.cell) of PGC \(bad.programChain) lies outside the title VOBs (\(available) sectors)"
+        continue
+      }
+      if title.duration90k > 12 * 3600 * 90_000 {
+        setAside[number] = "impossible duration \(format(title.duration90k))"
+        continue
+      }
+      let difference = abs(title.programChainDuration90k - title.duration90k)
+      if difference > 5 * 90_000 && difference * 20 > title.duration90k {
+        setAside[number] =
+          "PGC playback time \(format(title.programChainDuration90k)) disagrees with its cells (\(format(title.duration90k)))"
+        continue
+      }
+      var backward = 0
+      for i in 1..<max(1, cells.count)
+      where cells[i].playback.firstSector < cells[i - 1].playback.firstSector {
+        backward += 1
+      }
+      if backward > 1 && backward * 10 > cells.count - 1 {
+        setAside[number] =
+          "cells played out of order (\(backward) backward jumps), typical of fake-title protection"
+        continue
+      }
+      let key =
+        [UInt64(title.titleSet)]
+        + cells.map { UInt64($0.playback.firstSector) << 32 | UInt64($0.playback.lastSector) }
+      if let earlier = seen[key] {
+        setAside[number] = "plays the same cells as title \(earlier)"
+        continue
+      }
+      seen[key] = number
+      candidates.append(title)
+    }
+    var best: DVDTitle?
+    for title in candidates where title.duration90k > (best?.duration90k ?? -1) { best = title }
+    if let best {
+      var reason =
+        "longest of \(candidates.count) plausible title\(candidates.count == 1 ? "" : "s") (\(format(best.duration90k)))"
+      if !setAside.isEmpty {
+        var counts: [String: Int] = [:]
+        for why in setAside.values { counts[category(why), default: 0] += 1 }
+        reason +=
+          "; set aside: "
+          + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
+            separator: ", ")
+      }
+      return Selection(title: best.number, reason: reason, setAside: setAside)
+    }
+    if let fallback = LsdvdTitleSelector.select(disc) {
+      setAside[fallback] = nil
+      return Selection(
+        title: fallback, reason: "every title looks implausible; using lsdvd's longest track",
+        setAside: setAside)
+    }
+    return Selection(title: nil, reason: "the disc has no playable title", setAside: setAside)
+  }
+
+  static func category(_ reason: String) -> String {
+    if reason.hasPrefix("unreadable") { return "unreadable" }
+    if reason.hasPrefix("plays nothing") { return "empty" }
+    if reason.contains("outside the title VOBs") { return "outside the VOBs" }
+    if reason.contains("out of order") { return "scrambled" }
+    if reason.hasPrefix("plays the same") { return "duplicate" }
+    return "implausible duration"
+  }
+
+  /// `H:MM:SS.mmm` from 90 kHz ticks.
+  public static func format(_ ticks: Int64) -> String {
+    let ms = ticks / 90
+    let h = ms / 3_600_000
+    let m = ms / 60_000 % 60
+    let s = ms / 1000 % 60
+    let f = ms % 1000
+    func pad(_ v: Int64, _ n: Int) -> String {
+      let t = String(v)
+      return String(repeating: "0", count: max(0, n - t.count)) + t
+    }
+    return "\(h):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3))"
+  }
+}

@@ -1,0 +1,45 @@
+/// The time map table of a title set (`vts_tmapt_t`, VTS_TMAPT): for each title PGC, the VOBU
+/// sector reached every `timeUnit` seconds.
+public struct DVDTimeMapTable: Sendable, Hashable {
+  /// One time map.
+  public struct Map: Sendable, Hashable {
+    /// Seconds between entries.
+    public var timeUnit: Int
+    /// Entry sectors (bit 31 marks a discontinuity).
+    public var entries: [UInt32]
+  }
+
+  /// One map per title PGC.
+  public var maps: [Map]
+
+  /// Reads the table; `reader`'s window starts at the table and extends to the end of the file.
+  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+    let base = reader
+    let count = Int(try reader.readUInt16BE())
+    try reader.skip(2)
+    _ = try reader.readUInt32BE()
+    guard count * 4 <= reader.remaining else {
+      throw DiscKitError.truncated(
+        base.structure, at: reader.absoluteOffset, needed: Int64(count * 4))
+    }
+    var result: [Map] = []
+    result.reserveCapacity(count)
+    for i in 0..<count {
+      let offset = Int(try reader.readUInt32BE())
+      var map = try base.slice(
+        atRelative: offset, count: max(0, base.count - offset),
+        structure: base.structure + " map \(i + 1)")
+      let unit = Int(try map.readUInt8())
+      try map.skip(1)
+      let n = Int(try map.readUInt16BE())
+      guard n * 4 <= map.remaining else {
+        throw DiscKitError.truncated(map.structure, at: map.absoluteOffset, needed: Int64(n * 4))
+      }
+      var entries: [UInt32] = []
+      entries.reserveCapacity(n)
+      for _ in 0..<n { entries.append(try map.readUInt32BE()) }
+      result.append(Map(timeUnit: unit, entries: entries))
+    }
+    maps = result
+  }
+}

@@ -1,0 +1,43 @@
+/// The title set attribute table of the video manager (`vts_atrt_t`, VTS_ATRT): how many title
+/// sets the disc has, with each set's category and title video attributes.
+public struct DVDTitleSetAttributeTable: Sendable, Hashable {
+  /// The attributes of one title set.
+  public struct Entry: Sendable, Hashable {
+    /// The VTS category (0 = unspecified, 1 = karaoke).
+    public var category: UInt32
+    /// The video attributes of the set's titles.
+    public var video: DVDVideoAttributes
+    /// Number of title audio streams.
+    public var audioStreamCount: Int
+  }
+
+  /// One entry per title set (index = VTS number − 1).
+  public var titleSets: [Entry]
+
+  /// Reads the table; `reader`'s window starts at the table and extends to the end of the file.
+  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+    let base = reader
+    let count = Int(try reader.readUInt16BE())
+    try reader.skip(2)
+    _ = try reader.readUInt32BE()
+    guard count * 4 <= reader.remaining else {
+      throw DiscKitError.truncated(
+        base.structure, at: reader.absoluteOffset, needed: Int64(count * 4))
+    }
+    var entries: [Entry] = []
+    entries.reserveCapacity(count)
+    for i in 0..<count {
+      let offset = Int(try reader.readUInt32BE())
+      var attributes = try base.slice(
+        atRelative: offset, count: 356, structure: base.structure + " VTS \(i + 1)")
+      try attributes.skip(4)
+      let category = try attributes.readUInt32BE()
+      try attributes.seek(toRelative: 264)
+      let video = try DVDVideoAttributes(parsing: &attributes)
+      try attributes.skip(1)
+      let audioCount = Int(try attributes.readUInt8())
+      entries.append(Entry(category: category, video: video, audioStreamCount: audioCount))
+    }
+    titleSets = entries
+  }
+}

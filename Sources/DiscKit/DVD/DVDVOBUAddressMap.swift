@@ -1,0 +1,25 @@
+/// A VOBU address map (`vobu_admap_t`, VTS_VOBU_ADMAP or a menu map): the start sector of every
+/// video object unit, relative to the VOBs' first sector.
+public struct DVDVOBUAddressMap: Sendable, Hashable {
+  /// The start sectors, in order.
+  public var startSectors: [UInt32]
+
+  /// Reads the map; `reader`'s window starts at the map and extends to the end of the file.
+  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+    let base = reader
+    let last = Int(try reader.readUInt32BE())
+    guard last + 1 >= 4 else {
+      throw base.malformed("last byte \(last) lies inside the map header", atRelative: 0)
+    }
+    let infoLength = last + 1 - 4
+    guard infoLength <= reader.remaining else {
+      throw DiscKitError.truncated(
+        base.structure, at: reader.absoluteOffset, needed: Int64(infoLength))
+    }
+    let count = infoLength / 4
+    var sectors: [UInt32] = []
+    sectors.reserveCapacity(count)
+    for _ in 0..<count { sectors.append(try reader.readUInt32BE()) }
+    startSectors = sectors
+  }
+}
