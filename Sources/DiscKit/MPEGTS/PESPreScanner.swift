@@ -89,7 +89,8 @@ public struct PESPreScanner {
       let info = state.streams[pid]
       let index = Int(state.slotIndex[Int(pid)])
       let slot: PreScanState.Slot? = index >= 0 ? state.slots[index] : nil
-      let codec = info?.codec ?? .unknown
+      var codec = info?.codec ?? .unknown
+      if codec == .unknown, info == nil || info?.streamType == 0x06, let sniffed = slot?.sniffed { codec = sniffed }
       switch codec.kind {
       case .video:
         var v = VideoStreamReport(

@@ -26,6 +26,10 @@ public struct PESStreamTracker: Sendable {
     public var declaredLength: Int
     /// The bytes that arrived after the 6-byte fixed header part.
     public var receivedLength: Int
+    /// The first (up to) four payload bytes, big-endian, left-aligned; `payloadPrefixCount` of
+    /// them are valid (for sniffing the codec of an unlabelled stream).
+    public var payloadPrefix: UInt32
+    public var payloadPrefixCount: Int
     /// Whether a non-zero `PES_packet_length` disagrees with the bytes that arrived before the
     /// next PES (a lying length). Never set for the PES cut off by the end of the stream.
     public var lengthMismatch: Bool
@@ -63,6 +67,8 @@ public struct PESStreamTracker: Sendable {
   private var scanning = false
   private var scanned = 0
   private var scanner = StartCodeScanner()
+  private var prefix: UInt32 = 0
+  private var prefixCount = 0
 
   /// Creates a tracker.
   public init(payloadBound: Int = 4096, scanMode: ScanMode = .byStreamID) {
@@ -91,6 +97,8 @@ public struct PESStreamTracker: Sendable {
       received = 0
       scanned = 0
       scanning = false
+      prefix = 0
+      prefixCount = 0
       scanner.reset()
     }
     guard active else { return step }
@@ -134,6 +142,12 @@ public struct PESStreamTracker: Sendable {
       p = p.dropFirst(s)
       headerSkip -= s
     }
+    if headerSkip == 0, prefixCount < 4 {
+      for b in p.prefix(4 - prefixCount) {
+        prefix |= UInt32(b) << (24 - 8 * prefixCount)
+        prefixCount += 1
+      }
+    }
     if scanning, headerSkip == 0, scanned < payloadBound, !p.isEmpty {
       let n = min(payloadBound - scanned, p.count)
       scanner.scan(UnsafeRawBufferPointer(rebasing: p.prefix(n)))
@@ -173,6 +187,12 @@ public struct PESStreamTracker: Sendable {
     case .always: scanning = true
     case .byStreamID: scanning = (0xE0...0xEF).contains(header.streamID) || header.streamID == 0xFD
     }
+    if extra > 0 {
+      for i in 0..<min(extra, 4) {
+        prefix |= UInt32(headerBytes[header.payloadOffset + i]) << (24 - 8 * prefixCount)
+        prefixCount += 1
+      }
+    }
     if extra > 0, scanning {
       headerBytes.withUnsafeBytes { raw in
         let n = min(extra, payloadBound)
@@ -200,6 +220,7 @@ public struct PESStreamTracker: Sendable {
     if declared != 0, start.header != nil {
       mismatch = atEnd ? body > declared : body != declared
     }
-    return Finished(start: start, flags: scanner.flags, declaredLength: declared, receivedLength: max(0, body), lengthMismatch: mismatch)
+    return Finished(start: start, flags: scanner.flags, declaredLength: declared, receivedLength: max(0, body), payloadPrefix: prefix, payloadPrefixCount: prefixCount,
+      lengthMismatch: mismatch)
   }
 }

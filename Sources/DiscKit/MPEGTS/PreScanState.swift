@@ -18,6 +18,9 @@ struct PreScanState: TransportPacketConsumer {
     var firstPTS: UInt64?
     var firstPTSOffset: Int64?
     var dependentView = false
+    /// The codec guessed from the first PES payload (for unlabelled streams).
+    var sniffed: StreamCodec?
+    var sniffDone = false
     // First hits under every reading (the codec may be learnt after them).
     var h264IDR: Hit?
     var mvcIDR: Hit?
@@ -174,6 +177,10 @@ struct PreScanState: TransportPacketConsumer {
       warn(ScanWarning(.pesLength, offset: finished.start.offset, pid: pid, "PES_packet_length \(finished.declaredLength) but \(finished.receivedLength) bytes arrived"))
     }
     guard finished.start.header != nil else { return }
+    if !slots[slot].sniffDone {
+      slots[slot].sniffDone = true
+      slots[slot].sniffed = StreamCodec.sniff(payloadPrefix: finished.payloadPrefix, count: finished.payloadPrefixCount)
+    }
     let flags = finished.flags
     let pts = finished.start.header?.pts
     let offset = finished.start.offset

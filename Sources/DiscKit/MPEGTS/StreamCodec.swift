@@ -54,6 +54,19 @@ public enum StreamCodec: String, Sendable, Hashable, Codable, CaseIterable {
     }
   }
 
+  /// Guesses an audio codec from the first four bytes of a PES payload (for `stream_type` 0x06
+  /// without a telling descriptor, which libavformat resolves by probing the payload): AC-3 sync
+  /// `0B 77`, DTS `7F FE 80 01`, ADTS AAC `FFF` with layer 0, LATM `56 E`, MPEG audio `FFE`.
+  public static func sniff(payloadPrefix p: UInt32, count: Int) -> StreamCodec? {
+    guard count >= 2 else { return nil }
+    if p >> 16 == 0x0B77 { return .ac3 }
+    if count >= 4, p == 0x7FFE_8001 { return .dts }
+    if p >> 20 == 0xFFF, p >> 17 & 0x3 == 0 { return .aac }
+    if p >> 21 == 0x2B7 { return .aacLATM }
+    if p >> 21 == 0x7FF, p >> 17 & 0x3 != 0 { return .mpegAudio }
+    return nil
+  }
+
   /// The codec for a `stream_type`, refined by the elementary stream's descriptors.
   ///
   /// - Parameters:
