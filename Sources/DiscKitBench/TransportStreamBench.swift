@@ -4,14 +4,20 @@ import Foundation
 /// The PES pre-scan against ffprobe on the same 30 MiB window, and the scanner's throughput over
 /// a memory-resident stream. Input: TestImages/generated/ts/bench-h264.m2ts (make-ts.sh, ~40 MB).
 let transportStreamBenchmarks: [Benchmark] = [
-  Benchmark(name: "ts-scan", summary: "PES pre-scan of a 30 MiB window vs ffprobe -show_packets on the same window") {
+  Benchmark(
+    name: "ts-scan",
+    summary: "PES pre-scan of a 30 MiB window vs ffprobe -show_packets on the same window"
+  ) {
     let path = "TestImages/generated/ts/bench-h264.m2ts"
     guard FileManager.default.fileExists(atPath: path) else {
-      throw DiscKitError(.notFound, path, at: nil, "run `make images` (TestImages/scripts/make-ts.sh) first")
+      throw DiscKitError(
+        .notFound, path, at: nil, "run `make images` (TestImages/scripts/make-ts.sh) first")
     }
     let window = PESPreScanner.defaultWindow
     // ffprobe reads a file holding exactly the window (it has no byte-count limit of its own).
-    let cut = FileManager.default.temporaryDirectory.appendingPathComponent("disckit-bench-window.m2ts").path
+    let cut = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "disckit-bench-window.m2ts"
+    ).path
     let source = try FileByteSource(path: path)
     let bytes = try source.bytes(at: 0, count: Int(min(window, source.size)))
     try Data(bytes).write(to: URL(fileURLWithPath: cut))
@@ -23,9 +29,13 @@ let transportStreamBenchmarks: [Benchmark] = [
     let reference = try Timing.best(runs: 3) {
       try Timing.tool("ffprobe", ["-v", "quiet", "-show_packets", "-of", "compact", cut])
     }
-    Timing.report("scan 30 MiB window", disckit: disckit, reference: reference, referenceName: "ffprobe", bytes: Int64(bytes.count))
+    Timing.report(
+      "scan 30 MiB window", disckit: disckit, reference: reference, referenceName: "ffprobe",
+      bytes: Int64(bytes.count))
     if let v = report?.video.first {
-      print("   first IDR PTS \(v.firstIDRPTS.map(String.init) ?? "none"), pre-IDR gap \(v.preIDRGapSeconds ?? .nan) s")
+      print(
+        "   first IDR PTS \(v.firstIDRPTS.map(String.init) ?? "none"), pre-IDR gap \(v.preIDRGapSeconds ?? .nan) s"
+      )
     }
     // Throughput over memory: the scanner alone, no I/O.
     var scanned = 0
@@ -41,6 +51,9 @@ let transportStreamBenchmarks: [Benchmark] = [
       }
       scanned = Int(scanner.finish().bytesScanned)
     }
-    print(String(format: "   scanner over memory: %.3f s for %d bytes = %.0f MB/s", memory, scanned, Double(scanned) / memory / 1e6))
+    print(
+      String(
+        format: "   scanner over memory: %.3f s for %d bytes = %.0f MB/s", memory, scanned,
+        Double(scanned) / memory / 1e6))
   }
 ]

@@ -22,7 +22,9 @@ public struct AdaptationField: Sendable, Hashable {
     let start = reader.relativePosition
     let declared = Int(try reader.readUInt8())
     guard declared <= maximumLength, declared <= reader.remaining else {
-      throw reader.malformed("adaptation_field_length \(declared) exceeds the \(min(maximumLength, reader.remaining)) bytes left in the packet", atRelative: start)
+      throw reader.malformed(
+        "adaptation_field_length \(declared) exceeds the \(min(maximumLength, reader.remaining)) bytes left in the packet",
+        atRelative: start)
     }
     length = declared
     discontinuity = false

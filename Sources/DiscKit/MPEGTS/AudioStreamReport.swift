@@ -32,7 +32,8 @@ public struct AudioStreamReport: Sendable, Hashable, Encodable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case pid, streamType, codec, language, firstPTS, firstPTSOffset, offsetFromVideoSeconds, offsetFromIDRSeconds
+    case pid, streamType, codec, language, firstPTS, firstPTSOffset, offsetFromVideoSeconds,
+      offsetFromIDRSeconds
     case pesCount, pesBeforePMT
   }
 }

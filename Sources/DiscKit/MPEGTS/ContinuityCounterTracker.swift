@@ -23,18 +23,24 @@ public struct ContinuityCounterTracker: Sendable {
   /// Checks one packet's counter and remembers it.
   public mutating func check(_ packet: TransportPacket) -> Result {
     let header = packet.header
-    return check(pid: header.pid, counter: header.continuityCounter, hasPayload: header.hasPayload, discontinuityIndicator: packet.discontinuityIndicator)
+    return check(
+      pid: header.pid, counter: header.continuityCounter, hasPayload: header.hasPayload,
+      discontinuityIndicator: packet.discontinuityIndicator)
   }
 
   /// Checks a counter and remembers it.
-  public mutating func check(pid: UInt16, counter: UInt8, hasPayload: Bool, discontinuityIndicator: Bool) -> Result {
+  public mutating func check(
+    pid: UInt16, counter: UInt8, hasPayload: Bool, discontinuityIndicator: Bool
+  ) -> Result {
     let index = Int(pid & 0x1FFF)
     let previous = last[index]
     guard hasPayload else {
       return .ok
     }
     last[index] = counter
-    if previous == 0xFF || discontinuityIndicator || pid == TransportPacketHeader.nullPID { return .ok }
+    if previous == 0xFF || discontinuityIndicator || pid == TransportPacketHeader.nullPID {
+      return .ok
+    }
     let expected = (previous &+ 1) & 0x0F
     if counter == expected { return .ok }
     if counter == previous { return .duplicate }

@@ -20,8 +20,11 @@ public enum MPEGTimestamp {
 
   /// Decodes a 5-byte PTS/DTS field (`'xxxx' b32..30 marker b29..15 marker b14..0 marker`).
   @inlinable
-  public static func decode(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8, _ b4: UInt8) -> UInt64 {
-    UInt64(b0 >> 1 & 0x07) << 30 | UInt64(b1) << 22 | UInt64(b2 >> 1) << 15 | UInt64(b3) << 7 | UInt64(b4 >> 1)
+  public static func decode(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8, _ b4: UInt8)
+    -> UInt64
+  {
+    UInt64(b0 >> 1 & 0x07) << 30 | UInt64(b1) << 22 | UInt64(b2 >> 1) << 15 | UInt64(b3) << 7
+      | UInt64(b4 >> 1)
   }
 
   /// Whether the three marker bits of a 5-byte PTS/DTS field are set.

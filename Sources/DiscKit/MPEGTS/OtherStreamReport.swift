@@ -20,5 +20,7 @@ public struct OtherStreamReport: Sendable, Hashable, Encodable {
     try c.encode(pesCount, forKey: .pesCount)
   }
 
-  enum CodingKeys: String, CodingKey { case pid, streamType, codec, language, inPMT, firstPTS, pesCount }
+  enum CodingKeys: String, CodingKey {
+    case pid, streamType, codec, language, inPMT, firstPTS, pesCount
+  }
 }

@@ -17,7 +17,8 @@ public struct PESHeader: Sendable, Hashable {
 
   /// Creates a header from its fields.
   public init(
-    streamID: UInt8, packetLength: Int, hasOptionalHeader: Bool, headerDataLength: Int, pts: UInt64?, dts: UInt64?,
+    streamID: UInt8, packetLength: Int, hasOptionalHeader: Bool, headerDataLength: Int,
+    pts: UInt64?, dts: UInt64?,
     dataAlignment: Bool
   ) {
     self.streamID = streamID
@@ -58,10 +59,12 @@ public struct PESHeader: Sendable, Hashable {
   /// - Parameter declaredTotal: not used for validation beyond `PES_packet_length`.
   /// - Returns: the header, or the problem that makes it unusable; a header with a problem in
   ///   its time stamps is returned with `pts`/`dts` nil together with the problem.
-  public static func decode(_ b: UnsafeRawBufferPointer) -> (header: PESHeader?, problem: Problem?) {
+  public static func decode(_ b: UnsafeRawBufferPointer) -> (header: PESHeader?, problem: Problem?)
+  {
     guard b.count >= 6, b[0] == 0, b[1] == 0, b[2] == 1 else { return (nil, .missingStartCode) }
     var header = PESHeader(
-      streamID: b[3], packetLength: Int(b[4]) << 8 | Int(b[5]), hasOptionalHeader: hasOptionalHeader(streamID: b[3]),
+      streamID: b[3], packetLength: Int(b[4]) << 8 | Int(b[5]),
+      hasOptionalHeader: hasOptionalHeader(streamID: b[3]),
       headerDataLength: 0, pts: nil, dts: nil, dataAlignment: false)
     guard header.hasOptionalHeader else { return (header, nil) }
     guard b.count >= 9 else { return (header, .headerDataTooShort) }
@@ -73,10 +76,14 @@ public struct PESHeader: Sendable, Hashable {
     }
     switch flags {
     case 0b10:
-      guard header.headerDataLength >= 5, b.count >= 14 else { return (header, .headerDataTooShort) }
+      guard header.headerDataLength >= 5, b.count >= 14 else {
+        return (header, .headerDataTooShort)
+      }
       header.pts = MPEGTimestamp.decode(b[9], b[10], b[11], b[12], b[13])
     case 0b11:
-      guard header.headerDataLength >= 10, b.count >= 19 else { return (header, .headerDataTooShort) }
+      guard header.headerDataLength >= 10, b.count >= 19 else {
+        return (header, .headerDataTooShort)
+      }
       header.pts = MPEGTimestamp.decode(b[9], b[10], b[11], b[12], b[13])
       header.dts = MPEGTimestamp.decode(b[14], b[15], b[16], b[17], b[18])
     case 0b01:
@@ -102,11 +109,15 @@ public struct PESHeader: Sendable, Hashable {
       need = 9 + Int(withFlags[withFlags.startIndex + 8])
     }
     let raw = Array(try reader.bytes(atRelative: start, count: need))
-    let decoded = raw.withUnsafeBytes { Self.decode(UnsafeRawBufferPointer(rebasing: $0[0..<min(need, 19)])) }
+    let decoded = raw.withUnsafeBytes {
+      Self.decode(UnsafeRawBufferPointer(rebasing: $0[0..<min(need, 19)]))
+    }
     if let problem = decoded.problem {
       throw reader.malformed("PES header: \(problem.rawValue)", atRelative: start)
     }
-    guard let header = decoded.header else { throw reader.malformed("PES header: missing start code", atRelative: start) }
+    guard let header = decoded.header else {
+      throw reader.malformed("PES header: missing start code", atRelative: start)
+    }
     self = header
     try reader.skip(need)
   }

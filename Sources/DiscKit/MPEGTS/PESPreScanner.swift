@@ -44,13 +44,17 @@ public struct PESPreScanner {
   ///   negative window; ``DiscKitError/Code/malformed`` when no transport packets are found
   ///   (an empty, random or non-TS input); I/O errors of the source.
   public static func scan(
-    source: any ByteSource, offset: Int64 = 0, window: Int64 = defaultWindow, options: PESScanOptions = PESScanOptions()
+    source: any ByteSource, offset: Int64 = 0, window: Int64 = defaultWindow,
+    options: PESScanOptions = PESScanOptions()
   ) throws(DiscKitError) -> PESScanReport {
     guard offset >= 0, offset <= source.size else {
-      throw DiscKitError(.invalidArgument, "transport stream", at: offset, "offset lies outside the \(source.size)-byte source")
+      throw DiscKitError(
+        .invalidArgument, "transport stream", at: offset,
+        "offset lies outside the \(source.size)-byte source")
     }
     guard window >= 0 else {
-      throw DiscKitError(.invalidArgument, "transport stream", at: offset, "negative scan window \(window)")
+      throw DiscKitError(
+        .invalidArgument, "transport stream", at: offset, "negative scan window \(window)")
     }
     let end = offset + min(window, source.size - offset)
     var scanner = PESPreScanner(scanStart: offset, options: options)
@@ -60,14 +64,18 @@ public struct PESPreScanner {
     var position = offset
     while position < end {
       let want = Int(min(Int64(chunk), end - position))
-      let got = try source.readFully(at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+      let got = try source.readFully(
+        at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
       if got == 0 { break }
       scanner.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
       position += Int64(got)
     }
     let report = scanner.finish()
     guard report.packetSize != nil else {
-      throw DiscKitError(.malformed, "transport stream", at: offset, "no transport packets (sync bytes 0x47 at a 188, 192 or 204-byte spacing) in \(report.bytesScanned) bytes")
+      throw DiscKitError(
+        .malformed, "transport stream", at: offset,
+        "no transport packets (sync bytes 0x47 at a 188, 192 or 204-byte spacing) in \(report.bytesScanned) bytes"
+      )
     }
     return report
   }
@@ -75,10 +83,16 @@ public struct PESPreScanner {
   private func buildReport() -> PESScanReport {
     var state = self.state
     if reader.format == nil {
-      state.warn(ScanWarning(.noPackets, offset: scanStart, "no packet sync found in \(reader.bytesFed) bytes"))
+      state.warn(
+        ScanWarning(
+          .noPackets, offset: scanStart, "no packet sync found in \(reader.bytesFed) bytes"))
     } else {
-      if !state.sawPAT { state.warn(ScanWarning(.noPAT, "no valid PAT: every PES was left uncounted")) }
-      if state.sawPAT && state.firstPMTOffset == nil { state.warn(ScanWarning(.noPMT, "no valid PMT: stream types are unknown")) }
+      if !state.sawPAT {
+        state.warn(ScanWarning(.noPAT, "no valid PAT: every PES was left uncounted"))
+      }
+      if state.sawPAT && state.firstPMTOffset == nil {
+        state.warn(ScanWarning(.noPMT, "no valid PMT: stream types are unknown"))
+      }
     }
     var video: [VideoStreamReport] = []
     var audio: [AudioStreamReport] = []
@@ -90,13 +104,16 @@ public struct PESPreScanner {
       let index = Int(state.slotIndex[Int(pid)])
       let slot: PreScanState.Slot? = index >= 0 ? state.slots[index] : nil
       var codec = info?.codec ?? .unknown
-      if codec == .unknown, info == nil || info?.streamType == 0x06, let sniffed = slot?.sniffed { codec = sniffed }
+      if codec == .unknown, info == nil || info?.streamType == 0x06, let sniffed = slot?.sniffed {
+        codec = sniffed
+      }
       switch codec.kind {
       case .video:
         var v = VideoStreamReport(
           pid: pid, streamType: info?.streamType, codec: codec,
           dependentView: codec == .h264MVC || (slot?.dependentView ?? false),
-          firstPTS: slot?.firstPTS, firstPTSOffset: slot?.firstPTSOffset, pesCount: slot?.pesCount ?? 0,
+          firstPTS: slot?.firstPTS, firstPTSOffset: slot?.firstPTSOffset,
+          pesCount: slot?.pesCount ?? 0,
           pesBeforePMT: slot?.pesBeforePMT ?? 0)
         if let slot, let hit = PreScanState.idrHit(slot, codec) {
           v.firstIDRPTS = hit.pts
@@ -109,24 +126,33 @@ public struct PESPreScanner {
           v.firstCRANALType = cra.nalType
         }
         if let first = v.firstPTS, let idr = v.firstIDRPTS {
-          v.preIDRGapSeconds = Double(MPEGTimestamp.signedDifference(idr, first)) / MPEGTimestamp.clockRate
+          v.preIDRGapSeconds =
+            Double(MPEGTimestamp.signedDifference(idr, first)) / MPEGTimestamp.clockRate
         }
         if v.firstIDRPTS == nil && v.firstCRAPTS == nil && v.pesCount > 0 {
-          state.warn(ScanWarning(.noRandomAccessPoint, pid: pid, "no random access point found in the window"))
+          state.warn(
+            ScanWarning(
+              .noRandomAccessPoint, pid: pid, "no random access point found in the window"))
         }
         video.append(v)
       case .audio:
         audio.append(
           AudioStreamReport(
-            pid: pid, streamType: info?.streamType, codec: codec, language: info?.language, firstPTS: slot?.firstPTS,
-            firstPTSOffset: slot?.firstPTSOffset, pesCount: slot?.pesCount ?? 0, pesBeforePMT: slot?.pesBeforePMT ?? 0))
+            pid: pid, streamType: info?.streamType, codec: codec, language: info?.language,
+            firstPTS: slot?.firstPTS,
+            firstPTSOffset: slot?.firstPTSOffset, pesCount: slot?.pesCount ?? 0,
+            pesBeforePMT: slot?.pesBeforePMT ?? 0))
       case .subtitle, .other:
         if info == nil, let slot, slot.pesCount > 0 {
-          state.warn(ScanWarning(.pidNotInPMT, offset: slot.firstPTSOffset, pid: pid, "PID carries PES packets but is in no PMT"))
+          state.warn(
+            ScanWarning(
+              .pidNotInPMT, offset: slot.firstPTSOffset, pid: pid,
+              "PID carries PES packets but is in no PMT"))
         }
         other.append(
           OtherStreamReport(
-            pid: pid, streamType: info?.streamType, codec: codec, language: info?.language, inPMT: info != nil,
+            pid: pid, streamType: info?.streamType, codec: codec, language: info?.language,
+            inPMT: info != nil,
             firstPTS: slot?.firstPTS, pesCount: slot?.pesCount ?? 0))
       }
     }
@@ -134,17 +160,23 @@ public struct PESPreScanner {
     for i in audio.indices {
       guard let a = audio[i].firstPTS else { continue }
       if let v = firstVideo?.firstPTS {
-        audio[i].offsetFromVideoSeconds = Double(MPEGTimestamp.signedDifference(a, v)) / MPEGTimestamp.clockRate
+        audio[i].offsetFromVideoSeconds =
+          Double(MPEGTimestamp.signedDifference(a, v)) / MPEGTimestamp.clockRate
       }
       if let v = firstVideo?.firstIDRPTS {
-        audio[i].offsetFromIDRSeconds = Double(MPEGTimestamp.signedDifference(a, v)) / MPEGTimestamp.clockRate
+        audio[i].offsetFromIDRSeconds =
+          Double(MPEGTimestamp.signedDifference(a, v)) / MPEGTimestamp.clockRate
       }
     }
     return PESScanReport(
-      scanStart: scanStart, bytesScanned: reader.bytesFed, packetSize: reader.format?.unitSize, packets: reader.packetCount,
-      firstPATOffset: state.firstPATOffset, pesBeforePAT: state.pesBeforePAT, firstPMTOffset: state.firstPMTOffset,
-      pmtPID: state.pmtPID, programNumber: state.programNumber, pcrPID: state.pcrPID, video: video, audio: audio,
-      other: other, avOffsetSeconds: audio.first?.offsetFromVideoSeconds, continuityErrors: state.continuityErrors,
+      scanStart: scanStart, bytesScanned: reader.bytesFed, packetSize: reader.format?.unitSize,
+      packets: reader.packetCount,
+      firstPATOffset: state.firstPATOffset, pesBeforePAT: state.pesBeforePAT,
+      firstPMTOffset: state.firstPMTOffset,
+      pmtPID: state.pmtPID, programNumber: state.programNumber, pcrPID: state.pcrPID, video: video,
+      audio: audio,
+      other: other, avOffsetSeconds: audio.first?.offsetFromVideoSeconds,
+      continuityErrors: state.continuityErrors,
       resyncs: reader.resyncCount, skippedBytes: reader.skippedBytes, warnings: state.warnings,
       warningsOmitted: state.warningsOmitted)
   }

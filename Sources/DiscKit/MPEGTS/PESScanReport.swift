@@ -66,8 +66,10 @@ public struct PESScanReport: Sendable, Hashable, Encodable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case scanStart, bytesScanned, packetSize, packets, firstPATOffset, pesBeforePAT, firstPMTOffset, pmtPID
-    case programNumber, pcrPID, video, audio, other, avOffsetSeconds, continuityErrors, resyncs, skippedBytes
+    case scanStart, bytesScanned, packetSize, packets, firstPATOffset, pesBeforePAT, firstPMTOffset,
+      pmtPID
+    case programNumber, pcrPID, video, audio, other, avOffsetSeconds, continuityErrors, resyncs,
+      skippedBytes
     case warnings, warningsOmitted
   }
 }

@@ -59,7 +59,8 @@ public struct PESStreamTracker: Sendable {
   public var scanMode: ScanMode
 
   private var active = false
-  private var start = Start(offset: 0, packetIndex: 0, randomAccessIndicator: false, header: nil, problem: nil)
+  private var start = Start(
+    offset: 0, packetIndex: 0, randomAccessIndicator: false, header: nil, problem: nil)
   private var headerBytes: [UInt8]
   private var headerComplete = false
   private var headerSkip = 0
@@ -90,7 +91,9 @@ public struct PESStreamTracker: Sendable {
     if unitStart {
       if active { step.finished = finalize(atEnd: false) }
       active = true
-      start = Start(offset: packetOffset, packetIndex: packetIndex, randomAccessIndicator: randomAccessIndicator, header: nil, problem: nil)
+      start = Start(
+        offset: packetOffset, packetIndex: packetIndex,
+        randomAccessIndicator: randomAccessIndicator, header: nil, problem: nil)
       headerBytes.removeAll(keepingCapacity: true)
       headerComplete = false
       headerSkip = 0
@@ -196,7 +199,8 @@ public struct PESStreamTracker: Sendable {
     if extra > 0, scanning {
       headerBytes.withUnsafeBytes { raw in
         let n = min(extra, payloadBound)
-        scanner.scan(UnsafeRawBufferPointer(rebasing: raw[header.payloadOffset..<header.payloadOffset + n]))
+        scanner.scan(
+          UnsafeRawBufferPointer(rebasing: raw[header.payloadOffset..<header.payloadOffset + n]))
         scanned += n
       }
     }
@@ -220,7 +224,9 @@ public struct PESStreamTracker: Sendable {
     if declared != 0, start.header != nil {
       mismatch = atEnd ? body > declared : body != declared
     }
-    return Finished(start: start, flags: scanner.flags, declaredLength: declared, receivedLength: max(0, body), payloadPrefix: prefix, payloadPrefixCount: prefixCount,
+    return Finished(
+      start: start, flags: scanner.flags, declaredLength: declared, receivedLength: max(0, body),
+      payloadPrefix: prefix, payloadPrefixCount: prefixCount,
       lengthMismatch: mismatch)
   }
 }

@@ -125,7 +125,9 @@ public struct PSISectionAssembler: Sendable {
     collecting = true
   }
 
-  private mutating func append(_ payload: UnsafeRawBufferPointer, from: Int, count: Int, into sections: inout [PSISection]) {
+  private mutating func append(
+    _ payload: UnsafeRawBufferPointer, from: Int, count: Int, into sections: inout [PSISection]
+  ) {
     guard count > 0 else { return }
     if expected < 0 {
       buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: payload[from..<from + count]))

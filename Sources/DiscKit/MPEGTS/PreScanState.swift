@@ -72,16 +72,21 @@ struct PreScanState: TransportPacketConsumer {
 
   mutating func syncAcquired(at offset: Int64, format: TransportPacketFormat, skippedBytes: Int64) {
     if skippedBytes > 0 {
-      warn(ScanWarning(.leadingGarbage, offset: offset, "\(skippedBytes) bytes skipped before \(format.unitSize)-byte packets resumed"))
+      warn(
+        ScanWarning(
+          .leadingGarbage, offset: offset,
+          "\(skippedBytes) bytes skipped before \(format.unitSize)-byte packets resumed"))
     }
   }
 
   mutating func syncLost(at offset: Int64) {
-    warn(ScanWarning(.resync, offset: offset, "no sync byte where a packet was due; searching again"))
+    warn(
+      ScanWarning(.resync, offset: offset, "no sync byte where a packet was due; searching again"))
   }
 
   mutating func truncatedPacket(at offset: Int64, bytes: Int) {
-    warn(ScanWarning(.truncatedPacket, offset: offset, "the data ends \(bytes) bytes into a packet"))
+    warn(
+      ScanWarning(.truncatedPacket, offset: offset, "the data ends \(bytes) bytes into a packet"))
   }
 
   mutating func consume(_ packet: TransportPacket) {
@@ -89,7 +94,9 @@ struct PreScanState: TransportPacketConsumer {
     let pid = header.pid
     if pid == TransportPacketHeader.nullPID { return }
     if header.transportError {
-      warn(ScanWarning(.transportError, offset: packet.offset, pid: pid, "transport_error_indicator set"))
+      warn(
+        ScanWarning(
+          .transportError, offset: packet.offset, pid: pid, "transport_error_indicator set"))
     }
     let cc = continuity.check(packet)
     var continuous = true
@@ -99,13 +106,19 @@ struct PreScanState: TransportPacketConsumer {
     case .discontinuity(let expected, let found):
       continuityErrors += 1
       continuous = false
-      warn(ScanWarning(.continuity, offset: packet.offset, pid: pid, "continuity counter \(found), expected \(expected)"))
+      warn(
+        ScanWarning(
+          .continuity, offset: packet.offset, pid: pid,
+          "continuity counter \(found), expected \(expected)"))
     }
     let range: Range<Int>
     switch packet.payloadLayout {
     case .none: return
     case .invalidAdaptationLength(let length):
-      warn(ScanWarning(.adaptationFieldLength, offset: packet.offset, pid: pid, "adaptation_field_length \(length) exceeds the packet; payload ignored"))
+      warn(
+        ScanWarning(
+          .adaptationFieldLength, offset: packet.offset, pid: pid,
+          "adaptation_field_length \(length) exceeds the packet; payload ignored"))
       return
     case .payload(let r): range = r
     }
@@ -113,11 +126,15 @@ struct PreScanState: TransportPacketConsumer {
     let payload = UnsafeRawBufferPointer(rebasing: bytes[range])
     if pid == 0 || isPMTPID[Int(pid)] {
       if header.scrambling != 0 { return }
-      section(packet: packet, pid: pid, payload: payload, unitStart: header.payloadUnitStart, continuous: continuous, payloadOffset: packet.syncOffset + Int64(range.lowerBound))
+      section(
+        packet: packet, pid: pid, payload: payload, unitStart: header.payloadUnitStart,
+        continuous: continuous, payloadOffset: packet.syncOffset + Int64(range.lowerBound))
       return
     }
     if !gateOpen {
-      if header.payloadUnitStart, pid >= 0x20, payload.count >= 3, payload[0] == 0, payload[1] == 0, payload[2] == 1 {
+      if header.payloadUnitStart, pid >= 0x20, payload.count >= 3, payload[0] == 0, payload[1] == 0,
+        payload[2] == 1
+      {
         pesBeforePAT += 1
       }
       return
@@ -126,12 +143,17 @@ struct PreScanState: TransportPacketConsumer {
     if slot < 0 {
       // PIDs 0x01-0x1F carry tables (CAT, NIT, SDT, EIT, SIT...); other PIDs are followed from
       // their first PES start.
-      guard header.payloadUnitStart, pid >= 0x20, payload.count >= 3, payload[0] == 0, payload[1] == 0, payload[2] == 1
+      guard header.payloadUnitStart, pid >= 0x20, payload.count >= 3, payload[0] == 0,
+        payload[1] == 0, payload[2] == 1
       else { return }
-      guard slots.count < options.maxTrackedPIDs else {
+      guard slots.count < min(options.maxTrackedPIDs, 8192) else {
         if !untrackedPIDWarned {
           untrackedPIDWarned = true
-          warn(ScanWarning(.tooManyPIDs, offset: packet.offset, pid: pid, "more than \(options.maxTrackedPIDs) PIDs carry PES packets; PID \(pid) and later ones are not followed"))
+          warn(
+            ScanWarning(
+              .tooManyPIDs, offset: packet.offset, pid: pid,
+              "more than \(options.maxTrackedPIDs) PIDs carry PES packets; PID \(pid) and later ones are not followed"
+            ))
         }
         return
       }
@@ -144,12 +166,16 @@ struct PreScanState: TransportPacketConsumer {
     }
     if header.scrambling != 0 {
       if header.payloadUnitStart {
-        warn(ScanWarning(.scrambled, offset: packet.offset, pid: pid, "transport_scrambling_control \(header.scrambling)"))
+        warn(
+          ScanWarning(
+            .scrambled, offset: packet.offset, pid: pid,
+            "transport_scrambling_control \(header.scrambling)"))
       }
       return
     }
     let step = slots[slot].tracker.consume(
-      payload, unitStart: header.payloadUnitStart, packetOffset: packet.offset, packetIndex: packet.index,
+      payload, unitStart: header.payloadUnitStart, packetOffset: packet.offset,
+      packetIndex: packet.index,
       randomAccessIndicator: packet.randomAccessIndicator)
     if let finished = step.finished { finishedPES(finished, slot: slot) }
     if let started = step.started { startedPES(started, slot: slot) }
@@ -160,7 +186,10 @@ struct PreScanState: TransportPacketConsumer {
   mutating func startedPES(_ start: PESStreamTracker.Start, slot: Int) {
     if let problem = start.problem {
       pesHeaderWarnings += 1
-      warn(ScanWarning(.pesHeader, offset: start.offset, pid: slots[slot].pid, "PES header: \(problem.rawValue)"))
+      warn(
+        ScanWarning(
+          .pesHeader, offset: start.offset, pid: slots[slot].pid, "PES header: \(problem.rawValue)")
+      )
       if start.header == nil { return }
     }
     slots[slot].pesCount += 1
@@ -174,28 +203,43 @@ struct PreScanState: TransportPacketConsumer {
   mutating func finishedPES(_ finished: PESStreamTracker.Finished, slot: Int) {
     let pid = slots[slot].pid
     if finished.lengthMismatch {
-      warn(ScanWarning(.pesLength, offset: finished.start.offset, pid: pid, "PES_packet_length \(finished.declaredLength) but \(finished.receivedLength) bytes arrived"))
+      warn(
+        ScanWarning(
+          .pesLength, offset: finished.start.offset, pid: pid,
+          "PES_packet_length \(finished.declaredLength) but \(finished.receivedLength) bytes arrived"
+        ))
     }
     guard finished.start.header != nil else { return }
     if !slots[slot].sniffDone {
       slots[slot].sniffDone = true
-      slots[slot].sniffed = StreamCodec.sniff(payloadPrefix: finished.payloadPrefix, count: finished.payloadPrefixCount)
+      slots[slot].sniffed = StreamCodec.sniff(
+        payloadPrefix: finished.payloadPrefix, count: finished.payloadPrefixCount)
     }
     let flags = finished.flags
     let pts = finished.start.header?.pts
     let offset = finished.start.offset
     if flags.mvcDependentView { slots[slot].dependentView = true }
-    if flags.h264IDR, slots[slot].h264IDR == nil { slots[slot].h264IDR = Hit(pts: pts, offset: offset, kind: .idr) }
-    if flags.mvcIDR || flags.h264IDR, slots[slot].mvcIDR == nil { slots[slot].mvcIDR = Hit(pts: pts, offset: offset, kind: .idr) }
+    if flags.h264IDR, slots[slot].h264IDR == nil {
+      slots[slot].h264IDR = Hit(pts: pts, offset: offset, kind: .idr)
+    }
+    if flags.mvcIDR || flags.h264IDR, slots[slot].mvcIDR == nil {
+      slots[slot].mvcIDR = Hit(pts: pts, offset: offset, kind: .idr)
+    }
     if let t = flags.hevcIRAPType {
       if t == 19 || t == 20 {
-        if slots[slot].hevcIDR == nil { slots[slot].hevcIDR = Hit(pts: pts, offset: offset, kind: .idr, nalType: t) }
+        if slots[slot].hevcIDR == nil {
+          slots[slot].hevcIDR = Hit(pts: pts, offset: offset, kind: .idr, nalType: t)
+        }
       } else if slots[slot].hevcCRA == nil {
         slots[slot].hevcCRA = Hit(pts: pts, offset: offset, kind: t == 21 ? .cra : .bla, nalType: t)
       }
     }
-    if flags.mpeg2IPictureAfterSequenceHeader, slots[slot].mpeg2I == nil { slots[slot].mpeg2I = Hit(pts: pts, offset: offset, kind: .iPicture) }
-    if flags.vc1EntryPoint, slots[slot].vc1Entry == nil { slots[slot].vc1Entry = Hit(pts: pts, offset: offset, kind: .entryPoint) }
+    if flags.mpeg2IPictureAfterSequenceHeader, slots[slot].mpeg2I == nil {
+      slots[slot].mpeg2I = Hit(pts: pts, offset: offset, kind: .iPicture)
+    }
+    if flags.vc1EntryPoint, slots[slot].vc1Entry == nil {
+      slots[slot].vc1Entry = Hit(pts: pts, offset: offset, kind: .entryPoint)
+    }
     // Once the codec is known and its access point found, stop scanning this PID.
     if let codec = slots[slot].codec, Self.idrHit(slots[slot], codec) != nil {
       slots[slot].tracker.stopScanning()
@@ -215,17 +259,27 @@ struct PreScanState: TransportPacketConsumer {
 
   // MARK: PSI
 
-  mutating func section(packet: TransportPacket, pid: UInt16, payload: UnsafeRawBufferPointer, unitStart: Bool, continuous: Bool, payloadOffset: Int64) {
+  mutating func section(
+    packet: TransportPacket, pid: UInt16, payload: UnsafeRawBufferPointer, unitStart: Bool,
+    continuous: Bool, payloadOffset: Int64
+  ) {
     var assembler = sectionAssemblers[pid] ?? PSISectionAssembler()
-    let result = assembler.feed(payload, unitStart: unitStart, payloadOffset: payloadOffset, packetOffset: packet.offset, continuous: continuous)
+    let result = assembler.feed(
+      payload, unitStart: unitStart, payloadOffset: payloadOffset, packetOffset: packet.offset,
+      continuous: continuous)
     sectionAssemblers[pid] = assembler
     for problem in result.problems {
       switch problem {
       case .discontinuity: break  // already reported as a continuity error
       case .invalidSectionLength(let length, let at):
-        warn(ScanWarning(.malformedSection, offset: at, pid: pid, "section_length \(length) exceeds 4093"))
+        warn(
+          ScanWarning(
+            .malformedSection, offset: at, pid: pid, "section_length \(length) exceeds 4093"))
       case .invalidPointerField(let pointer, let at):
-        warn(ScanWarning(.malformedSection, offset: at, pid: pid, "pointer_field \(pointer) points past the packet"))
+        warn(
+          ScanWarning(
+            .malformedSection, offset: at, pid: pid,
+            "pointer_field \(pointer) points past the packet"))
       }
     }
     for section in result.sections {
@@ -253,7 +307,10 @@ struct PreScanState: TransportPacketConsumer {
         }
       }
     } catch {
-      warn(ScanWarning(error.code == .checksumMismatch ? .crcMismatch : .malformedSection, offset: section.packetOffset, pid: 0, "PAT: \(error.detail)"))
+      warn(
+        ScanWarning(
+          error.code == .checksumMismatch ? .crcMismatch : .malformedSection,
+          offset: section.packetOffset, pid: 0, "PAT: \(error.detail)"))
     }
   }
 
@@ -284,7 +341,10 @@ struct PreScanState: TransportPacketConsumer {
         }
       }
     } catch {
-      warn(ScanWarning(error.code == .checksumMismatch ? .crcMismatch : .malformedSection, offset: section.packetOffset, pid: pid, "PMT: \(error.detail)"))
+      warn(
+        ScanWarning(
+          error.code == .checksumMismatch ? .crcMismatch : .malformedSection,
+          offset: section.packetOffset, pid: pid, "PMT: \(error.detail)"))
     }
   }
 

@@ -29,10 +29,15 @@ public struct ProgramAssociationTable: Sendable, Hashable {
   public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let start = reader.relativePosition
     let tableID = try reader.readUInt8()
-    guard tableID == 0x00 else { throw reader.malformed("table_id is 0x\(String(tableID, radix: 16)), expected 0x00", atRelative: start) }
+    guard tableID == 0x00 else {
+      throw reader.malformed(
+        "table_id is 0x\(String(tableID, radix: 16)), expected 0x00", atRelative: start)
+    }
     let lengthField = try reader.readUInt16BE()
     let length = Int(lengthField & 0x0FFF)
-    guard length >= 9, length <= 1021 else { throw reader.malformed("section_length \(length) is outside 9...1021", atRelative: start + 1) }
+    guard length >= 9, length <= 1021 else {
+      throw reader.malformed("section_length \(length) is outside 9...1021", atRelative: start + 1)
+    }
     let sectionBytes = try reader.bytes(atRelative: start, count: 3 + length)
     guard MPEGCRC32.checksum(sectionBytes) == 0 else {
       throw reader.error(.checksumMismatch, "CRC-32 mismatch", atRelative: start)
@@ -45,7 +50,9 @@ public struct ProgramAssociationTable: Sendable, Hashable {
     isCurrent = flags & 1 != 0
     sectionNumber = try body.readUInt8()
     lastSectionNumber = try body.readUInt8()
-    guard body.remaining % 4 == 0 else { throw body.malformed("program loop of \(body.remaining) bytes is not a multiple of 4") }
+    guard body.remaining % 4 == 0 else {
+      throw body.malformed("program loop of \(body.remaining) bytes is not a multiple of 4")
+    }
     var programs: [Program] = []
     programs.reserveCapacity(body.remaining / 4)
     while body.remaining >= 4 {

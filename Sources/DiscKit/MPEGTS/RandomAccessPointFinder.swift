@@ -40,7 +40,8 @@ public struct RandomAccessPointFinder {
       guard case .payload(let range) = packet.payloadLayout else { return }
       let step = tracker.consume(
         UnsafeRawBufferPointer(rebasing: packet.bytes[range]), unitStart: header.payloadUnitStart,
-        packetOffset: packet.offset, packetIndex: packet.index, randomAccessIndicator: packet.randomAccessIndicator)
+        packetOffset: packet.offset, packetIndex: packet.index,
+        randomAccessIndicator: packet.randomAccessIndicator)
       if let finished = step.finished { record(finished) }
       if let started = step.started, let pts = started.header?.pts {
         if firstPTS == nil { firstPTS = pts }
@@ -55,7 +56,8 @@ public struct RandomAccessPointFinder {
       accessPoints.append(
         RandomAccessPoint(
           pid: pid, kind: kind, pts: header.pts, dts: header.dts, offset: finished.start.offset,
-          packetIndex: finished.start.packetIndex, randomAccessIndicator: finished.start.randomAccessIndicator))
+          packetIndex: finished.start.packetIndex,
+          randomAccessIndicator: finished.start.randomAccessIndicator))
     }
 
     mutating func finish() {
@@ -73,7 +75,8 @@ public struct RandomAccessPointFinder {
   ///   - baseOffset: the absolute offset of the first byte given to ``feed(_:)``.
   ///   - payloadBound: payload bytes scanned per PES for start codes.
   public init(
-    pid: UInt16, codec: StreamCodec, baseOffset: Int64 = 0, format: TransportPacketFormat? = nil, payloadBound: Int = 4096
+    pid: UInt16, codec: StreamCodec, baseOffset: Int64 = 0, format: TransportPacketFormat? = nil,
+    payloadBound: Int = 4096
   ) {
     reader = TransportPacketReader(baseOffset: baseOffset, format: format)
     collector = Collector(pid: pid, codec: codec, payloadBound: payloadBound)

@@ -46,7 +46,8 @@ public enum StreamCodec: String, Sendable, Hashable, Codable, CaseIterable {
   public var kind: Kind {
     switch self {
     case .mpeg1Video, .mpeg2Video, .mpeg4Video, .h264, .h264MVC, .hevc, .vc1: .video
-    case .mpegAudio, .aac, .aacLATM, .lpcm, .ac3, .eac3, .dts, .dtsHDHighResolution, .dtsHDMasterAudio,
+    case .mpegAudio, .aac, .aacLATM, .lpcm, .ac3, .eac3, .dts, .dtsHDHighResolution,
+      .dtsHDMasterAudio,
       .eac3Secondary, .dtsExpressSecondary, .truehd:
       .audio
     case .pgs, .textSubtitle, .dvbSubtitle, .teletext: .subtitle
@@ -75,7 +76,9 @@ public enum StreamCodec: String, Sendable, Hashable, Codable, CaseIterable {
   ///     stream, e.g. `"AC-3"`, `"HEVC"`.
   ///   - descriptorTags: the tags of the stream's descriptors (0x6A AC-3, 0x7A E-AC-3, 0x7B DTS,
   ///     0x7C AAC, 0x59 DVB subtitles, 0x56 teletext).
-  public static func from(streamType: UInt8, registration: String? = nil, descriptorTags: [UInt8] = []) -> StreamCodec {
+  public static func from(
+    streamType: UInt8, registration: String? = nil, descriptorTags: [UInt8] = []
+  ) -> StreamCodec {
     switch streamType {
     case 0x01: return .mpeg2Video  // libavformat decodes MPEG-1 video with its MPEG-2 decoder
     case 0x02: return .mpeg2Video

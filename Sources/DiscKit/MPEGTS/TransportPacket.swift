@@ -13,7 +13,9 @@ public struct TransportPacket {
 
   /// Creates a view; `unit` must hold `format.unitSize` bytes with the sync byte in place.
   @inlinable
-  public init(unit: UnsafeRawBufferPointer, format: TransportPacketFormat, offset: Int64, index: Int64) {
+  public init(
+    unit: UnsafeRawBufferPointer, format: TransportPacketFormat, offset: Int64, index: Int64
+  ) {
     self.unit = unit
     self.format = format
     self.offset = offset
@@ -23,7 +25,8 @@ public struct TransportPacket {
   /// The 188-byte transport packet (starting at the sync byte).
   @inlinable
   public var bytes: UnsafeRawBufferPointer {
-    UnsafeRawBufferPointer(rebasing: unit[format.syncOffset..<format.syncOffset + TransportPacketFormat.packetSize])
+    UnsafeRawBufferPointer(
+      rebasing: unit[format.syncOffset..<format.syncOffset + TransportPacketFormat.packetSize])
   }
 
   /// The absolute offset of the sync byte.
@@ -46,7 +49,8 @@ public struct TransportPacket {
   /// The 30-bit arrival time stamp of a BDAV source packet (27 MHz), or nil for other layouts.
   public var arrivalTimeStamp: UInt32? {
     guard format == .bdav else { return nil }
-    return (UInt32(unit[0]) << 24 | UInt32(unit[1]) << 16 | UInt32(unit[2]) << 8 | UInt32(unit[3])) & 0x3FFF_FFFF
+    return (UInt32(unit[0]) << 24 | UInt32(unit[1]) << 16 | UInt32(unit[2]) << 8 | UInt32(unit[3]))
+      & 0x3FFF_FFFF
   }
 
   /// Where the payload lies within ``bytes``, or why there is none.
@@ -81,9 +85,13 @@ public struct TransportPacket {
     let b = bytes
     let length = Int(b[4])
     guard length <= 183 else {
-      throw DiscKitError.malformed("transport packet adaptation field", at: syncOffset + 4, "adaptation_field_length \(length) exceeds the 183 bytes left in the packet")
+      throw DiscKitError.malformed(
+        "transport packet adaptation field", at: syncOffset + 4,
+        "adaptation_field_length \(length) exceeds the 183 bytes left in the packet")
     }
-    var reader = BinaryReader(Array(b[4..<5 + length]), baseOffset: syncOffset + 4, structure: "transport packet adaptation field")
+    var reader = BinaryReader(
+      Array(b[4..<5 + length]), baseOffset: syncOffset + 4,
+      structure: "transport packet adaptation field")
     return try AdaptationField(parsing: &reader)
   }
 

@@ -12,7 +12,9 @@ public protocol TransportPacketConsumer {
 }
 
 extension TransportPacketConsumer {
-  public mutating func syncAcquired(at offset: Int64, format: TransportPacketFormat, skippedBytes: Int64) {}
+  public mutating func syncAcquired(
+    at offset: Int64, format: TransportPacketFormat, skippedBytes: Int64
+  ) {}
   public mutating func syncLost(at offset: Int64) {}
   public mutating func truncatedPacket(at offset: Int64, bytes: Int) {}
 }

@@ -40,7 +40,9 @@ public struct TransportPacketHeader: Sendable, Hashable {
   public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let sync = try reader.readUInt8()
     guard sync == TransportPacketFormat.syncByte else {
-      throw reader.malformed("sync byte is 0x\(String(sync, radix: 16)), expected 0x47", atRelative: reader.relativePosition - 1)
+      throw reader.malformed(
+        "sync byte is 0x\(String(sync, radix: 16)), expected 0x47",
+        atRelative: reader.relativePosition - 1)
     }
     let b1 = try reader.readUInt8()
     let b2 = try reader.readUInt8()

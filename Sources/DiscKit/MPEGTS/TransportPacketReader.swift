@@ -46,7 +46,9 @@ public struct TransportPacketReader {
   private var pendingOffset: Int64 { baseOffset + bytesFed - Int64(pending.count) }
 
   /// Feeds the next bytes of the stream.
-  public mutating func feed<C: TransportPacketConsumer>(_ chunk: UnsafeRawBufferPointer, into consumer: inout C) {
+  public mutating func feed<C: TransportPacketConsumer>(
+    _ chunk: UnsafeRawBufferPointer, into consumer: inout C
+  ) {
     guard let base = chunk.baseAddress, chunk.count > 0 else { return }
     let fedBase = bytesFed
     var position = 0
@@ -90,7 +92,8 @@ public struct TransportPacketReader {
         // Complete just the split unit, so the fast path resumes on the next one.
         take = min(take, format.unitSize - pending.count)
       }
-      pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[position..<position + take]))
+      pending.append(
+        contentsOf: UnsafeRawBufferPointer(rebasing: chunk[position..<position + take]))
       position += take
       bytesFed = fedBase + Int64(position)
       drain(final: false, into: &consumer)
@@ -148,7 +151,8 @@ public struct TransportPacketReader {
           case .yes(let found):
             format = found
             locked = true
-            consumer.syncAcquired(at: pendingOffset + Int64(i), format: found, skippedBytes: skippedSinceLock)
+            consumer.syncAcquired(
+              at: pendingOffset + Int64(i), format: found, skippedBytes: skippedSinceLock)
             skippedSinceLock = 0
             continue
           }
@@ -168,17 +172,26 @@ public struct TransportPacketReader {
   private static let bdavOnly: [TransportPacketFormat] = [.bdav]
   private static let reedSolomonOnly: [TransportPacketFormat] = [.reedSolomon]
   /// Bytes needed to judge every layout at one candidate position.
-  private static let evidenceBytes = (confirmations - 1) * 204 + TransportPacketFormat.packetSize + 4
+  private static let evidenceBytes =
+    (confirmations - 1) * 204 + TransportPacketFormat.packetSize + 4
 
-  private enum Decision { case needMore, no, yes(TransportPacketFormat) }
+  private enum Decision {
+    case needMore, no
+    case yes(TransportPacketFormat)
+  }
 
   /// Whether a unit of some layout starts at `i`, confirmed by sync bytes at the unit spacing.
-  private func candidate(_ raw: UnsafeRawBufferPointer, at i: Int, count: Int, final: Bool) -> Decision {
+  private func candidate(_ raw: UnsafeRawBufferPointer, at i: Int, count: Int, final: Bool)
+    -> Decision
+  {
     let order: [TransportPacketFormat]
     if let forced {
-      order = forced == .plain ? Self.plainOnly : forced == .bdav ? Self.bdavOnly : Self.reedSolomonOnly
+      order =
+        forced == .plain ? Self.plainOnly : forced == .bdav ? Self.bdavOnly : Self.reedSolomonOnly
     } else if let format {
-      order = format == .plain ? Self.plainFirst : format == .bdav ? Self.bdavFirst : Self.reedSolomonFirst
+      order =
+        format == .plain
+        ? Self.plainFirst : format == .bdav ? Self.bdavFirst : Self.reedSolomonFirst
     } else {
       order = Self.plainFirst
     }
@@ -190,14 +203,19 @@ public struct TransportPacketReader {
       while j < Self.confirmations {
         let at = i + f.syncOffset + j * f.unitSize
         guard at + TransportPacketFormat.packetSize <= count else { break }
-        guard raw[at] == TransportPacketFormat.syncByte else { matched = -1; break }
+        guard raw[at] == TransportPacketFormat.syncByte else {
+          matched = -1
+          break
+        }
         matched += 1
         j += 1
       }
       if matched == Self.confirmations { return .yes(f) }
       // At the end of the stream, accept fewer confirmations when that is all there is.
       if final && matched >= 2 { return .yes(f) }
-      if final && matched == 1 && (format != nil || forced != nil) && count - i < 2 * f.unitSize { return .yes(f) }
+      if final && matched == 1 && (format != nil || forced != nil) && count - i < 2 * f.unitSize {
+        return .yes(f)
+      }
     }
     return .no
   }

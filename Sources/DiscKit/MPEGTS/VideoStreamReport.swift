@@ -49,7 +49,8 @@ public struct VideoStreamReport: Sendable, Hashable, Encodable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case pid, streamType, codec, dependentView, firstPTS, firstPTSOffset, firstIDRPTS, firstIDROffset, firstIDRKind
+    case pid, streamType, codec, dependentView, firstPTS, firstPTSOffset, firstIDRPTS,
+      firstIDROffset, firstIDRKind
     case firstCRAPTS, firstCRAOffset, firstCRANALType, preIDRGapSeconds, pesCount, pesBeforePMT
   }
 }

@@ -14,12 +14,17 @@ import Testing
 @Suite("PES pre-scanner vs ffprobe")
 struct PESPreScannerOracleTests {
   static let streams = [
-    "h264-ac3.ts", "h264-ac3.m2ts", "h264-eac3.ts", "h264-aac.ts", "h264-mp2.ts", "h264-dts.m2ts", "h264-lpcm.m2ts",
-    "hevc-ac3.ts", "hevc-aac.m2ts", "mpeg2-mp2.ts", "mpeg2-ac3.m2ts", "wrap-h264-ac3.ts", "wrap-h264-aac.m2ts",
+    "h264-ac3.ts", "h264-ac3.m2ts", "h264-eac3.ts", "h264-aac.ts", "h264-mp2.ts", "h264-dts.m2ts",
+    "h264-lpcm.m2ts",
+    "hevc-ac3.ts", "hevc-aac.m2ts", "mpeg2-mp2.ts", "mpeg2-ac3.m2ts", "wrap-h264-ac3.ts",
+    "wrap-h264-aac.m2ts",
   ]
 
-  static let ready = Tool.has("ffprobe") && FileManager.default.fileExists(atPath: Fixtures.generated("ts/h264-ac3.ts"))
-  static let notReady = "needs ffprobe and TestImages/generated/ts (run TestImages/scripts/make-all.sh)"
+  static let ready =
+    Tool.has("ffprobe")
+    && FileManager.default.fileExists(atPath: Fixtures.generated("ts/h264-ac3.ts"))
+  static let notReady =
+    "needs ffprobe and TestImages/generated/ts (run TestImages/scripts/make-all.sh)"
 
   enum Cut: String, CaseIterable {
     /// The whole file.
@@ -31,7 +36,9 @@ struct PESPreScannerOracleTests {
   }
 
   /// Compares one file's report with ffprobe and the walker.
-  static func check(path: String, unit: Int, walkStart: Int = 0, expectPESBeforePAT: Bool = false) throws {
+  static func check(path: String, unit: Int, walkStart: Int = 0, expectPESBeforePAT: Bool = false)
+    throws
+  {
     let report = try TSOracle.scan(path)
     let data = try TSOracle.bytes(path)
     let walk = TSOracle.walk(data, unit: unit, start: walkStart)
@@ -44,7 +51,9 @@ struct PESPreScannerOracleTests {
     // Every stream ffprobe knows is reported, with the same codec family.
     let reported = Set(report.video.map(\.pid) + report.audio.map(\.pid))
     for (pid, stream) in probe.streams where probe.packets.contains(where: { $0.pid == pid }) {
-      #expect(reported.contains(pid), Comment(rawValue: "PID \(pid) (\(stream.codec)) missing from the report"))
+      #expect(
+        reported.contains(pid),
+        Comment(rawValue: "PID \(pid) (\(stream.codec)) missing from the report"))
     }
     for v in report.video {
       let family: [StreamCodec: String] = [.h264: "h264", .hevc: "hevc", .mpeg2Video: "mpeg2video"]
@@ -55,10 +64,14 @@ struct PESPreScannerOracleTests {
       let key = TSOracle.firstPES(probe, pid: v.pid, gate: gate, keyOnly: true)
       // ffprobe flags every IRAP (HEVC CRA too) as a keyframe: compare with the earlier of IDR and CRA.
       var ours: (pts: UInt64?, offset: Int64?) = (v.firstIDRPTS, v.firstIDROffset)
-      if let cra = v.firstCRAOffset, cra < (v.firstIDROffset ?? .max) { ours = (v.firstCRAPTS, cra) }
+      if let cra = v.firstCRAOffset, cra < (v.firstIDROffset ?? .max) {
+        ours = (v.firstCRAPTS, cra)
+      }
       #expect(ours.pts == TSOracle.raw(key?.pts), "first keyframe PTS")
       #expect(ours.offset == key?.pos)
-      if let f = TSOracle.raw(first?.pts), let k = TSOracle.raw(key?.pts), v.firstIDROffset == key?.pos {
+      if let f = TSOracle.raw(first?.pts), let k = TSOracle.raw(key?.pts),
+        v.firstIDROffset == key?.pos
+      {
         let gap = Double((k &- f) & ((1 << 33) - 1)) / 90_000
         #expect(abs((v.preIDRGapSeconds ?? -1) - gap) < 1e-9)
       }
@@ -70,7 +83,9 @@ struct PESPreScannerOracleTests {
     }
   }
 
-  @Test("generated streams, whole and cut", .enabled(if: ready, Comment(rawValue: notReady)), arguments: streams, Cut.allCases)
+  @Test(
+    "generated streams, whole and cut", .enabled(if: ready, Comment(rawValue: notReady)),
+    arguments: streams, Cut.allCases)
   func generated(name: String, cut: Cut) throws {
     let path = Fixtures.generated("ts/\(name)")
     let unit = name.hasSuffix(".m2ts") ? 192 : 188
@@ -103,7 +118,9 @@ struct PESPreScannerOracleTests {
     }
   }
 
-  @Test("PTS wrap: the first PES is before 2^33, the IDR after it", .enabled(if: ready, Comment(rawValue: notReady)))
+  @Test(
+    "PTS wrap: the first PES is before 2^33, the IDR after it",
+    .enabled(if: ready, Comment(rawValue: notReady)))
   func wrap() throws {
     let path = Fixtures.generated("ts/wrap-h264-ac3.ts")
     let data = try TSOracle.bytes(path)
@@ -111,7 +128,8 @@ struct PESPreScannerOracleTests {
     // Cut at the PES start of the last non-key video frame before the first keyframe after the wrap.
     let video = probe.packets.filter { $0.pid == 256 && $0.pos != nil }
     let wrapKey = try #require(video.first { $0.key && ($0.pts ?? -1) >= 0 && $0.pos ?? 0 > 0 })
-    let before = try #require(video.last { ($0.pos ?? 0) < (wrapKey.pos ?? 0) && ($0.pts ?? 0) < 0 })
+    let before = try #require(
+      video.last { ($0.pos ?? 0) < (wrapKey.pos ?? 0) && ($0.pts ?? 0) < 0 })
     // Start one PAT period earlier so the cut file has a PAT before `before`.
     let walk = TSOracle.walk(data, unit: 188)
     let pat = try #require(walk.patOffsets.last { $0 < (before.pos ?? 0) })
@@ -127,17 +145,23 @@ struct PESPreScannerOracleTests {
     try Self.check(path: file, unit: 188)
   }
 
-  @Test("real samples", .enabled(if: Fixtures.hasRealData && Tool.has("ffprobe"), Comment(rawValue: Fixtures.realDataMissing)))
+  @Test(
+    "real samples",
+    .enabled(
+      if: Fixtures.hasRealData && Tool.has("ffprobe"), Comment(rawValue: Fixtures.realDataMissing)))
   func realSamples() throws {
     for name in [
-      "ts/gomediainfo_sample_h264_aac.ts", "ts/tsduck_test-064_h264_mp2.ts", "ts/tsduck_test-100.1_hevc.ts",
+      "ts/gomediainfo_sample_h264_aac.ts", "ts/tsduck_test-064_h264_mp2.ts",
+      "ts/tsduck_test-100.1_hevc.ts",
       "ts/tsduck_test-139_hdmv_mpeg2_dtshdma.ts", "ts/tsduck_test-151_h264_aac_eac3.ts",
     ] {
       try Self.check(path: Fixtures.real(name), unit: 188)
     }
   }
 
-  @Test("real AVCHD head (7 BDAV packets): PAT, PMT, H.264 and AC-3 PES starts", .enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)))
+  @Test(
+    "real AVCHD head (7 BDAV packets): PAT, PMT, H.264 and AC-3 PES starts",
+    .enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)))
   func avchd() throws {
     let path = Fixtures.real("m2ts/exiftool_M2TS.mts")
     let report = try TSOracle.scan(path)
@@ -148,7 +172,11 @@ struct PESPreScannerOracleTests {
     #expect(report.audio.map(\.pid) == [0x1100])
     #expect(report.audio.first?.codec == .ac3)
     // Each PES start in the walk is the first PTS offset of its PID.
-    for v in report.video { #expect(v.firstPTSOffset == walk.pesStarts.first { $0.pid == v.pid }?.offset) }
-    for a in report.audio { #expect(a.firstPTSOffset == walk.pesStarts.first { $0.pid == a.pid }?.offset) }
+    for v in report.video {
+      #expect(v.firstPTSOffset == walk.pesStarts.first { $0.pid == v.pid }?.offset)
+    }
+    for a in report.audio {
+      #expect(a.firstPTSOffset == walk.pesStarts.first { $0.pid == a.pid }?.offset)
+    }
   }
 }

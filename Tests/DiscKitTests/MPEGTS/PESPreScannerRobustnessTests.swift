@@ -7,7 +7,8 @@ import Testing
 @Suite("PES pre-scanner robustness")
 struct PESPreScannerRobustnessTests {
   static let ready = FileManager.default.fileExists(atPath: Fixtures.generated("ts/h264-ac3.ts"))
-  static let notReady = Comment(rawValue: "needs TestImages/generated/ts (run TestImages/scripts/make-all.sh)")
+  static let notReady = Comment(
+    rawValue: "needs TestImages/generated/ts (run TestImages/scripts/make-all.sh)")
 
   /// A small stream: the first 120 KB of a generated one, cut 77 bytes into a packet and at 40%.
   static func sample(_ name: String) throws -> [UInt8] {
@@ -16,8 +17,11 @@ struct PESPreScannerRobustnessTests {
     return Array(data[start..<min(data.count, start + 400_000)])
   }
 
-  @Test("same report for 1, 188, 192, 4096, 1 MiB and odd chunk sizes", .enabled(if: ready, notReady),
-    arguments: ["h264-ac3.ts", "h264-lpcm.m2ts", "hevc-ac3.ts", "mpeg2-ac3.m2ts", "wrap-h264-aac.m2ts"])
+  @Test(
+    "same report for 1, 188, 192, 4096, 1 MiB and odd chunk sizes", .enabled(if: ready, notReady),
+    arguments: [
+      "h264-ac3.ts", "h264-lpcm.m2ts", "hevc-ac3.ts", "mpeg2-ac3.m2ts", "wrap-h264-aac.m2ts",
+    ])
   func chunking(name: String) throws {
     let data = try Self.sample(name)
     let reference = TSOracle.scan(data, chunk: 1 << 20)
@@ -45,7 +49,9 @@ struct PESPreScannerRobustnessTests {
   @Test("random bytes are a typed error")
   func randomBytes() {
     var rng = SplitMix64(seed: 42)
-    let data = (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &rng) }.map { $0 == 0x47 ? 0x46 : $0 }
+    let data = (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &rng) }.map {
+      $0 == 0x47 ? 0x46 : $0
+    }
     do {
       _ = try PESPreScanner.scan(source: MemoryByteSource(data))
       Issue.record("random bytes were accepted")
@@ -66,7 +72,9 @@ struct PESPreScannerRobustnessTests {
   }
 
   /// Rewrites the packets of `data` (188-byte units from offset 0).
-  static func editPackets(_ data: [UInt8], unit: Int = 188, _ edit: (inout [UInt8], Int, UInt16) -> Bool) -> [UInt8] {
+  static func editPackets(
+    _ data: [UInt8], unit: Int = 188, _ edit: (inout [UInt8], Int, UInt16) -> Bool
+  ) -> [UInt8] {
     var out: [UInt8] = []
     var o = 0
     let s = unit == 192 ? 4 : 0
@@ -83,7 +91,9 @@ struct PESPreScannerRobustnessTests {
     try TSOracle.bytes(Fixtures.generated("ts/\(name)"))
   }
 
-  @Test("no PAT: a report with a noPAT warning, every PES counted before the gate", .enabled(if: ready, notReady))
+  @Test(
+    "no PAT: a report with a noPAT warning, every PES counted before the gate",
+    .enabled(if: ready, notReady))
   func noPAT() throws {
     let data = Self.editPackets(try Self.whole("h264-ac3.ts")) { _, _, pid in pid != 0 }
     let report = TSOracle.scan(data, chunk: 4096)
@@ -107,7 +117,9 @@ struct PESPreScannerRobustnessTests {
     #expect(report.warnings.contains { $0.kind == .pidNotInPMT && $0.pid == 256 })
   }
 
-  @Test("a corrupt PAT CRC: crcMismatch, the gate opens at the next good PAT", .enabled(if: ready, notReady))
+  @Test(
+    "a corrupt PAT CRC: crcMismatch, the gate opens at the next good PAT",
+    .enabled(if: ready, notReady))
   func badCRC() throws {
     var first = true
     let data = Self.editPackets(try Self.whole("h264-ac3.ts")) { packet, s, pid in
@@ -123,7 +135,8 @@ struct PESPreScannerRobustnessTests {
     #expect(report.firstPATOffset == walk.patOffsets[1])
   }
 
-  @Test("lying PES_packet_length: pesLength warning, PTS still found", .enabled(if: ready, notReady))
+  @Test(
+    "lying PES_packet_length: pesLength warning, PTS still found", .enabled(if: ready, notReady))
   func lyingPESLength() throws {
     var edited = 0
     let data = Self.editPackets(try Self.whole("h264-ac3.ts")) { packet, s, pid in
@@ -142,7 +155,9 @@ struct PESPreScannerRobustnessTests {
     #expect(report.audio.first?.firstPTS != nil)
   }
 
-  @Test("PES header_data_length too short for its PTS: pesHeader warning", .enabled(if: ready, notReady))
+  @Test(
+    "PES header_data_length too short for its PTS: pesHeader warning", .enabled(if: ready, notReady)
+  )
   func lyingHeaderLength() throws {
     var edited = false
     let data = Self.editPackets(try Self.whole("h264-ac3.ts")) { packet, s, pid in
@@ -173,7 +188,9 @@ struct PESPreScannerRobustnessTests {
     #expect(report.video.first?.firstIDRPTS != nil)
   }
 
-  @Test("garbage inside the stream: resync, continuity errors, same first PTS", .enabled(if: ready, notReady))
+  @Test(
+    "garbage inside the stream: resync, continuity errors, same first PTS",
+    .enabled(if: ready, notReady))
   func resync() throws {
     let clean = try Self.whole("h264-ac3.m2ts")
     var data = Array(clean[0..<192 * 200])
@@ -193,7 +210,9 @@ struct PESPreScannerRobustnessTests {
     #expect(TSOracle.scan(dropped, chunk: 4096).continuityErrors > 0)
   }
 
-  @Test("seeded fuzz: mutated streams never crash and do not depend on chunking", .enabled(if: ready, notReady))
+  @Test(
+    "seeded fuzz: mutated streams never crash and do not depend on chunking",
+    .enabled(if: ready, notReady))
   func fuzz() throws {
     let base = Array(try Self.whole("h264-ac3.ts").prefix(60_000))
     var rng = SplitMix64(seed: 0x5EED)
@@ -206,7 +225,11 @@ struct PESPreScannerRobustnessTests {
         case 0: data[i] = UInt8.random(in: 0...255, using: &rng)
         case 1: data[i] = [0x00, 0x01, 0x47, 0xFF, 0xB7][Int.random(in: 0..<5, using: &rng)]
         case 2: data.removeSubrange(i..<min(data.count, i + Int.random(in: 1...300, using: &rng)))
-        default: data.insert(contentsOf: (0..<Int.random(in: 1...50, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: i)
+        default:
+          data.insert(
+            contentsOf: (0..<Int.random(in: 1...50, using: &rng)).map { _ in
+              UInt8.random(in: 0...255, using: &rng)
+            }, at: i)
         }
         if data.isEmpty { break }
       }

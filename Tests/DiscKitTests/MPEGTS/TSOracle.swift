@@ -21,12 +21,18 @@ enum TSOracle {
   /// Runs `ffprobe -show_streams -show_packets` on a file (or on its first `window` bytes).
   static func probe(_ path: String) throws -> Probe {
     let result = try Tool.run(
-      "ffprobe", ["-v", "quiet", "-of", "json", "-show_entries", "stream=index,id,codec_name,codec_tag:packet=stream_index,pts,pos,flags", path])
+      "ffprobe",
+      [
+        "-v", "quiet", "-of", "json", "-show_entries",
+        "stream=index,id,codec_name,codec_tag:packet=stream_index,pts,pos,flags", path,
+      ])
     let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] ?? [:]
     var pidOfIndex: [Int: UInt16] = [:]
     var streams: [UInt16: (codec: String, type: Int)] = [:]
     for s in json["streams"] as? [[String: Any]] ?? [] {
-      guard let index = s["index"] as? Int, let id = s["id"] as? String, let pid = UInt16(id.dropFirst(2), radix: 16) else { continue }
+      guard let index = s["index"] as? Int, let id = s["id"] as? String,
+        let pid = UInt16(id.dropFirst(2), radix: 16)
+      else { continue }
       pidOfIndex[index] = pid
       let tag = (s["codec_tag"] as? String).flatMap { Int($0.dropFirst(2), radix: 16) } ?? -1
       streams[pid] = (s["codec_name"] as? String ?? "unknown", tag)
@@ -36,7 +42,8 @@ enum TSOracle {
       guard let index = p["stream_index"] as? Int, let pid = pidOfIndex[index] else { continue }
       let pts = (p["pts"] as? Int).map(Int64.init) ?? (p["pts"] as? NSNumber)?.int64Value
       let pos = (p["pos"] as? String).flatMap { Int64($0) }
-      packets.append(Packet(pid: pid, pts: pts, pos: pos, key: (p["flags"] as? String ?? "").hasPrefix("K")))
+      packets.append(
+        Packet(pid: pid, pts: pts, pos: pos, key: (p["flags"] as? String ?? "").hasPrefix("K")))
     }
     return Probe(packets: packets, streams: streams)
   }
@@ -45,7 +52,9 @@ enum TSOracle {
   /// the first frame of each PES). ffprobe does NOT drop PES before the first PAT (it reads the
   /// PAT/PMT while probing and seeks back), so the gate is applied here.
   static func firstPES(_ probe: Probe, pid: UInt16, gate: Int64, keyOnly: Bool = false) -> Packet? {
-    probe.packets.first { $0.pid == pid && $0.pos != nil && ($0.pos ?? -1) >= gate && (!keyOnly || $0.key) }
+    probe.packets.first {
+      $0.pid == pid && $0.pos != nil && ($0.pos ?? -1) >= gate && (!keyOnly || $0.key)
+    }
   }
 
   /// A 33-bit value (ffprobe unwraps PTS past 2^33; the scanner reports the raw value).
@@ -77,7 +86,9 @@ enum TSOracle {
         if pusi && pid == 0 {
           w.patOffsets.append(Int64(o))
           if w.firstPATOffset == nil { w.firstPATOffset = Int64(o) }
-        } else if pusi, afc & 1 != 0, pid >= 0x20, payload + 3 <= p + 188, data[payload] == 0, data[payload + 1] == 0, data[payload + 2] == 1 {
+        } else if pusi, afc & 1 != 0, pid >= 0x20, payload + 3 <= p + 188, data[payload] == 0,
+          data[payload + 1] == 0, data[payload + 2] == 1
+        {
           w.pesStarts.append((Int64(o), pid))
           if w.firstPATOffset == nil { w.pesBeforePAT += 1 }
         }
@@ -96,12 +107,16 @@ enum TSOracle {
   }
 
   /// Scans a whole file through the library entry point.
-  static func scan(_ path: String, window: Int64 = PESPreScanner.defaultWindow) throws -> PESScanReport {
+  static func scan(_ path: String, window: Int64 = PESPreScanner.defaultWindow) throws
+    -> PESScanReport
+  {
     try PESPreScanner.scan(source: FileByteSource(path: path), window: window)
   }
 
   /// Scans bytes fed in chunks of `chunk` bytes.
-  static func scan(_ data: [UInt8], chunk: Int, options: PESScanOptions = PESScanOptions()) -> PESScanReport {
+  static func scan(_ data: [UInt8], chunk: Int, options: PESScanOptions = PESScanOptions())
+    -> PESScanReport
+  {
     var scanner = PESPreScanner(options: options)
     data.withUnsafeBytes { raw in
       var i = 0

@@ -6,7 +6,9 @@ import Testing
 /// The transport-stream layer on its own: CRC, time stamps, packet sizes, PMT, access points.
 @Suite("Transport stream layer")
 struct TransportStreamLayerTests {
-  static let ready = Tool.has("ffprobe") && FileManager.default.fileExists(atPath: Fixtures.generated("ts/h264-ac3.ts"))
+  static let ready =
+    Tool.has("ffprobe")
+    && FileManager.default.fileExists(atPath: Fixtures.generated("ts/h264-ac3.ts"))
   static let notReady = Comment(rawValue: "needs ffprobe and TestImages/generated/ts")
 
   @Test("CRC-32/MPEG-2 check value")
@@ -34,7 +36,9 @@ struct TransportStreamLayerTests {
     }
   }
 
-  @Test("188, 192 and 204-byte packets are detected, offsets are absolute", .enabled(if: ready, notReady))
+  @Test(
+    "188, 192 and 204-byte packets are detected, offsets are absolute",
+    .enabled(if: ready, notReady))
   func packetSizes() throws {
     let plain = Array(try TSOracle.bytes(Fixtures.generated("ts/h264-ac3.ts")).prefix(188 * 300))
     var rs: [UInt8] = []
@@ -43,7 +47,8 @@ struct TransportStreamLayerTests {
       rs += plain[i..<i + 188] + [UInt8](repeating: 0x5A, count: 16)
       bdav += [0x00, 0x01, 0x02, 0x03] + plain[i..<i + 188]
     }
-    for (data, format) in [(plain, TransportPacketFormat.plain), (bdav, .bdav), (rs, .reedSolomon)] {
+    for (data, format) in [(plain, TransportPacketFormat.plain), (bdav, .bdav), (rs, .reedSolomon)]
+    {
       var reader = TransportPacketReader(baseOffset: 1000)
       var counter = Counter()
       data.withUnsafeBytes { raw in
@@ -59,17 +64,23 @@ struct TransportStreamLayerTests {
       #expect(counter.offsets.count == 300)
       #expect(counter.offsets.first == 1000)
       #expect(counter.offsets.last == 1000 + Int64(299 * format.unitSize))
-      let expected = stride(from: 0, to: plain.count, by: 188).map { UInt16(plain[$0 + 1] & 0x1F) << 8 | UInt16(plain[$0 + 2]) }
+      let expected = stride(from: 0, to: plain.count, by: 188).map {
+        UInt16(plain[$0 + 1] & 0x1F) << 8 | UInt16(plain[$0 + 2])
+      }
       #expect(counter.pids == expected)
       #expect(reader.skippedBytes == 0)
     }
   }
 
-  @Test("PMT streams, types, PIDs and languages equal ffprobe's", .enabled(if: ready && Fixtures.hasRealData, notReady))
+  @Test(
+    "PMT streams, types, PIDs and languages equal ffprobe's",
+    .enabled(if: ready && Fixtures.hasRealData, notReady))
   func pmtAgainstFFprobe() throws {
     let files = [
-      Fixtures.generated("ts/h264-lpcm.m2ts"), Fixtures.generated("ts/h264-dts.m2ts"), Fixtures.generated("ts/mpeg2-mp2.ts"),
-      Fixtures.real("ts/tsduck_test-139_hdmv_mpeg2_dtshdma.ts"), Fixtures.real("ts/tsduck_test-151_h264_aac_eac3.ts"),
+      Fixtures.generated("ts/h264-lpcm.m2ts"), Fixtures.generated("ts/h264-dts.m2ts"),
+      Fixtures.generated("ts/mpeg2-mp2.ts"),
+      Fixtures.real("ts/tsduck_test-139_hdmv_mpeg2_dtshdma.ts"),
+      Fixtures.real("ts/tsduck_test-151_h264_aac_eac3.ts"),
       Fixtures.real("ts/tsduck_test-100.1_hevc.ts"),
     ]
     for file in files {
@@ -89,16 +100,29 @@ struct TransportStreamLayerTests {
     }
     // Languages from the ISO 639 descriptor (tsduck test-139 lists "eng" on its audio).
     let report = try TSOracle.scan(Fixtures.real("ts/tsduck_test-139_hdmv_mpeg2_dtshdma.ts"))
-    let languages = try Tool.run("ffprobe", ["-v", "quiet", "-show_entries", "stream=id:stream_tags=language", "-of", "csv=p=0", Fixtures.real("ts/tsduck_test-139_hdmv_mpeg2_dtshdma.ts")]).text
+    let languages = try Tool.run(
+      "ffprobe",
+      [
+        "-v", "quiet", "-show_entries", "stream=id:stream_tags=language", "-of", "csv=p=0",
+        Fixtures.real("ts/tsduck_test-139_hdmv_mpeg2_dtshdma.ts"),
+      ]
+    ).text
     for a in report.audio {
       // ffprobe prints each stream twice (program and stream sections); one line carries the tag.
       #expect(a.language == "eng")
-      #expect(languages.split(separator: "\n").contains { $0 == "0x\(String(a.pid, radix: 16)),\(a.language ?? "-")" })
+      #expect(
+        languages.split(separator: "\n").contains {
+          $0 == "0x\(String(a.pid, radix: 16)),\(a.language ?? "-")"
+        })
     }
   }
 
-  @Test("every access point equals ffprobe's keyframes", .enabled(if: ready, notReady),
-    arguments: ["h264-ac3.ts", "h264-ac3.m2ts", "mpeg2-mp2.ts", "mpeg2-ac3.m2ts", "hevc-ac3.ts", "wrap-h264-ac3.ts"])
+  @Test(
+    "every access point equals ffprobe's keyframes", .enabled(if: ready, notReady),
+    arguments: [
+      "h264-ac3.ts", "h264-ac3.m2ts", "mpeg2-mp2.ts", "mpeg2-ac3.m2ts", "hevc-ac3.ts",
+      "wrap-h264-ac3.ts",
+    ])
   func accessPoints(name: String) throws {
     let path = Fixtures.generated("ts/\(name)")
     let probe = try TSOracle.probe(path)
