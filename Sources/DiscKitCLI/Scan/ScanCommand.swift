@@ -1,13 +1,156 @@
-// PLACEHOLDER: replaced by the work on: Scan a transport stream for first IDR and audio PTS (issue 3).
 import ArgumentParser
 import DiscKit
+import Foundation
 
-/// `disckit scan`.
+/// `disckit scan SOURCE`: the PES pre-scan of a transport stream.
 struct ScanCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "scan", abstract: "Scan a transport stream for first IDR and audio PTS (issue 3)")
+    commandName: "scan",
+    abstract:
+      "Find the first PAT, first IDR and first audio PTS at the head of a transport stream.",
+    discussion: """
+      Reads a window (default 30M) of a .m2ts/.ts/.mts file from --offset and reports, per video
+      PID, the PTS of the first PES and of the first random access point (H.264/HEVC IDR, HEVC
+      CRA/BLA separately, MPEG-2 I-picture after a sequence header, VC-1 entry point) and the
+      pre-IDR gap; per audio PID the first PTS; and the A/V offset. PES packets that start before
+      the first PAT are counted (pesBeforePAT) and otherwise ignored, as GStreamer's tsdemux drops
+      them. PTS values are the raw 33-bit 90 kHz values in the stream; differences are taken
+      modulo 2^33. Sizes accept K, M, G suffixes (powers of 1024).
+
+      --title, --playlist and --at select a title of a disc image; they need the Blu-ray/DVD
+      navigation and are not available yet (exit 65, "needs Blu-ray/DVD navigation").
+      """)
+
+  @Argument(help: "A .m2ts, .ts or .mts file (disc images: see --title/--playlist).")
+  var source: String
+
+  @Option(help: "Byte offset where the scan starts (K/M/G suffixes allowed).")
+  var offset: String = "0"
+
+  @Option(
+    name: .customLong("bytes"), help: "Bytes to scan from the offset (K/M/G suffixes allowed).")
+  var bytes: String = "30M"
+
+  @Option(
+    name: .customLong("payload-bound"),
+    help: "Bytes of each video PES payload searched for the IDR.")
+  var payloadBound: Int = 4096
+
+  @Option(help: "A title of a disc image (needs the disc navigation; not available yet).")
+  var title: Int?
+
+  @Option(
+    help:
+      "A Blu-ray playlist of a disc image, e.g. 00800 (needs the disc navigation; not available yet)."
+  )
+  var playlist: String?
+
+  @Option(help: "Start SECONDS into the title (needs the disc navigation; not available yet).")
+  var at: Double?
+
+  @OptionGroup var output: JSONFlag
+
+  /// Parses `123`, `30M`, `4K`, `1G` (powers of 1024).
+  static func parseSize(_ text: String, name: String) throws(DiscKitError) -> Int64 {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    var digits = Substring(trimmed)
+    var multiplier: Int64 = 1
+    if let last = trimmed.last, last.isLetter {
+      switch last.uppercased() {
+      case "K": multiplier = 1 << 10
+      case "M": multiplier = 1 << 20
+      case "G": multiplier = 1 << 30
+      default:
+        throw DiscKitError(
+          .invalidArgument, name, at: nil, "unknown size suffix in '\(text)' (use K, M or G)")
+      }
+      digits = digits.dropLast()
+    }
+    guard let value = Int64(digits), value >= 0 else {
+      throw DiscKitError(.invalidArgument, name, at: nil, "'\(text)' is not a byte count")
+    }
+    let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
+    guard !overflow else {
+      throw DiscKitError(.invalidArgument, name, at: nil, "'\(text)' is too large")
+    }
+    return product
+  }
+
+  func validate() throws {
+    guard payloadBound >= 0 else { throw ValidationError("--payload-bound must not be negative") }
+    if at != nil, offset != "0" { throw ValidationError("--at and --offset are exclusive") }
+    if title != nil, playlist != nil {
+      throw ValidationError("--title and --playlist are exclusive")
+    }
+  }
 
   func run() throws {
-    throw DiscKitError(.unsupported, "scan", at: nil, "not built yet")
+    try reportingErrors {
+      if title != nil || playlist != nil || at != nil {
+        throw DiscKitError(
+          .unsupported, "scan", at: nil,
+          "--title, --playlist and --at need Blu-ray/DVD navigation, which is not available yet; scan a .m2ts/.ts file with --offset"
+        )
+      }
+      let start = try Self.parseSize(offset, name: "--offset")
+      let window = try Self.parseSize(bytes, name: "--bytes")
+      let file = try FileByteSource(path: source)
+      var options = PESScanOptions()
+      options.payloadBound = payloadBound
+      let report = try PESPreScanner.scan(
+        source: file, offset: start, window: window, options: options)
+      if output.json {
+        Output.line(try Output.json(report))
+      } else {
+        Self.printText(report)
+      }
+    }
+  }
+
+  static func pts(_ value: UInt64?) -> String {
+    guard let value else { return "none" }
+    return "\(value) (\(String(format: "%.6f", Double(value) / 90_000)) s)"
+  }
+
+  static func printText(_ r: PESScanReport) {
+    Output.line(
+      "Packets:        \(r.packetSize.map { "\($0) bytes" } ?? "none"), \(r.packets) read, \(r.bytesScanned) bytes from offset \(r.scanStart)"
+    )
+    Output.line(
+      "First PAT:      \(r.firstPATOffset.map(String.init) ?? "none")  (PES before it: \(r.pesBeforePAT))"
+    )
+    Output.line(
+      "First PMT:      \(r.firstPMTOffset.map(String.init) ?? "none")\(r.pmtPID.map { "  PID \($0)" } ?? "")"
+    )
+    for v in r.video {
+      Output.line(
+        "Video PID \(v.pid) (0x\(String(v.pid, radix: 16))) \(v.codec.rawValue)\(v.dependentView ? " dependent view" : "")"
+      )
+      Output.line("  first PTS:    \(pts(v.firstPTS))")
+      Output.line("  first \(v.firstIDRKind?.rawValue ?? "IDR"):    \(pts(v.firstIDRPTS))")
+      if v.codec == .hevc { Output.line("  first CRA/BLA: \(pts(v.firstCRAPTS))") }
+      Output.line(
+        "  pre-IDR gap:  \(v.preIDRGapSeconds.map { String(format: "%.6f s", $0) } ?? "unknown")")
+    }
+    for a in r.audio {
+      Output.line(
+        "Audio PID \(a.pid) (0x\(String(a.pid, radix: 16))) \(a.codec.rawValue)\(a.language.map { " [\($0)]" } ?? "")"
+      )
+      Output.line("  first PTS:    \(pts(a.firstPTS))")
+    }
+    for o in r.other {
+      Output.line(
+        "Other PID \(o.pid) (0x\(String(o.pid, radix: 16))) \(o.codec.rawValue)\(o.inPMT ? "" : " (not in PMT)")"
+      )
+    }
+    if let av = r.avOffsetSeconds {
+      Output.line(String(format: "A/V offset:     %.6f s (audio minus video first PTS)", av))
+    }
+    for w in r.warnings {
+      Output.line(
+        "warning: \(w.kind.rawValue)\(w.offset.map { " at \($0)" } ?? "")\(w.pid.map { " PID \($0)" } ?? ""): \(w.detail)"
+      )
+    }
+    if r.warningsOmitted > 0 { Output.line("(\(r.warningsOmitted) more warnings)") }
   }
 }

@@ -1,0 +1,54 @@
+/// Checks the 4-bit continuity counters of every PID (ISO/IEC 13818-1 §2.4.3.3).
+///
+/// The counter increments with each packet that carries payload; one repeated packet
+/// (a duplicate) is allowed; a jump is an error unless the packet's adaptation field sets
+/// `discontinuity_indicator`. A table of 8192 entries is allocated once.
+public struct ContinuityCounterTracker: Sendable {
+  /// The outcome for one packet.
+  public enum Result: Sendable, Hashable {
+    /// The counter follows on (or is the first seen on its PID, or the packet has no payload).
+    case ok
+    /// The same counter as the previous packet: a duplicate packet, to be dropped.
+    case duplicate
+    /// The counter jumped: `expected` was due, `found` arrived.
+    case discontinuity(expected: UInt8, found: UInt8)
+  }
+
+  private var last: [UInt8]
+
+  public init() {
+    last = [UInt8](repeating: 0xFF, count: 8192)
+  }
+
+  /// Checks one packet's counter and remembers it.
+  public mutating func check(_ packet: TransportPacket) -> Result {
+    let header = packet.header
+    return check(
+      pid: header.pid, counter: header.continuityCounter, hasPayload: header.hasPayload,
+      discontinuityIndicator: packet.discontinuityIndicator)
+  }
+
+  /// Checks a counter and remembers it.
+  public mutating func check(
+    pid: UInt16, counter: UInt8, hasPayload: Bool, discontinuityIndicator: Bool
+  ) -> Result {
+    let index = Int(pid & 0x1FFF)
+    let previous = last[index]
+    guard hasPayload else {
+      return .ok
+    }
+    last[index] = counter
+    if previous == 0xFF || discontinuityIndicator || pid == TransportPacketHeader.nullPID {
+      return .ok
+    }
+    let expected = (previous &+ 1) & 0x0F
+    if counter == expected { return .ok }
+    if counter == previous { return .duplicate }
+    return .discontinuity(expected: expected, found: counter)
+  }
+
+  /// Forgets every counter (after a resync).
+  public mutating func reset() {
+    for i in last.indices { last[i] = 0xFF }
+  }
+}

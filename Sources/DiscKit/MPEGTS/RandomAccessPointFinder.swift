@@ -1,0 +1,101 @@
+/// Finds every random access point of one video PID: for each PES that begins an IDR (H.264,
+/// MVC, HEVC), a CRA/BLA (HEVC), an I-picture after a sequence header (MPEG-2) or an entry point
+/// (VC-1), the packet where the PES starts, its PTS/DTS and the kind. This is what a Blu-ray
+/// clip information file's EP map lists.
+///
+/// Feed it packets (``consume(_:)``, e.g. from your own ``TransportPacketReader``) or raw bytes
+/// (``feed(_:)``), then call ``finish()``. Allocation-free per packet (the result array grows).
+public struct RandomAccessPointFinder {
+  /// The packet-level part (a ``TransportPacketConsumer``).
+  public struct Collector: TransportPacketConsumer {
+    public let pid: UInt16
+    public let codec: StreamCodec
+    /// The access points found so far.
+    public private(set) var accessPoints: [RandomAccessPoint] = []
+    /// The PTS of the first and of the last PES with a PTS on the PID.
+    public private(set) var firstPTS: UInt64?
+    public private(set) var lastPTS: UInt64?
+    /// PES packets seen on the PID.
+    public private(set) var pesCount = 0
+    /// Continuity errors on the PID.
+    public private(set) var continuityErrors = 0
+    var tracker: PESStreamTracker
+    var lastCounter: UInt8 = 0xFF
+
+    init(pid: UInt16, codec: StreamCodec, payloadBound: Int) {
+      self.pid = pid
+      self.codec = codec
+      self.tracker = PESStreamTracker(payloadBound: payloadBound, scanMode: .always)
+    }
+
+    public mutating func consume(_ packet: TransportPacket) {
+      guard packet.pid == pid else { return }
+      let header = packet.header
+      guard header.hasPayload else { return }
+      if lastCounter != 0xFF, !packet.discontinuityIndicator {
+        if header.continuityCounter == lastCounter { return }  // duplicate
+        if header.continuityCounter != (lastCounter &+ 1) & 0x0F { continuityErrors += 1 }
+      }
+      lastCounter = header.continuityCounter
+      guard case .payload(let range) = packet.payloadLayout else { return }
+      let step = tracker.consume(
+        UnsafeRawBufferPointer(rebasing: packet.bytes[range]), unitStart: header.payloadUnitStart,
+        packetOffset: packet.offset, packetIndex: packet.index,
+        randomAccessIndicator: packet.randomAccessIndicator)
+      if let finished = step.finished { record(finished) }
+      if let started = step.started, let pts = started.header?.pts {
+        if firstPTS == nil { firstPTS = pts }
+        lastPTS = pts
+      }
+    }
+
+    mutating func record(_ finished: PESStreamTracker.Finished) {
+      guard let header = finished.start.header else { return }
+      pesCount += 1
+      guard let kind = finished.flags.accessPoint(for: codec) else { return }
+      accessPoints.append(
+        RandomAccessPoint(
+          pid: pid, kind: kind, pts: header.pts, dts: header.dts, offset: finished.start.offset,
+          packetIndex: finished.start.packetIndex,
+          randomAccessIndicator: finished.start.randomAccessIndicator))
+    }
+
+    mutating func finish() {
+      if let finished = tracker.finish() { record(finished) }
+    }
+  }
+
+  private var reader: TransportPacketReader
+  /// The packet-level state and results.
+  public private(set) var collector: Collector
+
+  /// Creates a finder for `pid` coded as `codec`.
+  ///
+  /// - Parameters:
+  ///   - baseOffset: the absolute offset of the first byte given to ``feed(_:)``.
+  ///   - payloadBound: payload bytes scanned per PES for start codes.
+  public init(
+    pid: UInt16, codec: StreamCodec, baseOffset: Int64 = 0, format: TransportPacketFormat? = nil,
+    payloadBound: Int = 4096
+  ) {
+    reader = TransportPacketReader(baseOffset: baseOffset, format: format)
+    collector = Collector(pid: pid, codec: codec, payloadBound: payloadBound)
+  }
+
+  /// Feeds raw stream bytes.
+  public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+    reader.feed(chunk, into: &collector)
+  }
+
+  /// Feeds one packet found by a reader of your own.
+  public mutating func consume(_ packet: TransportPacket) {
+    collector.consume(packet)
+  }
+
+  /// Ends the stream; returns every access point found, in stream order.
+  public mutating func finish() -> [RandomAccessPoint] {
+    reader.finish(into: &collector)
+    collector.finish()
+    return collector.accessPoints
+  }
+}
