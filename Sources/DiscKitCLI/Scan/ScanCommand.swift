@@ -17,11 +17,12 @@ struct ScanCommand: ParsableCommand {
       them. PTS values are the raw 33-bit 90 kHz values in the stream; differences are taken
       modulo 2^33. Sizes accept K, M, G suffixes (powers of 1024).
 
-      --title, --playlist and --at select a title of a disc image; they need the Blu-ray/DVD
-      navigation and are not available yet (exit 65, "needs Blu-ray/DVD navigation").
+      SOURCE may also be a disc image or folder. On a DVD the title (--title N, default the main
+      title) is scanned as an MPEG program stream from its start, or from the cell playing at
+      --at SECONDS; the report then has stream ids instead of PIDs (container "mpeg-ps").
       """)
 
-  @Argument(help: "A .m2ts, .ts or .mts file (disc images: see --title/--playlist).")
+  @Argument(help: "A .m2ts, .ts or .mts file, or a disc image or folder (see --title).")
   var source: String
 
   @Option(help: "Byte offset where the scan starts (K/M/G suffixes allowed).")
@@ -36,7 +37,7 @@ struct ScanCommand: ParsableCommand {
     help: "Bytes of each video PES payload searched for the IDR.")
   var payloadBound: Int = 4096
 
-  @Option(help: "A title of a disc image (needs the disc navigation; not available yet).")
+  @Option(help: "A title of a disc image (default: the main title).")
   var title: Int?
 
   @Option(
@@ -45,7 +46,7 @@ struct ScanCommand: ParsableCommand {
   )
   var playlist: String?
 
-  @Option(help: "Start SECONDS into the title (needs the disc navigation; not available yet).")
+  @Option(help: "Start SECONDS into the title (disc images).")
   var at: Double?
 
   @OptionGroup var output: JSONFlag
@@ -86,11 +87,9 @@ struct ScanCommand: ParsableCommand {
 
   func run() throws {
     try reportingErrors {
-      if title != nil || playlist != nil || at != nil {
-        throw DiscKitError(
-          .unsupported, "scan", at: nil,
-          "--title, --playlist and --at need Blu-ray/DVD navigation, which is not available yet; scan a .m2ts/.ts file with --offset"
-        )
+      if let disc = try discSource() {
+        try scanDisc(disc)
+        return
       }
       let start = try Self.parseSize(offset, name: "--offset")
       let window = try Self.parseSize(bytes, name: "--bytes")
@@ -105,6 +104,71 @@ struct ScanCommand: ParsableCommand {
         Self.printText(report)
       }
     }
+  }
+
+  /// The disc image or folder SOURCE names, or nil when SOURCE is a plain stream file.
+  func discSource() throws(DiscKitError) -> DiscImage? {
+    let forced = title != nil || playlist != nil || at != nil
+    let disc: DiscImage
+    do throws(DiscKitError) {
+      disc = try DiscImage.open(path: source)
+    } catch {
+      if forced || error.code == .cannotOpen { throw error }
+      return nil
+    }
+    if disc.kind != .data { return disc }
+    if forced { throw DiscKitError(.unsupported, source, at: nil, "neither a Blu-ray nor a DVD") }
+    return nil
+  }
+
+  func scanDisc(_ disc: DiscImage) throws {
+    let window = try Self.parseSize(bytes, name: "--bytes")
+    switch disc.kind {
+    case .dvd:
+      let dvd = try DVDDisc(fileSystem: disc.fileSystem)
+      guard playlist == nil else {
+        throw DiscKitError(.invalidArgument, "--playlist", at: nil, "a DVD has titles, not playlists")
+      }
+      guard let number = title ?? DVDSmartTitleSelector.select(dvd).title else {
+        throw DiscKitError(.notFound, disc.path, at: nil, "no playable title")
+      }
+      let source = try dvd.byteSource(title: number)
+      var start = try Self.parseSize(offset, name: "--offset")
+      if let at {
+        guard at >= 0, at < 1e7 else {
+          throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
+        }
+        start = source.cellStart(atTime: Int64(at * 90_000)).offset
+      }
+      let report = try ProgramStreamScanner.scan(source: source, offset: start, window: window)
+      if output.json {
+        Output.line(try Output.json(report))
+      } else {
+        Self.printText(report, title: number)
+      }
+    default:
+      throw DiscKitError(
+        .unsupported, disc.path, at: nil, "scanning Blu-ray titles from an image is not built yet; scan the .m2ts")
+    }
+  }
+
+  static func printText(_ r: ProgramStreamScanReport, title: Int) {
+    Output.line("Title \(title): MPEG program stream, \(r.bytesScanned) bytes from offset \(r.scanStart), \(r.packs) packs")
+    for v in r.video {
+      Output.line("Video stream 0x\(String(v.streamId, radix: 16)) \(v.codec)")
+      Output.line("  first PTS:    \(pts(v.firstPTS))")
+      Output.line("  first I-picture: \(pts(v.firstIDRPTS))")
+      Output.line("  pre-I gap:    \(v.preIDRGapSeconds.map { String(format: "%.6f s", $0) } ?? "unknown")")
+    }
+    for a in r.audio {
+      let id = a.substreamId.map { "0x\(String($0, radix: 16))" } ?? "0x\(String(a.streamId, radix: 16))"
+      Output.line("Audio stream \(id) \(a.codec)")
+      Output.line("  first PTS:    \(pts(a.firstPTS))")
+    }
+    if let av = r.avOffsetSeconds {
+      Output.line(String(format: "A/V offset:     %.6f s (audio minus video I-picture)", av))
+    }
+    for w in r.warnings { Output.line("warning: \(w)") }
   }
 
   static func pts(_ value: UInt64?) -> String {
