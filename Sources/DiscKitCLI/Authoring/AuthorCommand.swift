@@ -35,7 +35,7 @@ struct AuthorCommand: ParsableCommand {
   @Flag(name: .long, help: "Overwrite the output file if it exists.")
   var force = false
 
-  @OptionGroup var output_: JSONFlag
+  @OptionGroup var format: JSONFlag
 
   /// The summary printed after writing.
   struct Summary: Codable, Equatable {
@@ -53,7 +53,7 @@ struct AuthorCommand: ParsableCommand {
       let summary = try Self.author(
         folder: folder, output: output, revision: udf, label: label, force: force,
         showProgress: true)
-      if output_.json {
+      if format.json {
         Output.line(try Output.json(summary))
       } else {
         Output.line(
