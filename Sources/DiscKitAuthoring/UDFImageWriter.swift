@@ -14,7 +14,7 @@ import DiscKit
 /// volume descriptor sequence (Primary Volume, Implementation Use Volume, Partition, Logical
 /// Volume with a Type 1 and a Metadata partition map, Unallocated Space, Terminating), a closed
 /// Logical Volume Integrity Descriptor, anchors at sector 256 and at the end, and one read-only
-/// physical partition holding the Metadata File, the file data and the Metadata Mirror File. The
+/// physical partition holding the Metadata File, the Metadata Mirror File, then the file data. The
 /// file set descriptor, every directory and every (Extended) File Entry live in the metadata
 /// partition; file data lives in the physical partition, in extents of at most 2^30 - 2048 bytes.
 ///
@@ -175,6 +175,15 @@ public struct UDFImageWriter: Sendable {
     guard destination != "-" else {
       throw DiscKitError(
         .invalidArgument, destination, at: nil, "a UDF image cannot be streamed to standard output")
+    }
+    var existing = stat()
+    if stat(destination, &existing) == 0 {
+      let id = [UInt64(existing.st_dev), UInt64(existing.st_ino)]
+      if tree.nodes.contains(where: { $0.fileID == id }) {
+        throw DiscKitError(
+          .invalidArgument, destination, at: nil,
+          "the output is one of the files being recorded; write it elsewhere")
+      }
     }
     let writer = try AtomicFileWriter(destination: destination, overwrite: overwrite)
     do throws(DiscKitError) {
@@ -849,13 +858,19 @@ private struct Emitter {
           .io, node.localPath, at: nil,
           "changed size while the image was written (\(node.size) → \(info.st_size) bytes)")
       }
+      let piece: Int64 = 256 << 20  // progress granularity
       for extent in node.extents {
-        try copier.copy(
-          from: source, path: node.localPath, sourceOffset: extent.fileOffset,
-          length: extent.length, to: fd,
-          destinationOffset: (partition + Int64(extent.block)) * 2048, imagePath: path)
-        done += extent.length
-        progress?(done, total)
+        var offset: Int64 = 0
+        while offset < extent.length {
+          let length = min(piece, extent.length - offset)
+          try copier.copy(
+            from: source, path: node.localPath, sourceOffset: extent.fileOffset + offset,
+            length: length, to: fd,
+            destinationOffset: (partition + Int64(extent.block)) * 2048 + offset, imagePath: path)
+          offset += length
+          done += length
+          progress?(done, total)
+        }
       }
       guard fstat(source, &info) == 0, Int64(info.st_size) == node.size else {
         throw DiscKitError(.io, node.localPath, at: nil, "changed size while the image was written")

@@ -20,6 +20,8 @@ struct SourceNode: Sendable {
   /// File size in bytes (0 for directories).
   var size: Int64
   var modificationTime: UDFTimestamp
+  /// The local file's device and inode (to recognise the output among the inputs).
+  var fileID: [UInt64] = []
   /// Indices of the children in ``UDFSourceTree/nodes`` (directories only), in recorded order.
   var children: [Int] = []
   /// Index of the parent (the root is its own parent).
@@ -127,7 +129,9 @@ struct UDFSourceTree: Sendable {
         SourceNode(
           name: entry.name, encodedName: encoded, localPath: childPath, isDirectory: isDirectory,
           size: size,
-          modificationTime: Self.time(info.st_mtim), parent: directory))
+          modificationTime: Self.time(info.st_mtim),
+          fileID: [UInt64(info.st_dev), UInt64(info.st_ino)],
+          parent: directory))
       let index = nodes.count - 1
       childIndices.append(index)
       if isDirectory {

@@ -162,6 +162,18 @@ struct UDFImageWriterBadInputTests {
     #expect(AuthoringFixtures.contents(dir.path) == ["out.iso", "source"])
   }
 
+  @Test func outputInsideTheRecordedFolder() throws {
+    let dir = try TemporaryDirectory()
+    let source = try smallSource(dir)
+    let out = source + "/disc.iso"
+    try Data("old image".utf8).write(to: URL(fileURLWithPath: out))
+    expectFailure(.invalidArgument, in: dir) {
+      try UDFImageWriter(folder: source).write(to: out, overwrite: true)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data("old image".utf8))
+    #expect(AuthoringFixtures.contents(source) == ["BDMV", "disc.iso"])
+  }
+
   @Test func labelTooLong() throws {
     let dir = try TemporaryDirectory()
     let source = try smallSource(dir)
