@@ -43,6 +43,15 @@ struct UDFImageWriterBadInputTests {
     }
   }
 
+  @Test func nameWithAByteOrderMark() throws {
+    let dir = try TemporaryDirectory()
+    let source = try smallSource(dir)
+    try AuthoringFixtures.write(Data([1]), source + "/BDMV/\u{FEFF}index.bdmv")
+    expectFailure(.invalidArgument, in: dir) {
+      try UDFImageWriter(folder: source).write(to: dir.file("out.iso"))
+    }
+  }
+
   @Test func nameThatIsNotUTF8() throws {
     let dir = try TemporaryDirectory()
     let source = try smallSource(dir)
