@@ -106,9 +106,11 @@ struct UDFSourceTree: Sendable {
           "name needs \(encoded.count) bytes in OSTA Compressed Unicode; UDF allows at most \(Self.maxNameBytes)"
         )
       }
-      guard !entry.name.unicodeScalars.contains(where: { $0.value == 0xFEFF || $0.value == 0xFFFE }) else {
+      guard !entry.name.unicodeScalars.contains(where: { $0.value == 0xFEFF || $0.value == 0xFFFE })
+      else {
         throw DiscKitError(
-          .invalidArgument, childPath, at: nil, "name holds U+FEFF or U+FFFE, which UDF file identifiers cannot")
+          .invalidArgument, childPath, at: nil,
+          "name holds U+FEFF or U+FFFE, which UDF file identifiers cannot")
       }
       guard seen.insert(entry.name).inserted else {
         throw DiscKitError(

@@ -127,4 +127,63 @@ enum AuthoringFixtures {
     guard stat(path, &info) == 0 else { return -1 }
     return Int64(info.st_blocks) * 512
   }
+
+  /// An independent check of every block-aligned descriptor tag: Python's `binascii.crc_hqx`
+  /// (CRC-CCITT, initial 0) for the descriptor CRC, the tag checksum, and the tag location
+  /// (absolute outside the partition, partition- or metadata-partition-relative inside).
+  /// Prints the count of descriptors per tag identifier, then `BAD none` or the failures.
+  static let tagCheckScript = #"""
+    import sys, struct, binascii
+    data = open(sys.argv[1], 'rb').read()
+    B = 2048
+    n = len(data) // B
+    def u16(b, o): return struct.unpack_from('<H', b, o)[0]
+    def u32(b, o): return struct.unpack_from('<I', b, o)[0]
+    # Partition start and metadata extents from the LVD / PD of the main VDS (anchor at 256).
+    avdp = data[256*B:257*B]
+    mvds = u32(avdp, 20)
+    pstart = None; mfile = mmirror = None
+    for s in range(mvds, mvds + 16):
+        blk = data[s*B:(s+1)*B]
+        if u16(blk, 0) == 5: pstart, plen = u32(blk, 188), u32(blk, 192)
+        if u16(blk, 0) == 6:
+            m = 440 + 6
+            mfile, mmirror = u32(blk, m + 40), u32(blk, m + 44)
+    def extent(loc):
+        e = data[(pstart+loc)*B:(pstart+loc+1)*B]
+        length = u32(e, 216) & 0x3FFFFFFF
+        return u32(e, 220), length // B
+    ms, mlen = extent(mfile); rs, rlen = extent(mmirror)
+    counts = {}
+    bad = []
+    for b in range(n):
+        blk = data[b*B:(b+1)*B]
+        tid = u16(blk, 0)
+        if tid not in (1,2,4,5,6,7,8,9,256,257,258,266): continue
+        if sum(blk[0:4]) + sum(blk[5:16]) & 0xFF != blk[4]: continue
+        if u16(blk, 2) != 3: continue
+        crclen = u16(blk, 10)
+        if binascii.crc_hqx(blk[16:16+crclen], 0) != u16(blk, 8):
+            bad.append((b, tid, 'crc'))
+        loc = u32(blk, 12)
+        if b < pstart or b >= pstart + plen: expect = b
+        elif pstart + ms <= b < pstart + ms + mlen: expect = b - pstart - ms
+        elif pstart + rs <= b < pstart + rs + rlen: expect = b - pstart - rs
+        else: expect = b - pstart
+        if loc != expect: bad.append((b, tid, 'location %d != %d' % (loc, expect)))
+        counts[tid] = counts.get(tid, 0) + 1
+    print(' '.join('%d:%d' % kv for kv in sorted(counts.items())))
+    print('BAD', bad[:10] if bad else 'none')
+    """#
+
+  static func checkTags(_ image: String) throws -> (counts: [Int: Int], bad: String) {
+    let result = try Tool.run("/usr/bin/python3", ["-c", tagCheckScript, image])
+    let lines = result.text.split(separator: "\n").map(String.init)
+    var counts: [Int: Int] = [:]
+    for pair in (lines.first ?? "").split(separator: " ") {
+      let parts = pair.split(separator: ":").compactMap { Int($0) }
+      if parts.count == 2 { counts[parts[0]] = parts[1] }
+    }
+    return (counts, lines.count > 1 ? lines[1] : result.stderr)
+  }
 }

@@ -34,6 +34,14 @@ struct UDFImageWriterTests {
       let original = try Data(contentsOf: URL(fileURLWithPath: source + entry.path))
       #expect(Data(bytes) == original, "bytes of \(entry.path)")
     }
+    let tags = try AuthoringFixtures.checkTags(image)
+    #expect(tags.bad == "BAD none")
+    // Two volume descriptor sequences, three anchors, one integrity descriptor, FSD + mirror,
+    // one Extended File Entry per file, directory, metadata file and mirror, twice (mirror).
+    #expect(
+      tags.counts[1] == 2 && tags.counts[5] == 2 && tags.counts[6] == 2 && tags.counts[2] == 3)
+    #expect(tags.counts[9] == 1 && tags.counts[256] == 2)
+    #expect(tags.counts[266] == 2 * (expected.count + 1) + 2)
     #expect(writer.fileCount == expected.filter { !$0.isDirectory }.count)
     #expect(writer.directoryCount == expected.filter(\.isDirectory).count + 1)
   }
@@ -198,6 +206,9 @@ struct UDFImageWriterTests {
     if Tool.has("udfinfo") {
       #expect(try AuthoringFixtures.udfinfo(image).status == 0)
     }
+    let tags = try AuthoringFixtures.checkTags(image)
+    #expect(tags.bad == "BAD none")
+    #expect((tags.counts[258] ?? 0 > 0) == (maxDescriptors != nil || fragmentBlocks == 1))
     // 7-Zip reads fragmented files but does not follow Allocation Extent Descriptors, so it is
     // checked only on images without chains (a file needs one past 114 extents).
     let perEntry = min(114, maxDescriptors ?? 114)
