@@ -1,0 +1,167 @@
+import DiscKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Copies byte ranges of source files into the image file at absolute offsets.
+///
+/// Holes in the source (found with `lseek(SEEK_DATA/SEEK_HOLE)` where the platform has them) are
+/// skipped, so they stay holes in the image (the image was sized with `ftruncate` first). Data
+/// is moved with `copy_file_range` when the kernel offers it, else with large `pread`/`pwrite`.
+final class SparseCopier {
+  private let buffer: UnsafeMutableRawBufferPointer
+  private var useCopyFileRange = SparseCopier.copyFileRange != nil
+  /// Bytes of real data copied (holes excluded).
+  private(set) var dataBytesCopied: Int64 = 0
+
+  init(bufferSize: Int = 8 << 20) {
+    buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 4096)
+  }
+
+  deinit { buffer.deallocate() }
+
+  #if canImport(Glibc)
+    private static let seekData: Int32 = 3  // SEEK_DATA on Linux (not exported to Swift)
+    private static let seekHole: Int32 = 4  // SEEK_HOLE
+    private typealias CopyFileRangeFunction =
+      @convention(c) (
+        Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
+      ) -> Int
+    /// `copy_file_range(2)`, looked up at run time (glibc declares it only under _GNU_SOURCE).
+    private static let copyFileRange: CopyFileRangeFunction? = {
+      guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "copy_file_range") else {
+        return nil
+      }
+      return unsafeBitCast(symbol, to: CopyFileRangeFunction.self)
+    }()
+  #else
+    private static let copyFileRange: Int? = nil
+  #endif
+
+  /// Copies `length` bytes at `sourceOffset` of `source` to `destinationOffset` of `destination`.
+  ///
+  /// - Parameter path: the source's path, for errors.
+  func copy(
+    from source: Int32, path: String, sourceOffset: Int64, length: Int64, to destination: Int32,
+    destinationOffset: Int64, imagePath: String
+  ) throws(DiscKitError) {
+    let end = sourceOffset + length
+    var position = sourceOffset
+    while position < end {
+      var dataStart = position
+      var dataEnd = end
+      #if canImport(Glibc)
+        let found = lseek(source, off_t(position), Self.seekData)
+        if found < 0 {
+          if errno == ENXIO { return }  // only a hole remains (the size was checked before)
+          // No SEEK_DATA support on this file system: treat everything as data.
+        } else {
+          dataStart = Int64(found)
+          if dataStart >= end { return }
+          let hole = lseek(source, off_t(dataStart), Self.seekHole)
+          if hole > 0 { dataEnd = min(end, Int64(hole)) }
+        }
+      #endif
+      try copyData(
+        from: source, path: path, at: dataStart, length: dataEnd - dataStart, to: destination,
+        at: destinationOffset + (dataStart - sourceOffset), imagePath: imagePath)
+      position = dataEnd
+    }
+  }
+
+  private func copyData(
+    from source: Int32, path: String, at sourceOffset: Int64, length: Int64, to destination: Int32,
+    at destinationOffset: Int64, imagePath: String
+  ) throws(DiscKitError) {
+    var done: Int64 = 0
+    #if canImport(Glibc)
+      if useCopyFileRange, let copyFileRange = Self.copyFileRange {
+        while done < length {
+          var input = sourceOffset + done
+          var output = destinationOffset + done
+          let want = Int(min(length - done, 1 << 30))
+          let got = copyFileRange(source, &input, destination, &output, want, 0)
+          if got > 0 {
+            done += Int64(got)
+            continue
+          }
+          if got == 0 {
+            throw DiscKitError(
+              .io, path, at: sourceOffset + done,
+              "the file ended early (it changed while the image was written)")
+          }
+          let code = errno
+          if code == EINTR { continue }
+          if code == ENOSYS || code == EXDEV || code == EINVAL || code == EOPNOTSUPP
+            || code == EBADF
+            || code == EPERM
+          {
+            useCopyFileRange = false
+            break
+          }
+          if code == ENOSPC || code == EFBIG {
+            throw DiscKitError(
+              .io, imagePath, at: destinationOffset + done,
+              "write failed: \(String(cString: strerror(code)))")
+          }
+          throw DiscKitError(
+            .io, path, at: sourceOffset + done, "read failed: \(String(cString: strerror(code)))")
+        }
+      }
+    #endif
+    while done < length {
+      let want = Int(min(Int64(buffer.count), length - done))
+      let got = pread(source, buffer.baseAddress, want, off_t(sourceOffset + done))
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw DiscKitError(
+          .io, path, at: sourceOffset + done, "read failed: \(String(cString: strerror(errno)))")
+      }
+      if got == 0 {
+        throw DiscKitError(
+          .io, path, at: sourceOffset + done,
+          "the file ended early (it changed while the image was written)")
+      }
+      try Self.writeAll(
+        destination, UnsafeRawBufferPointer(rebasing: buffer[0..<got]),
+        at: destinationOffset + done,
+        path: imagePath)
+      done += Int64(got)
+    }
+    dataBytesCopied += length
+  }
+
+  /// `pwrite` until every byte is written.
+  static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64, path: String)
+    throws(DiscKitError)
+  {
+    var done = 0
+    while done < bytes.count {
+      let got = pwrite(
+        fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + Int64(done)))
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw DiscKitError(
+          .io, path, at: offset + Int64(done), "write failed: \(String(cString: strerror(errno)))")
+      }
+      if got == 0 {
+        throw DiscKitError(.io, path, at: offset + Int64(done), "write made no progress")
+      }
+      done += got
+    }
+  }
+
+  static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int64, path: String)
+    throws(DiscKitError)
+  {
+    let outcome = bytes.withUnsafeBytes { raw in
+      Result { () throws(DiscKitError) in try writeAll(fd, raw, at: offset, path: path) }
+    }
+    try outcome.get()
+  }
+}
