@@ -5,6 +5,9 @@ struct BDMVWriter {
   mutating func u16(_ v: UInt16) { bytes += [UInt8(v >> 8), UInt8(v & 0xFF)] }
   mutating func u32(_ v: UInt32) { bytes += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
   mutating func zeros(_ n: Int) { bytes += [UInt8](repeating: 0, count: max(0, n)) }
+  mutating func language(_ s: String) {
+    if s.isEmpty { zeros(3) } else { ascii(s, 3) }
+  }
   mutating func ascii(_ s: String, _ n: Int) {
     var raw = Array(s.utf8.prefix(n))
     raw += [UInt8](repeating: 0x30, count: n - raw.count)
@@ -53,12 +56,12 @@ extension PlaylistStream {
       }
     case .audio:
       w.u8(format << 4 | rate & 0x0F)
-      w.ascii(language.isEmpty ? "und" : language, 3)
+      w.language(language)
     case .presentationGraphics, .interactiveGraphics:
-      w.ascii(language.isEmpty ? "und" : language, 3)
+      w.language(language)
     case .textSubtitle:
       w.u8(characterCode)
-      w.ascii(language.isEmpty ? "und" : language, 3)
+      w.language(language)
     case .unknown:
       break
     }
@@ -256,12 +259,12 @@ extension ClipInformation {
           w.u8(s.aspect << 4)
         case .audio:
           w.u8(s.format << 4 | s.rate & 0x0F)
-          w.ascii(s.language.isEmpty ? "und" : s.language, 3)
+          w.language(s.language)
         case .presentationGraphics, .interactiveGraphics:
-          w.ascii(s.language.isEmpty ? "und" : s.language, 3)
+          w.language(s.language)
         case .textSubtitle:
           w.u8(0)
-          w.ascii(s.language.isEmpty ? "und" : s.language, 3)
+          w.language(s.language)
         case .unknown:
           break
         }

@@ -63,11 +63,9 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
     let extPos = Int(try reader.readUInt32BE())
     try reader.skip(20)
 
-    // AppInfoPlayList (length u32, reserved, type, count, UO mask, flags).
-    let appLength = Int(try reader.readUInt32BE())
-    guard appLength <= reader.remaining else {
-      throw DiscKitError.truncated(reader.structure, at: reader.absoluteOffset, needed: Int64(appLength))
-    }
+    // AppInfoPlayList (length u32, reserved, type, count, UO mask, flags). libbluray ignores a
+    // length that runs past the end of the file (the fields are still read); so does DiscKit.
+    _ = try reader.readUInt32BE()
     try reader.skip(1)
     playbackType = try reader.readUInt8()
     let count = try reader.readUInt16BE()
