@@ -84,9 +84,11 @@ extension Reference {
         clips.append(
           Clip(
             clipID: id, packetCount: c.pkt_count, startTime90k: c.start_time, inTime90k: c.in_time,
-            outTime90k: c.out_time, videoCount: Int(c.video_stream_count), audioCount: Int(c.audio_stream_count),
+            outTime90k: c.out_time, videoCount: Int(c.video_stream_count),
+            audioCount: Int(c.audio_stream_count),
             pgCount: Int(c.pg_stream_count), igCount: Int(c.ig_stream_count),
-            secondaryAudioCount: Int(c.sec_audio_stream_count), secondaryVideoCount: Int(c.sec_video_stream_count),
+            secondaryAudioCount: Int(c.sec_audio_stream_count),
+            secondaryVideoCount: Int(c.sec_video_stream_count),
             stillMode: c.still_mode))
       }
       var chapters: [Chapter] = []
@@ -101,7 +103,9 @@ extension Reference {
 
     /// `bd_select_playlist(number)`.
     @discardableResult
-    public func selectPlaylist(_ number: Int) -> Bool { bd_select_playlist(bd, UInt32(number)) != 0 }
+    public func selectPlaylist(_ number: Int) -> Bool {
+      bd_select_playlist(bd, UInt32(number)) != 0
+    }
 
     /// `bd_select_title(index)`.
     @discardableResult
@@ -162,7 +166,9 @@ extension Reference {
     }
 
     /// `num_source_packets` and the EP map of stream 0 as libbluray parsed them (`bd_read_clpi`).
-    public static func clipInformation(atPath path: String) -> (packets: UInt32, coarse: Int, fine: Int)? {
+    public static func clipInformation(atPath path: String) -> (
+      packets: UInt32, coarse: Int, fine: Int
+    )? {
       guard let cl = bd_read_clpi(path) else { return nil }
       defer { bd_free_clpi(cl) }
       let c = cl.pointee

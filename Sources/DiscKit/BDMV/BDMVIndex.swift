@@ -38,12 +38,14 @@ public struct BDMVIndex: Sendable, Hashable, Codable {
     version = try BDMVVersion.readHeader(&reader, type: "INDX")
     let indexesStart = Int(try reader.readUInt32BE())
     guard indexesStart <= reader.count else {
-      throw reader.malformed("Indexes start \(indexesStart) lies past the end of the file", atRelative: 8)
+      throw reader.malformed(
+        "Indexes start \(indexesStart) lies past the end of the file", atRelative: 8)
     }
     try reader.seek(toRelative: indexesStart)
     let length = Int(try reader.readUInt32BE())
     guard length <= reader.remaining else {
-      throw DiscKitError.truncated(reader.structure, at: reader.absoluteOffset, needed: Int64(length))
+      throw DiscKitError.truncated(
+        reader.structure, at: reader.absoluteOffset, needed: Int64(length))
     }
     func object(_ r: inout BinaryReader, type: UInt8) throws(DiscKitError) -> Object {
       switch type {
@@ -68,7 +70,8 @@ public struct BDMVIndex: Sendable, Hashable, Codable {
     topMenu = try object(&reader, type: tmType)
     let count = Int(try reader.readUInt16BE())
     guard count * 12 <= reader.remaining else {
-      throw reader.malformed("\(count) titles need \(count * 12) bytes, only \(reader.remaining) remain")
+      throw reader.malformed(
+        "\(count) titles need \(count * 12) bytes, only \(reader.remaining) remain")
     }
     titles = []
     for _ in 0..<count {

@@ -3,7 +3,9 @@ struct BDMVWriter {
   var bytes: [UInt8] = []
   mutating func u8(_ v: UInt8) { bytes.append(v) }
   mutating func u16(_ v: UInt16) { bytes += [UInt8(v >> 8), UInt8(v & 0xFF)] }
-  mutating func u32(_ v: UInt32) { bytes += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+  mutating func u32(_ v: UInt32) {
+    bytes += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+  }
   mutating func zeros(_ n: Int) { bytes += [UInt8](repeating: 0, count: max(0, n)) }
   mutating func language(_ s: String) {
     if s.isEmpty { zeros(3) } else { ascii(s, 3) }
@@ -125,13 +127,16 @@ extension MoviePlaylist {
       w.u16(0)
       let s = item.streams
       for n in [
-        s.video.count, s.audio.count, s.primaryPGCount, s.interactiveGraphics.count, s.secondaryAudio.count,
+        s.video.count, s.audio.count, s.primaryPGCount, s.interactiveGraphics.count,
+        s.secondaryAudio.count,
         s.secondaryVideo.count, s.pipPGCount, s.dolbyVision.count,
       ] {
         w.u8(UInt8(clamping: n))
       }
       w.zeros(4)
-      for stream in s.video + s.audio + s.presentationGraphics + s.interactiveGraphics { stream.serialize(into: &w) }
+      for stream in s.video + s.audio + s.presentationGraphics + s.interactiveGraphics {
+        stream.serialize(into: &w)
+      }
       for stream in s.secondaryAudio {
         stream.serialize(into: &w)
         w.u16(0)
@@ -285,7 +290,9 @@ extension ClipInformation {
       for s in epMap.streams {
         w.u16(s.pid)
         let fineCount = UInt32(s.fine.count)
-        w.u32(UInt32(s.streamType & 0x0F) << 18 | UInt32(UInt16(clamping: s.coarse.count)) << 2 | (fineCount >> 16) & 3)
+        w.u32(
+          UInt32(s.streamType & 0x0F) << 18 | UInt32(UInt16(clamping: s.coarse.count)) << 2
+            | (fineCount >> 16) & 3)
         w.u16(UInt16(fineCount & 0xFFFF))
         headerAt.append(w.count)
         w.u32(0)

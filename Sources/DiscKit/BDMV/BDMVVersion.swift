@@ -9,7 +9,9 @@ public enum BDMVVersion: String, Sendable, Hashable, Codable, CaseIterable {
   case v0300 = "0300"
 
   /// Reads the 8-byte header (`type` + version) at the start of `reader`'s window.
-  static func readHeader(_ reader: inout BinaryReader, type: String) throws(DiscKitError) -> BDMVVersion {
+  static func readHeader(_ reader: inout BinaryReader, type: String) throws(DiscKitError)
+    -> BDMVVersion
+  {
     try reader.seek(toRelative: 0)
     let start = reader.absoluteOffset
     guard reader.count >= 8 else {
@@ -17,11 +19,14 @@ public enum BDMVVersion: String, Sendable, Hashable, Codable, CaseIterable {
     }
     let tag = try reader.readASCII(4)
     guard tag == type else {
-      throw DiscKitError(.malformed, reader.structure, at: start, "type indicator is \"\(tag)\", expected \"\(type)\"")
+      throw DiscKitError(
+        .malformed, reader.structure, at: start,
+        "type indicator is \"\(tag)\", expected \"\(type)\"")
     }
     let text = try reader.readASCII(4)
     guard let version = BDMVVersion(rawValue: text) else {
-      throw DiscKitError(.unsupported, reader.structure, at: start + 4, "unknown version \"\(text)\"")
+      throw DiscKitError(
+        .unsupported, reader.structure, at: start + 4, "unknown version \"\(text)\"")
     }
     return version
   }

@@ -39,13 +39,17 @@ public struct BlurayDisc: Sendable {
   ///   folder, where libbluray uses `readdir()` order.
   /// - Throws: ``DiscKitError/Code/notFound`` when there is neither `BDMV/PLAYLIST` nor
   ///   `BDMV/BACKUP/PLAYLIST`.
-  public init(fileSystem: any DiscFileSystem, playlistOrder: [String]? = nil, limits: ParsingLimits = .default)
+  public init(
+    fileSystem: any DiscFileSystem, playlistOrder: [String]? = nil, limits: ParsingLimits = .default
+  )
     throws(DiscKitError)
   {
     self.fileSystem = fileSystem
     var warnings: [String] = []
 
-    func load<T>(_ name: String, _ parse: ([UInt8], String) throws(DiscKitError) -> T) -> (T?, Bool, DiscKitError?) {
+    func load<T>(_ name: String, _ parse: ([UInt8], String) throws(DiscKitError) -> T) -> (
+      T?, Bool, DiscKitError?
+    ) {
       var firstError: DiscKitError?
       for (path, backup) in [("/BDMV/" + name, false), ("/BDMV/BACKUP/" + name, true)] {
         do {
@@ -61,22 +65,29 @@ public struct BlurayDisc: Sendable {
     }
 
     index = load("index.bdmv") { (b, n) throws(DiscKitError) in try BDMVIndex(bytes: b, name: n) }.0
-    movieObjects = load("MovieObject.bdmv") { (b, n) throws(DiscKitError) in try MovieObjectFile(bytes: b, name: n) }.0
+    movieObjects =
+      load("MovieObject.bdmv") { (b, n) throws(DiscKitError) in
+        try MovieObjectFile(bytes: b, name: n)
+      }.0
 
     var names: [String]
     if let entries = try? fileSystem.contentsOfDirectory(atPath: "/BDMV/PLAYLIST") {
       names = entries.filter { !$0.isDirectory }.map(\.name)
     } else {
-      names = try fileSystem.contentsOfDirectory(atPath: "/BDMV/BACKUP/PLAYLIST").filter { !$0.isDirectory }.map(\.name)
+      names = try fileSystem.contentsOfDirectory(atPath: "/BDMV/BACKUP/PLAYLIST").filter {
+        !$0.isDirectory
+      }.map(\.name)
       warnings.append("BDMV/PLAYLIST is missing; listed BDMV/BACKUP/PLAYLIST")
     }
     names = names.filter { !$0.hasPrefix(".") }
     guard names.count <= limits.maxDirectoryEntries else {
-      throw DiscKitError.limit("/BDMV/PLAYLIST", at: nil, "more than \(limits.maxDirectoryEntries) playlists")
+      throw DiscKitError.limit(
+        "/BDMV/PLAYLIST", at: nil, "more than \(limits.maxDirectoryEntries) playlists")
     }
     if let playlistOrder {
       let present = Set(names)
-      names = playlistOrder.filter { present.contains($0) } + names.filter { !playlistOrder.contains($0) }
+      names =
+        playlistOrder.filter { present.contains($0) } + names.filter { !playlistOrder.contains($0) }
     }
     var files: [PlaylistFile] = []
     var clipIDs: [String] = []
@@ -86,9 +97,13 @@ public struct BlurayDisc: Sendable {
         try MoviePlaylist(bytes: b, name: n)
       }
       files.append(
-        PlaylistFile(name: name, number: Self.atoi(name), playlist: playlist, fromBackup: backup, error: error))
+        PlaylistFile(
+          name: name, number: Self.atoi(name), playlist: playlist, fromBackup: backup, error: error)
+      )
       for item in playlist?.playItems ?? [] {
-        for clip in item.clips where seenClips.insert(clip.clipID).inserted { clipIDs.append(clip.clipID) }
+        for clip in item.clips where seenClips.insert(clip.clipID).inserted {
+          clipIDs.append(clip.clipID)
+        }
       }
     }
     playlists = files
@@ -100,7 +115,8 @@ public struct BlurayDisc: Sendable {
       if let info {
         clips[id] = .success(info)
       } else {
-        clips[id] = .failure(error ?? DiscKitError(.notFound, "/BDMV/CLIPINF/\(id).clpi", at: nil, "missing"))
+        clips[id] = .failure(
+          error ?? DiscKitError(.notFound, "/BDMV/CLIPINF/\(id).clpi", at: nil, "missing"))
       }
     }
     self.clips = clips
@@ -120,7 +136,8 @@ public struct BlurayDisc: Sendable {
 
   /// The playlist file named `name` (`00800.mpls`) or numbered `number`.
   public func playlistFile(named name: String) -> PlaylistFile? {
-    playlists.first { $0.name == name } ?? playlists.first { $0.name.lowercased() == name.lowercased() }
+    playlists.first { $0.name == name }
+      ?? playlists.first { $0.name.lowercased() == name.lowercased() }
   }
 
   /// The playlist file with number `number` (the first one in list order).
@@ -134,7 +151,8 @@ public struct BlurayDisc: Sendable {
       throw DiscKitError(.notFound, "/BDMV/PLAYLIST/\(name)", at: nil, "no such playlist")
     }
     guard let playlist = file.playlist else {
-      throw file.error ?? DiscKitError(.malformed, "/BDMV/PLAYLIST/\(name)", at: nil, "cannot be parsed")
+      throw file.error
+        ?? DiscKitError(.malformed, "/BDMV/PLAYLIST/\(name)", at: nil, "cannot be parsed")
     }
     return try BlurayTitle(disc: self, name: file.name, playlist: playlist, angle: angle)
   }
@@ -147,7 +165,9 @@ public struct BlurayDisc: Sendable {
       guard let object = title.object.movieObject else { continue }
       result.append((number + 1, movieObjects.playlists(reachableFrom: object)))
     }
-    if let fp = index.firstPlay.movieObject { result.append((0, movieObjects.playlists(reachableFrom: fp))) }
+    if let fp = index.firstPlay.movieObject {
+      result.append((0, movieObjects.playlists(reachableFrom: fp)))
+    }
     return result
   }
 

@@ -48,7 +48,8 @@ public struct BlurayTitle: Sendable {
     public var segment: Segment {
       Segment(
         clipID: clipID, inTime90k: UInt64(inTime) * 2, outTime90k: UInt64(outTime) * 2,
-        titleStart90k: UInt64(titleTime) * 2, stcID: stcID, byteStart: titleOffset, byteEnd: titleOffset + byteCount)
+        titleStart90k: UInt64(titleTime) * 2, stcID: stcID, byteStart: titleOffset,
+        byteEnd: titleOffset + byteCount)
     }
   }
 
@@ -113,7 +114,9 @@ public struct BlurayTitle: Sendable {
   ///
   /// - Throws: ``DiscKitError/Code/malformed`` when an entry mark refers to a play item that does not
   ///   exist (libbluray reads out of bounds there).
-  public init(disc: BlurayDisc, name: String, playlist: MoviePlaylist, angle requested: Int = 0) throws(DiscKitError) {
+  public init(disc: BlurayDisc, name: String, playlist: MoviePlaylist, angle requested: Int = 0)
+    throws(DiscKitError)
+  {
     self.disc = disc
     self.name = name
     self.playlist = playlist
@@ -126,9 +129,12 @@ public struct BlurayTitle: Sendable {
       let clipAngle = angle < item.angleCount ? angle : 0
       let ref = item.clips[clipAngle]
       var clip = Clip(
-        index: i, clipID: ref.clipID, streamFileName: ref.streamFileName, angle: clipAngle, inTime: item.inTime,
-        outTime: item.outTime, stcID: ref.stcID, connectionCondition: item.connectionCondition, startPacket: 0,
-        endPacket: 0, titlePacket: pos, titleTime: time, hasClipInformation: false, stillMode: item.stillMode,
+        index: i, clipID: ref.clipID, streamFileName: ref.streamFileName, angle: clipAngle,
+        inTime: item.inTime,
+        outTime: item.outTime, stcID: ref.stcID, connectionCondition: item.connectionCondition,
+        startPacket: 0,
+        endPacket: 0, titlePacket: pos, titleTime: time, hasClipInformation: false,
+        stillMode: item.stillMode,
         stillTime: item.stillTime)
       if item.inTime > item.outTime {
         warnings.append("play item \(i): in-time \(item.inTime) is after out-time \(item.outTime)")
@@ -147,7 +153,8 @@ public struct BlurayTitle: Sendable {
       }
       time = time &+ item.duration45k
       if clip.endPacket < clip.startPacket {
-        warnings.append("play item \(i): end packet \(clip.endPacket) is before start packet \(clip.startPacket)")
+        warnings.append(
+          "play item \(i): end packet \(clip.endPacket) is before start packet \(clip.startPacket)")
       }
       clips.append(clip)
     }
@@ -175,7 +182,8 @@ public struct BlurayTitle: Sendable {
       let titlePacket = clip.titlePacket &+ clipPacket &- clip.startPacket
       let titleTime = clip.titleTime &+ mark.time &- clip.inTime
       var chapter = Chapter(
-        index: chapters.count, playItem: ref, titleTime: titleTime, duration: 0, titlePacket: titlePacket)
+        index: chapters.count, playItem: ref, titleTime: titleTime, duration: 0,
+        titlePacket: titlePacket)
       if mark.duration != 0 {
         chapter.duration = mark.duration
       } else if let p = previous, chapters[p].duration == 0 {
@@ -215,9 +223,11 @@ public struct BlurayTitle: Sendable {
       guard end <= file.size else {
         throw DiscKitError(
           .truncated, path, at: file.size,
-          "clip range ends at byte \(end) (packet \(clip.endPacket)), but the file has \(file.size) bytes")
+          "clip range ends at byte \(end) (packet \(clip.endPacket)), but the file has \(file.size) bytes"
+        )
       }
-      extents.append(ConcatenatedByteSource.Extent(source: file, offset: start, length: end - start))
+      extents.append(
+        ConcatenatedByteSource.Extent(source: file, offset: start, length: end - start))
     }
     return try ConcatenatedByteSource(extents, structure: "title \(name)")
   }
@@ -234,7 +244,8 @@ public struct BlurayTitle: Sendable {
   /// The clip playing at title time `t45k` (the last clip for times past the end).
   public func clipIndex(atTitleTime t45k: UInt32) -> Int? {
     guard !clips.isEmpty else { return nil }
-    for (i, clip) in clips.enumerated() where t45k < clip.titleTime &+ clip.duration && t45k >= clip.titleTime {
+    for (i, clip) in clips.enumerated()
+    where t45k < clip.titleTime &+ clip.duration && t45k >= clip.titleTime {
       return i
     }
     return t45k < (clips.first?.titleTime ?? 0) ? 0 : clips.count - 1
@@ -269,7 +280,8 @@ public struct BlurayTitle: Sendable {
       let info = disc.clipInformation(clip.clipID)
     {
       let stcStart = info.sequence.stcStartPacket(stcID: clip.stcID)
-      for entry in stream.entryPoints where Int64(entry.spn) <= clipPacket && entry.spn >= stcStart {
+      for entry in stream.entryPoints where Int64(entry.spn) <= clipPacket && entry.spn >= stcStart
+      {
         pts = entry.pts45k
       }
     }

@@ -39,7 +39,8 @@ public struct ClipInformation: Sendable, Hashable, Codable {
   public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     version = try BDMVVersion.readHeader(&reader, type: "HDMV")
     guard reader.count >= 40 else {
-      throw DiscKitError.truncated(reader.structure, at: reader.absoluteOffset(ofRelative: 8), needed: 32)
+      throw DiscKitError.truncated(
+        reader.structure, at: reader.absoluteOffset(ofRelative: 8), needed: 32)
     }
     let sequenceStart = Int(try reader.readUInt32BE())
     let programStart = Int(try reader.readUInt32BE())
@@ -67,7 +68,8 @@ public struct ClipInformation: Sendable, Hashable, Codable {
     func section(_ name: String, _ start: Int, _ r: inout BinaryReader) throws(DiscKitError) {
       r.structure = structure + " " + name
       guard start <= r.count else {
-        throw r.malformed("\(name) start \(start) lies past the end of the \(r.count)-byte file", atRelative: 8)
+        throw r.malformed(
+          "\(name) start \(start) lies past the end of the \(r.count)-byte file", atRelative: 8)
       }
       try r.seek(toRelative: start)
     }

@@ -11,7 +11,10 @@ public struct ClipProgramInfo: Sendable, Hashable, Codable {
     /// Language code (audio, PG, IG, text).
     public var language: String
 
-    public init(pid: UInt16, codingType: UInt8, format: UInt8 = 0, rate: UInt8 = 0, aspect: UInt8 = 0, language: String = "") {
+    public init(
+      pid: UInt16, codingType: UInt8, format: UInt8 = 0, rate: UInt8 = 0, aspect: UInt8 = 0,
+      language: String = ""
+    ) {
       self.pid = pid
       self.codingType = codingType
       self.format = format
@@ -28,7 +31,10 @@ public struct ClipProgramInfo: Sendable, Hashable, Codable {
     public var groupCount: UInt8
     public var streams: [Stream]
 
-    public init(spnProgramSequenceStart: UInt32 = 0, programMapPID: UInt16 = 0x100, groupCount: UInt8 = 0, streams: [Stream]) {
+    public init(
+      spnProgramSequenceStart: UInt32 = 0, programMapPID: UInt16 = 0x100, groupCount: UInt8 = 0,
+      streams: [Stream]
+    ) {
       self.spnProgramSequenceStart = spnProgramSequenceStart
       self.programMapPID = programMapPID
       self.groupCount = groupCount
@@ -82,7 +88,9 @@ public struct ClipProgramInfo: Sendable, Hashable, Codable {
         try reader.seek(toRelative: start + length)
         streams.append(stream)
       }
-      programs.append(Program(spnProgramSequenceStart: spn, programMapPID: pmt, groupCount: groups, streams: streams))
+      programs.append(
+        Program(
+          spnProgramSequenceStart: spn, programMapPID: pmt, groupCount: groups, streams: streams))
     }
   }
 }

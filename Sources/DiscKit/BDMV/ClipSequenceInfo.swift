@@ -9,7 +9,10 @@ public struct ClipSequenceInfo: Sendable, Hashable, Codable {
     public var presentationStartTime: UInt32
     public var presentationEndTime: UInt32
 
-    public init(pcrPID: UInt16, spnSTCStart: UInt32, presentationStartTime: UInt32, presentationEndTime: UInt32) {
+    public init(
+      pcrPID: UInt16, spnSTCStart: UInt32, presentationStartTime: UInt32,
+      presentationEndTime: UInt32
+    ) {
       self.pcrPID = pcrPID
       self.spnSTCStart = spnSTCStart
       self.presentationStartTime = presentationStartTime
@@ -53,7 +56,8 @@ public struct ClipSequenceInfo: Sendable, Hashable, Codable {
         stcs.append(
           STCSequence(
             pcrPID: try reader.readUInt16BE(), spnSTCStart: try reader.readUInt32BE(),
-            presentationStartTime: try reader.readUInt32BE(), presentationEndTime: try reader.readUInt32BE()))
+            presentationStartTime: try reader.readUInt32BE(),
+            presentationEndTime: try reader.readUInt32BE()))
       }
       atcSequences.append(ATCSequence(spnATCStart: spn, offsetSTCID: offset, stcSequences: stcs))
     }

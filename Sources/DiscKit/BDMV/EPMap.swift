@@ -30,7 +30,9 @@ public struct EPMap: Sendable, Hashable, Codable {
     /// Lower SPN bits (17).
     public var spn: UInt32
 
-    public init(isAngleChangePoint: Bool = true, iEndPositionOffset: UInt8 = 1, pts: UInt16, spn: UInt32) {
+    public init(
+      isAngleChangePoint: Bool = true, iEndPositionOffset: UInt8 = 1, pts: UInt16, spn: UInt32
+    ) {
       self.isAngleChangePoint = isAngleChangePoint
       self.iEndPositionOffset = iEndPositionOffset
       self.pts = pts
@@ -63,7 +65,8 @@ public struct EPMap: Sendable, Hashable, Codable {
         let cpts = (entry.pts45k >> 19) & 0x3FFF
         let cspn = entry.spn & ~0x1FFFF
         if coarse.isEmpty || cpts != lastCoarsePTS || cspn != lastCoarseSPN {
-          coarse.append(Coarse(refFineID: UInt32(fine.count), pts: UInt16(cpts << 1), spn: entry.spn))
+          coarse.append(
+            Coarse(refFineID: UInt32(fine.count), pts: UInt16(cpts << 1), spn: entry.spn))
           lastCoarsePTS = cpts
           lastCoarseSPN = cspn
         }
@@ -113,7 +116,9 @@ public struct EPMap: Sendable, Hashable, Codable {
     let mapPos = reader.relativePosition
     try reader.skip(1)
     let count = Int(try reader.readUInt8())
-    guard count * 12 <= reader.remaining else { throw reader.malformed("\(count) EP map streams do not fit") }
+    guard count * 12 <= reader.remaining else {
+      throw reader.malformed("\(count) EP map streams do not fit")
+    }
     var headers: [(pid: UInt16, type: UInt8, coarse: Int, fine: Int, start: Int)] = []
     for _ in 0..<count {
       let pid = try reader.readUInt16BE()
@@ -121,18 +126,25 @@ public struct EPMap: Sendable, Hashable, Codable {
       let b = try reader.readUInt16BE()  // 16 low bits of fine
       let start = Int(try reader.readUInt32BE())
       headers.append(
-        (pid, UInt8((a >> 18) & 0x0F), Int((a >> 2) & 0xFFFF), Int((a & 3) << 16 | UInt32(b)), mapPos + start))
+        (
+          pid, UInt8((a >> 18) & 0x0F), Int((a >> 2) & 0xFFFF), Int((a & 3) << 16 | UInt32(b)),
+          mapPos + start
+        ))
     }
     var streams: [Stream] = []
     for (index, h) in headers.enumerated() {
       let structure = reader.structure
       reader.structure = "CLPI EP map stream \(index)"
       defer { reader.structure = structure }
-      guard h.start <= reader.count else { throw reader.malformed("EP map stream starts past the end of the file") }
+      guard h.start <= reader.count else {
+        throw reader.malformed("EP map stream starts past the end of the file")
+      }
       try reader.seek(toRelative: h.start)
       let fineStart = Int(try reader.readUInt32BE())
       guard h.coarse * 8 <= reader.remaining else {
-        throw reader.error(.truncated, "\(h.coarse) coarse entries need \(h.coarse * 8) bytes, \(reader.remaining) remain")
+        throw reader.error(
+          .truncated,
+          "\(h.coarse) coarse entries need \(h.coarse * 8) bytes, \(reader.remaining) remain")
       }
       var coarse: [Coarse] = []
       coarse.reserveCapacity(h.coarse)
@@ -148,10 +160,13 @@ public struct EPMap: Sendable, Hashable, Codable {
         }
         coarse.append(Coarse(refFineID: ref, pts: UInt16(w & 0x3FFF), spn: spn))
       }
-      guard h.start + fineStart <= reader.count else { throw reader.malformed("EP fine table starts past the end") }
+      guard h.start + fineStart <= reader.count else {
+        throw reader.malformed("EP fine table starts past the end")
+      }
       try reader.seek(toRelative: h.start + fineStart)
       guard h.fine * 4 <= reader.remaining else {
-        throw reader.error(.truncated, "\(h.fine) fine entries need \(h.fine * 4) bytes, \(reader.remaining) remain")
+        throw reader.error(
+          .truncated, "\(h.fine) fine entries need \(h.fine * 4) bytes, \(reader.remaining) remain")
       }
       var fine: [Fine] = []
       fine.reserveCapacity(h.fine)

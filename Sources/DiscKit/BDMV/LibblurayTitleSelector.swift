@@ -49,7 +49,8 @@ public enum LibblurayTitleSelector {
   ///   - minSeconds: libbluray's `min_title_length`.
   ///   - known: libbluray's `MainFeature`/`Playlists` disc property (normally absent).
   public static func select(
-    _ playlists: [(name: String, playlist: MoviePlaylist?)], flags: Flags, minSeconds: UInt32 = 0, known: String? = nil
+    _ playlists: [(name: String, playlist: MoviePlaylist?)], flags: Flags, minSeconds: UInt32 = 0,
+    known: String? = nil
   ) -> Result {
     var accepted: [MoviePlaylist] = []
     var titles: [String] = []
@@ -92,7 +93,8 @@ public enum LibblurayTitleSelector {
       a.subPaths.count == b.subPaths.count, a.extensionSubPaths.count == b.extensionSubPaths.count
     else { return false }
     for (m, n) in zip(a.marks, b.marks)
-    where m.type != n.type || m.playItemRef != n.playItemRef || m.time != n.time || m.entryESPID != n.entryESPID
+    where m.type != n.type || m.playItemRef != n.playItemRef || m.time != n.time
+      || m.entryESPID != n.entryESPID
       || m.duration != n.duration
     {
       return false
@@ -142,7 +144,9 @@ public enum LibblurayTitleSelector {
   }
 
   /// `_pl_guess_main_title(p1 = new, p2 = current)`: < 0 prefers p1, > 0 prefers p2.
-  static func guess(_ p1: MoviePlaylist, _ p2: MoviePlaylist, _ id1: String, _ id2: String, _ known: String?) -> Int {
+  static func guess(
+    _ p1: MoviePlaylist, _ p2: MoviePlaylist, _ id1: String, _ id2: String, _ known: String?
+  ) -> Int {
     let d1 = p1.duration45k
     let d2 = p2.duration45k
     let thirtyMinutes: UInt32 = 30 * 60 * 45000

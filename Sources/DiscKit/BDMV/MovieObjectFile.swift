@@ -17,7 +17,8 @@ public struct MovieObjectFile: Sendable, Hashable, Codable {
   public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     version = try BDMVVersion.readHeader(&reader, type: "MOBJ")
     guard reader.count >= 50 else {
-      throw DiscKitError.truncated(reader.structure, at: reader.absoluteOffset(ofRelative: 8), needed: 42)
+      throw DiscKitError.truncated(
+        reader.structure, at: reader.absoluteOffset(ofRelative: 8), needed: 42)
     }
     try reader.seek(toRelative: 40)
     _ = try reader.readUInt32BE()
@@ -32,7 +33,9 @@ public struct MovieObjectFile: Sendable, Hashable, Codable {
       let commandCount = Int(try reader.readUInt16BE())
       guard commandCount * 12 <= reader.remaining else {
         throw reader.error(
-          .truncated, "movie object \(index) declares \(commandCount) commands, only \(reader.remaining / 12) fit")
+          .truncated,
+          "movie object \(index) declares \(commandCount) commands, only \(reader.remaining / 12) fit"
+        )
       }
       var commands: [NavigationCommand] = []
       commands.reserveCapacity(commandCount)
@@ -71,7 +74,9 @@ public struct MovieObjectFile: Sendable, Hashable, Codable {
     var visited = Set<Int>()
     var queue = [index]
     while let current = queue.popLast() {
-      guard current >= 0, current < objects.count, visited.insert(current).inserted else { continue }
+      guard current >= 0, current < objects.count, visited.insert(current).inserted else {
+        continue
+      }
       var registers: [UInt32: UInt32] = [:]
       for command in objects[current].commands {
         switch command.action {

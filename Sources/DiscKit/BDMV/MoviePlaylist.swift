@@ -35,7 +35,8 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
 
   /// Creates a playlist (for authoring and tests).
   public init(
-    version: BDMVVersion = .v0200, playbackType: UInt8 = 1, playItems: [PlayItem], subPaths: [SubPath] = [],
+    version: BDMVVersion = .v0200, playbackType: UInt8 = 1, playItems: [PlayItem],
+    subPaths: [SubPath] = [],
     marks: [PlaylistMark] = []
   ) {
     self.version = version
@@ -56,7 +57,8 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
   public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     version = try BDMVVersion.readHeader(&reader, type: "MPLS")
     guard reader.count >= 40 else {
-      throw DiscKitError.truncated(reader.structure, at: reader.absoluteOffset(ofRelative: 8), needed: 32)
+      throw DiscKitError.truncated(
+        reader.structure, at: reader.absoluteOffset(ofRelative: 8), needed: 32)
     }
     let listPos = Int(try reader.readUInt32BE())
     let markPos = Int(try reader.readUInt32BE())
@@ -79,18 +81,21 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
 
     // PlayList.
     guard listPos <= reader.count else {
-      throw reader.malformed("PlayList start \(listPos) lies past the end of the file", atRelative: 8)
+      throw reader.malformed(
+        "PlayList start \(listPos) lies past the end of the file", atRelative: 8)
     }
     try reader.seek(toRelative: listPos)
     let listLength = Int(try reader.readUInt32BE())
     guard listLength <= reader.remaining else {
-      throw DiscKitError.truncated(reader.structure, at: reader.absoluteOffset, needed: Int64(listLength))
+      throw DiscKitError.truncated(
+        reader.structure, at: reader.absoluteOffset, needed: Int64(listLength))
     }
     try reader.skip(2)
     let itemCount = Int(try reader.readUInt16BE())
     let subCount = Int(try reader.readUInt16BE())
     guard itemCount * 20 <= reader.remaining, subCount * 12 <= reader.remaining else {
-      throw reader.malformed("\(itemCount) play items and \(subCount) sub-paths do not fit in the file")
+      throw reader.malformed(
+        "\(itemCount) play items and \(subCount) sub-paths do not fit in the file")
     }
     playItems = []
     playItems.reserveCapacity(itemCount)
@@ -107,16 +112,19 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
     // PlayListMark.
     reader.structure = "MPLS PlayListMark"
     guard markPos <= reader.count else {
-      throw reader.malformed("PlayListMark start \(markPos) lies past the end of the file", atRelative: 12)
+      throw reader.malformed(
+        "PlayListMark start \(markPos) lies past the end of the file", atRelative: 12)
     }
     try reader.seek(toRelative: markPos)
     let markLength = Int(try reader.readUInt32BE())
     guard markLength <= reader.remaining else {
-      throw DiscKitError.truncated(reader.structure, at: reader.absoluteOffset, needed: Int64(markLength))
+      throw DiscKitError.truncated(
+        reader.structure, at: reader.absoluteOffset, needed: Int64(markLength))
     }
     let markCount = Int(try reader.readUInt16BE())
     guard markCount * 14 <= reader.remaining else {
-      throw reader.malformed("\(markCount) marks need \(markCount * 14) bytes, only \(reader.remaining) remain")
+      throw reader.malformed(
+        "\(markCount) marks need \(markCount * 14) bytes, only \(reader.remaining) remain")
     }
     marks = []
     marks.reserveCapacity(markCount)
@@ -136,13 +144,17 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
   ) {
     var reader = base
     reader.structure = "MPLS ExtensionData"
-    guard start <= reader.count - 12 else { throw reader.malformed("extension data start outside the file") }
+    guard start <= reader.count - 12 else {
+      throw reader.malformed("extension data start outside the file")
+    }
     try reader.seek(toRelative: start)
     let length = try reader.readUInt32BE()
     guard length >= 1 else { return ([], []) }
     try reader.skip(7)
     let entries = Int(try reader.readUInt8())
-    guard start + 12 + entries * 12 <= reader.count else { throw reader.malformed("extension entries outside the file") }
+    guard start + 12 + entries * 12 <= reader.count else {
+      throw reader.malformed("extension entries outside the file")
+    }
     var ids: [ExtensionID] = []
     var subPaths: [SubPath] = []
     for _ in 0..<entries {
@@ -150,7 +162,9 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
       let id2 = try reader.readUInt16BE()
       let extStart = Int(try reader.readUInt32BE())
       let extLength = Int(try reader.readUInt32BE())
-      guard start + extStart + extLength <= reader.count else { throw reader.malformed("extension outside the file") }
+      guard start + extStart + extLength <= reader.count else {
+        throw reader.malformed("extension outside the file")
+      }
       ids.append(ExtensionID(id1: id1, id2: id2))
       if id1 == 2 && id2 == 2 {
         var sub = reader
@@ -158,7 +172,9 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
         let subLength = try sub.readUInt32BE()
         let count = Int(try sub.readUInt16BE())
         if subLength >= 1 && count >= 1 {
-          guard count * 12 <= sub.remaining else { throw sub.malformed("\(count) extension sub-paths do not fit") }
+          guard count * 12 <= sub.remaining else {
+            throw sub.malformed("\(count) extension sub-paths do not fit")
+          }
           var parsed: [SubPath] = []
           for _ in 0..<count { parsed.append(try SubPath(parsing: &sub)) }
           subPaths = parsed

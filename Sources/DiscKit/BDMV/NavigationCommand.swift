@@ -33,7 +33,9 @@ public struct NavigationCommand: Sendable, Hashable, Codable {
     case playerRegister(UInt32)
 
     init(_ raw: UInt32, immediate: Bool) {
-      if immediate { self = .immediate(raw) } else if raw & 0x8000_0000 != 0 {
+      if immediate {
+        self = .immediate(raw)
+      } else if raw & 0x8000_0000 != 0 {
         self = .playerRegister(raw & 0x7F)
       } else {
         self = .generalRegister(raw & 0xFFF)
@@ -73,7 +75,8 @@ public struct NavigationCommand: Sendable, Hashable, Codable {
       default: return .other
       }
     case (2, 0) where setOption == 1 && !destinationIsImmediate && destination & 0x8000_0000 == 0:
-      return .move(register: destination & 0xFFF, value: Operand(source, immediate: sourceIsImmediate))
+      return .move(
+        register: destination & 0xFFF, value: Operand(source, immediate: sourceIsImmediate))
     default:
       return .other
     }

@@ -53,7 +53,8 @@ public struct PlayItem: Sendable, Hashable, Codable {
   /// Creates a play item.
   public init(
     clips: [PlayItemClip], connectionCondition: UInt8 = 1, inTime: UInt32, outTime: UInt32,
-    randomAccessFlag: Bool = false, stillMode: UInt8 = 0, stillTime: UInt16 = 0, isDifferentAudio: Bool = false,
+    randomAccessFlag: Bool = false, stillMode: UInt8 = 0, stillTime: UInt16 = 0,
+    isDifferentAudio: Bool = false,
     isSeamlessAngle: Bool = false, streams: StreamNumberTable = StreamNumberTable()
   ) {
     self.clips = clips.isEmpty ? [PlayItemClip(clipID: "00000")] : clips
@@ -77,7 +78,8 @@ public struct PlayItem: Sendable, Hashable, Codable {
     let start = reader.relativePosition
     guard length >= 18 else { throw reader.malformed("PlayItem length \(length) is below 18") }
     guard length <= reader.remaining else {
-      throw DiscKitError.truncated(reader.structure, at: reader.absoluteOffset, needed: Int64(length))
+      throw DiscKitError.truncated(
+        reader.structure, at: reader.absoluteOffset, needed: Int64(length))
     }
     let clipID = try reader.readIdentifier(5)
     let codecID = try reader.readIdentifier(4)

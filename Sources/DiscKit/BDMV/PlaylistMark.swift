@@ -15,7 +15,10 @@ public struct PlaylistMark: Sendable, Hashable, Codable {
   public var isEntry: Bool { type == 1 }
 
   /// Creates a mark.
-  public init(type: UInt8 = 1, playItemRef: UInt16, time: UInt32, entryESPID: UInt16 = 0xFFFF, duration: UInt32 = 0) {
+  public init(
+    type: UInt8 = 1, playItemRef: UInt16, time: UInt32, entryESPID: UInt16 = 0xFFFF,
+    duration: UInt32 = 0
+  ) {
     self.type = type
     self.playItemRef = playItemRef
     self.time = time

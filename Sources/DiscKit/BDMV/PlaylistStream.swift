@@ -49,9 +49,11 @@ public struct PlaylistStream: Sendable, Hashable, Codable {
 
   /// Creates a stream description.
   public init(
-    entryType: UInt8 = 1, pid: UInt16, subPathID: UInt8 = 0, subClipID: UInt8 = 0, codingType: UInt8,
+    entryType: UInt8 = 1, pid: UInt16, subPathID: UInt8 = 0, subClipID: UInt8 = 0,
+    codingType: UInt8,
     format: UInt8 = 0, rate: UInt8 = 0, characterCode: UInt8 = 0, language: String = "",
-    dynamicRangeType: UInt8 = 0, colorSpace: UInt8 = 0, crFlag: Bool = false, hdrPlusFlag: Bool = false
+    dynamicRangeType: UInt8 = 0, colorSpace: UInt8 = 0, crFlag: Bool = false,
+    hdrPlusFlag: Bool = false
   ) {
     self.entryType = entryType
     self.pid = pid
@@ -135,7 +137,8 @@ public struct PlaylistStream: Sendable, Hashable, Codable {
   func sameForDuplicateCheck(_ other: PlaylistStream) -> Bool {
     entryType == other.entryType && codingType == other.codingType && pid == other.pid
       && subPathID == other.subPathID && subClipID == other.subClipID && format == other.format
-      && rate == other.rate && characterCode == other.characterCode && colorSpace == other.colorSpace
+      && rate == other.rate && characterCode == other.characterCode
+      && colorSpace == other.colorSpace
       && language == other.language
   }
 }

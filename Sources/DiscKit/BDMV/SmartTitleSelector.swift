@@ -52,10 +52,14 @@ public enum SmartTitleSelector {
   /// - Parameters:
   ///   - navigation: playlist number → index titles whose movie objects play it.
   ///   - minSeconds: shorter playlists are "too short".
-  public static func select(_ candidates: [Candidate], navigation: [Int: [Int]] = [:], minSeconds: Double = 20)
+  public static func select(
+    _ candidates: [Candidate], navigation: [Int: [Int]] = [:], minSeconds: Double = 20
+  )
     -> Result
   {
-    var entries = candidates.map { Entry(name: $0.name, excluded: nil, playedByTitles: navigation[$0.number] ?? []) }
+    var entries = candidates.map {
+      Entry(name: $0.name, excluded: nil, playedByTitles: navigation[$0.number] ?? [])
+    }
     // Rule 1.
     for (i, c) in candidates.enumerated() {
       guard let pl = c.playlist else {
@@ -78,7 +82,8 @@ public enum SmartTitleSelector {
     for i in order {
       guard let pl = candidates[i].playlist else { continue }
       let key = pl.playItems.map {
-        LibblurayTitleSelector.SegmentKey(clip: $0.clip.clipID, inTime: $0.inTime, outTime: $0.outTime)
+        LibblurayTitleSelector.SegmentKey(
+          clip: $0.clip.clipID, inTime: $0.inTime, outTime: $0.outTime)
       }
       if let first = kept[key] {
         entries[i].excluded = "duplicate of \(first)"
@@ -98,10 +103,14 @@ public enum SmartTitleSelector {
     }
 
     let survivors = candidates.indices.filter { entries[$0].excluded == nil }
-    guard let longest = survivors.map({ candidates[$0].playlist?.duration45k ?? 0 }).max(), longest > 0 else {
+    guard let longest = survivors.map({ candidates[$0].playlist?.duration45k ?? 0 }).max(),
+      longest > 0
+    else {
       return Result(entries: entries, main: nil, reason: "no playlist survives the filters")
     }
-    var pool = survivors.filter { Double(candidates[$0].playlist?.duration45k ?? 0) >= 0.8 * Double(longest) }
+    var pool = survivors.filter {
+      Double(candidates[$0].playlist?.duration45k ?? 0) >= 0.8 * Double(longest)
+    }
     var reason: [String] = []
     let played = pool.filter { !entries[$0].playedByTitles.isEmpty }
     if !played.isEmpty && played.count < pool.count {
@@ -140,17 +149,25 @@ public enum SmartTitleSelector {
     guard let best else { return Result(entries: entries, main: nil, reason: "no candidate") }
     let excludedCount = entries.count(where: { $0.excluded != nil })
     if pool.count == 1 {
-      reason.append(reason.isEmpty ? "the only playlist at least 80% as long as the longest" : "the only such long playlist")
+      reason.append(
+        reason.isEmpty
+          ? "the only playlist at least 80% as long as the longest" : "the only such long playlist")
     } else {
-      reason.append("best of \(pool.count) playlists at least 80% as long as the longest (length, then chapters, streams, segment order)")
+      reason.append(
+        "best of \(pool.count) playlists at least 80% as long as the longest (length, then chapters, streams, segment order)"
+      )
     }
     if excludedCount > 0 { reason.append("\(excludedCount) playlists set aside") }
     if let titles = entries[best].playedByTitles.first.map({ [$0] }), !titles.isEmpty {
-      reason[0] = titles[0] == 0 ? "played by the first-play object" : "played by index title \(titles[0])"
-      if !played.isEmpty && played.count < survivors.filter({ duration($0) >= 0.8 * Double(longest) }).count {
+      reason[0] =
+        titles[0] == 0 ? "played by the first-play object" : "played by index title \(titles[0])"
+      if !played.isEmpty
+        && played.count < survivors.filter({ duration($0) >= 0.8 * Double(longest) }).count
+      {
         reason[0] += " (other long playlists are not)"
       }
     }
-    return Result(entries: entries, main: candidates[best].name, reason: reason.joined(separator: "; "))
+    return Result(
+      entries: entries, main: candidates[best].name, reason: reason.joined(separator: "; "))
   }
 }

@@ -71,8 +71,11 @@ public struct StreamNumberTable: Sendable, Hashable, Codable {
     }
     return same(video, other.video) && same(audio, other.audio)
       && primaryPGCount == other.primaryPGCount
-      && same(Array(presentationGraphics.prefix(primaryPGCount)), Array(other.presentationGraphics.prefix(other.primaryPGCount)))
-      && same(interactiveGraphics, other.interactiveGraphics) && same(secondaryAudio, other.secondaryAudio)
+      && same(
+        Array(presentationGraphics.prefix(primaryPGCount)),
+        Array(other.presentationGraphics.prefix(other.primaryPGCount)))
+      && same(interactiveGraphics, other.interactiveGraphics)
+      && same(secondaryAudio, other.secondaryAudio)
       && same(secondaryVideo, other.secondaryVideo)
   }
 }

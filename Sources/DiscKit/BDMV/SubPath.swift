@@ -19,7 +19,8 @@ public struct SubPath: Sendable, Hashable, Codable {
     let length = Int(try reader.readUInt32BE())
     let start = reader.relativePosition
     guard length <= reader.remaining else {
-      throw DiscKitError.truncated(reader.structure, at: reader.absoluteOffset, needed: Int64(length))
+      throw DiscKitError.truncated(
+        reader.structure, at: reader.absoluteOffset, needed: Int64(length))
     }
     try reader.skip(1)
     type = try reader.readUInt8()
@@ -54,7 +55,8 @@ public struct SubPlayItem: Sendable, Hashable, Codable {
     let start = reader.relativePosition
     guard length >= 24 else { throw reader.malformed("SubPlayItem length \(length) is below 24") }
     guard length <= reader.remaining else {
-      throw DiscKitError.truncated(reader.structure, at: reader.absoluteOffset, needed: Int64(length))
+      throw DiscKitError.truncated(
+        reader.structure, at: reader.absoluteOffset, needed: Int64(length))
     }
     let id = try reader.readIdentifier(5)
     let codec = try reader.readIdentifier(4)
@@ -70,7 +72,9 @@ public struct SubPlayItem: Sendable, Hashable, Codable {
     if multi {
       let count = max(1, Int(try reader.readUInt8()))
       try reader.skip(1)
-      guard (count - 1) * 10 <= reader.remaining else { throw reader.malformed("\(count) sub-clips do not fit") }
+      guard (count - 1) * 10 <= reader.remaining else {
+        throw reader.malformed("\(count) sub-clips do not fit")
+      }
       for _ in 1..<count {
         let cid = try reader.readIdentifier(5)
         let cc = try reader.readIdentifier(4)

@@ -4,6 +4,7 @@ import DiscKit
 /// Crosscheck of Blu-ray titles (issue 4) against the C reference.
 enum BlurayCrosscheck {
   static func compare(disc: DiscImage, compareBytes: Bool = true) throws -> [String] {
-    throw DiscKitError(.unsupported, disc.path, at: nil, "crosscheck of Blu-ray titles (issue 4) is not built yet")
+    throw DiscKitError(
+      .unsupported, disc.path, at: nil, "crosscheck of Blu-ray titles (issue 4) is not built yet")
   }
 }

@@ -13,7 +13,9 @@ struct BDMVParsingTests {
     else { return [] }
     var out: [String] = []
     while let path = walker.nextObject() as? String {
-      if exts.contains(where: { path.lowercased().hasSuffix($0) }) { out.append(root.appendingPathComponent(path).path) }
+      if exts.contains(where: { path.lowercased().hasSuffix($0) }) {
+        out.append(root.appendingPathComponent(path).path)
+      }
     }
     return out.sorted()
   }
@@ -48,8 +50,11 @@ struct BDMVParsingTests {
     let dir = try TemporaryDirectory()
     let playlists = dir.url.appendingPathComponent("BDMV/PLAYLIST")
     try FileManager.default.createDirectory(at: playlists, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: path, toPath: playlists.appendingPathComponent("00001.mpls").path)
-    guard let bd = try? Reference.Bluray(path: dir.path), bd.titleCount(flags: 0) > 0 else { return 0 }
+    try FileManager.default.copyItem(
+      atPath: path, toPath: playlists.appendingPathComponent("00001.mpls").path)
+    guard let bd = try? Reference.Bluray(path: dir.path), bd.titleCount(flags: 0) > 0 else {
+      return 0
+    }
     return bd.titleInfo(0)?.clips.count ?? 0
   }
 
@@ -78,13 +83,17 @@ struct BDMVParsingTests {
   @Test(needsRealData)
   func indexAndMovieObjectsParse() throws {
     for path in Self.files(withExtensions: ["index.bdmv"]) {
-      let index = try BDMVIndex(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: path)
+      let index = try BDMVIndex(
+        bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: path)
       #expect(!index.titles.isEmpty || index.firstPlay != .none, "\(path)")
     }
     var played = 0
     for path in Self.files(withExtensions: ["movieobject.bdmv"]) {
-      let objects = try MovieObjectFile(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: path)
-      for i in objects.objects.indices { played += objects.playlists(reachableFrom: i).playlists.count }
+      let objects = try MovieObjectFile(
+        bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: path)
+      for i in objects.objects.indices {
+        played += objects.playlists(reachableFrom: i).playlists.count
+      }
     }
     #expect(played > 0)
   }

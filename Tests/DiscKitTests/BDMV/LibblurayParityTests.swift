@@ -24,7 +24,9 @@ struct LibblurayParityTests {
     var order: [String] = []
     for i in 0..<count {
       guard let info = bd.titleInfo(i) else { continue }
-      if let file = disc.playlists.first(where: { $0.number == Int(info.playlist) && !used.contains($0.name) }) {
+      if let file = disc.playlists.first(where: {
+        $0.number == Int(info.playlist) && !used.contains($0.name)
+      }) {
         used.insert(file.name)
         order.append(file.name)
       }
@@ -39,13 +41,17 @@ struct LibblurayParityTests {
       let bd = try Reference.Bluray(path: path)
       let unordered = try BlurayDisc(fileSystem: try FolderFileSystem(root: path))
       let disc = try BlurayDisc(
-        fileSystem: try FolderFileSystem(root: path), playlistOrder: Self.libblurayOrder(bd, disc: unordered))
+        fileSystem: try FolderFileSystem(root: path),
+        playlistOrder: Self.libblurayOrder(bd, disc: unordered))
       let result = LibblurayTitleSelector.select(
-        disc.playlists.map { ($0.name, $0.playlist) }, flags: LibblurayTitleSelector.Flags(rawValue: flags))
+        disc.playlists.map { ($0.name, $0.playlist) },
+        flags: LibblurayTitleSelector.Flags(rawValue: flags))
       let count = bd.titleCount(flags: flags)
       #expect(result.titles.count == count, "\(path) flags \(flags)")
       guard result.titles.count == count else { continue }
-      if count > 0 { #expect(result.mainTitle == bd.mainTitle, "\(path) flags \(flags): main title") }
+      if count > 0 {
+        #expect(result.mainTitle == bd.mainTitle, "\(path) flags \(flags): main title")
+      }
       for (i, name) in result.titles.enumerated() {
         let info = try #require(bd.titleInfo(i))
         let title = try disc.title(playlist: name)
@@ -64,7 +70,8 @@ struct LibblurayParityTests {
       #expect(ours.clipID == theirs.clipID, "\(label)")
       #expect(UInt64(ours.inTime) * 2 == theirs.inTime90k, "\(label) clip \(ours.index) in")
       #expect(UInt64(ours.outTime) * 2 == theirs.outTime90k, "\(label) clip \(ours.index) out")
-      #expect(UInt64(ours.titleTime) * 2 == theirs.startTime90k, "\(label) clip \(ours.index) start")
+      #expect(
+        UInt64(ours.titleTime) * 2 == theirs.startTime90k, "\(label) clip \(ours.index) start")
       // Clip information is present on these discs (only the .m2ts are absent): packet counts
       // come from the EP maps.
       #expect(ours.packetCount == theirs.packetCount, "\(label) clip \(ours.index) packets")
@@ -78,7 +85,8 @@ struct LibblurayParityTests {
     }
     for (ours, theirs) in zip(title.chapters, info.chapters) {
       #expect(UInt64(ours.titleTime) * 2 == theirs.start90k, "\(label) chapter \(ours.index) start")
-      #expect(UInt64(ours.duration) * 2 == theirs.duration90k, "\(label) chapter \(ours.index) duration")
+      #expect(
+        UInt64(ours.duration) * 2 == theirs.duration90k, "\(label) chapter \(ours.index) duration")
       #expect(UInt64(ours.offset) == theirs.offset, "\(label) chapter \(ours.index) offset")
     }
   }
