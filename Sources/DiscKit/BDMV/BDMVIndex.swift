@@ -22,6 +22,12 @@ public struct BDMVIndex: Sendable, Hashable, Codable {
     public var object: Object
     /// `title_access_type` (2 bits).
     public var accessType: UInt8
+
+    /// Creates a title entry.
+    public init(object: Object, accessType: UInt8 = 0) {
+      self.object = object
+      self.accessType = accessType
+    }
   }
 
   /// The header version.

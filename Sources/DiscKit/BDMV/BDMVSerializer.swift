@@ -319,3 +319,99 @@ extension ClipInformation {
     return w.bytes
   }
 }
+
+extension BDMVIndex {
+  /// Creates an index table (for authoring and tests).
+  public init(version: BDMVVersion = .v0200, firstPlay: Object, topMenu: Object, titles: [Title]) {
+    self.version = version
+    self.firstPlay = firstPlay
+    self.topMenu = topMenu
+    self.titles = titles
+  }
+
+  /// Serialises as `index.bdmv` (AppInfoBDMV zeroed, no extension data).
+  public func serialize() -> [UInt8] {
+    var w = BDMVWriter()
+    w.ascii("INDX", 4)
+    w.ascii(version.rawValue, 4)
+    w.u32(78)
+    w.u32(0)
+    w.zeros(24)
+    w.u32(34)
+    w.zeros(34)
+    let start = w.count
+    w.u32(0)
+    func object(_ o: Object, head: UInt32) {
+      switch o {
+      case .hdmv(let id, let playback):
+        w.u32(head | 1 << 30)
+        w.u16(UInt16(playback & 3) << 14)
+        w.u16(id)
+        w.zeros(4)
+      case .bdj(let name, let playback):
+        w.u32(head | 2 << 30)
+        w.u16(UInt16(playback & 3) << 14)
+        w.ascii(name, 5)
+        w.zeros(1)
+      case .none:
+        w.u32(head)
+        w.zeros(8)
+      }
+    }
+    object(firstPlay, head: 0)
+    object(topMenu, head: 0)
+    w.u16(UInt16(clamping: titles.count))
+    for t in titles { object(t.object, head: UInt32(t.accessType & 3) << 28) }
+    w.patch32(at: start, UInt32(w.count - start - 4))
+    return w.bytes
+  }
+}
+
+extension NavigationCommand {
+  /// `PlayPL <playlist>` with an immediate operand.
+  public static func playPlaylist(_ number: UInt32) -> NavigationCommand {
+    NavigationCommand(instruction: 0x2280_0000, destination: number, source: 0)
+  }
+}
+
+extension MovieObjectFile {
+  /// Creates a movie object file (for authoring and tests).
+  public init(version: BDMVVersion = .v0200, objects: [MovieObject]) {
+    self.version = version
+    self.objects = objects
+  }
+
+  /// Serialises as `MovieObject.bdmv`.
+  public func serialize() -> [UInt8] {
+    var w = BDMVWriter()
+    w.ascii("MOBJ", 4)
+    w.ascii(version.rawValue, 4)
+    w.u32(0)
+    w.zeros(28)
+    let start = w.count
+    w.u32(0)
+    w.zeros(4)
+    w.u16(UInt16(clamping: objects.count))
+    for o in objects {
+      w.u16((o.resumeIntention ? 0x8000 : 0) | (o.menuCallMask ? 0x4000 : 0) | (o.titleSearchMask ? 0x2000 : 0))
+      w.u16(UInt16(clamping: o.commands.count))
+      for c in o.commands {
+        w.u32(c.instruction)
+        w.u32(c.destination)
+        w.u32(c.source)
+      }
+    }
+    w.patch32(at: start, UInt32(w.count - start - 4))
+    return w.bytes
+  }
+}
+
+extension MovieObjectFile.MovieObject {
+  /// Creates a movie object.
+  public init(commands: [NavigationCommand], resumeIntention: Bool = false) {
+    self.resumeIntention = resumeIntention
+    self.menuCallMask = false
+    self.titleSearchMask = false
+    self.commands = commands
+  }
+}
