@@ -56,12 +56,16 @@ public enum LibblurayTitleSelector {
     var titles: [String] = []
     var entries: [Entry] = []
     var main = 0
+    // Accepted playlists bucketed by a key that equal playlists share (a fast path for discs
+    // with hundreds of playlists; the bucket keeps list order, so the first match is libbluray's).
+    var buckets: [BucketKey: [Int]] = [:]
     for (name, candidate) in playlists where !name.hasPrefix(".") {
       guard let pl = candidate else {
         entries.append(Entry(name: name, titleIndex: nil, exclusion: .unreadable))
         continue
       }
-      let duplicateIndex = accepted.firstIndex { samePlaylist(pl, $0) }
+      let key = BucketKey(pl)
+      let duplicateIndex = buckets[key]?.first { samePlaylist(pl, accepted[$0]) }
       if flags.contains(.duplicateTitles), let d = duplicateIndex {
         entries.append(Entry(name: name, titleIndex: nil, exclusion: .duplicate(of: titles[d])))
         continue
@@ -77,6 +81,7 @@ public enum LibblurayTitleSelector {
       }
       let i = accepted.count
       accepted.append(pl)
+      buckets[key, default: []].append(i)
       titles.append(name)
       if duplicateIndex == nil && !repeats {
         let currentName = main < i ? titles[main] : name
@@ -117,6 +122,19 @@ public enum LibblurayTitleSelector {
       counts[key] = n
     }
     return false
+  }
+
+  struct BucketKey: Hashable {
+    var items: Int
+    var marks: Int
+    var subPaths: Int
+    var first: SegmentKey?
+    init(_ pl: MoviePlaylist) {
+      items = pl.playItems.count
+      marks = pl.marks.count
+      subPaths = pl.subPaths.count &* 65536 &+ pl.extensionSubPaths.count
+      first = pl.playItems.first.map { SegmentKey(clip: $0.clip.clipID, inTime: $0.inTime, outTime: $0.outTime) }
+    }
   }
 
   struct SegmentKey: Hashable {

@@ -118,7 +118,8 @@ public enum TitleExtractor {
         {
           var offset = Int64(extent.offset + inExtent)
           while copied < length {
-            let want = Int(min(Int64(chunk), length - copied))
+            // Large calls: the kernel copies in-place; 1 GiB keeps progress updates frequent enough.
+            let want = Int(min(Int64(1 << 30), length - copied))
             let n = copyFileRange(file.descriptor.rawValue, &offset, out.rawValue, nil, want, 0)
             if n > 0 {
               copied += Int64(n)
