@@ -4,19 +4,27 @@ import Foundation
 /// Blu-ray benchmarks: `titles` on a disc with many playlists against `bd_list_titles`, and title
 /// extraction against `cat` of the same clip ranges and `bd_splice`.
 let blurayBenchmarks: [Benchmark] = [
-  Benchmark(name: "bluray-titles", summary: "title list of a disc with 1000 playlists vs bd_list_titles") {
+  Benchmark(
+    name: "bluray-titles", summary: "title list of a disc with 1000 playlists vs bd_list_titles"
+  ) {
     let dir = try BenchDirectory()
     try BlurayBenchDisc.writeManyPlaylists(at: dir.path, count: 1000)
     var mainName = ""
     let ours = try Timing.best(runs: 5) {
       let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: dir.path))
-      let result = LibblurayTitleSelector.select(disc.playlists.map { ($0.name, $0.playlist) }, flags: .relevant)
+      let result = LibblurayTitleSelector.select(
+        disc.playlists.map { ($0.name, $0.playlist) }, flags: .relevant)
       mainName = result.titles.isEmpty ? "" : result.titles[result.mainTitle]
     }
     let theirs = try Timing.best(runs: 5) { try Timing.tool("bd_list_titles", [dir.path]) }
-    Timing.report("titles (libbluray selection, main \(mainName))", disckit: ours, reference: theirs, referenceName: "bd_list_titles")
+    Timing.report(
+      "titles (libbluray selection, main \(mainName))", disckit: ours, reference: theirs,
+      referenceName: "bd_list_titles")
   },
-  Benchmark(name: "bluray-extract", summary: "extract a title (DISCKIT_BENCH_BLURAY_MIB, default 1024 MiB) vs cat and bd_splice") {
+  Benchmark(
+    name: "bluray-extract",
+    summary: "extract a title (DISCKIT_BENCH_BLURAY_MIB, default 1024 MiB) vs cat and bd_splice"
+  ) {
     let dir = try BenchDirectory()
     let mib = Int(ProcessInfo.processInfo.environment["DISCKIT_BENCH_BLURAY_MIB"] ?? "") ?? 1024
     try BlurayBenchDisc.writeLargeTitle(at: dir.path, totalMiB: mib)
@@ -45,11 +53,20 @@ let blurayBenchmarks: [Benchmark] = [
     let files = title.fileRanges().map { dir.path + $0.path }
     let cat = try Timing.best(runs: 3) { try Timing.tool("cat", files, stdout: out) }
     let catNull = try Timing.best(runs: 3) { try Timing.tool("cat", files, stdout: "/dev/null") }
-    Timing.report("extract to a file", disckit: ours, reference: cat, referenceName: "cat", bytes: source.size)
-    Timing.report("extract to a file, copy only (no fsync)", disckit: oursNoSync, reference: cat, referenceName: "cat", bytes: source.size)
-    Timing.report("extract to /dev/null (read/write path)", disckit: oursRead, reference: catNull, referenceName: "cat", bytes: source.size)
-    let splice = try Timing.best(runs: 3) { try Timing.tool("bd_splice", ["-p", "1", dir.path, out]) }
-    Timing.report("extract to a file", disckit: ours, reference: splice, referenceName: "bd_splice", bytes: source.size)
+    Timing.report(
+      "extract to a file", disckit: ours, reference: cat, referenceName: "cat", bytes: source.size)
+    Timing.report(
+      "extract to a file, copy only (no fsync)", disckit: oursNoSync, reference: cat,
+      referenceName: "cat", bytes: source.size)
+    Timing.report(
+      "extract to /dev/null (read/write path)", disckit: oursRead, reference: catNull,
+      referenceName: "cat", bytes: source.size)
+    let splice = try Timing.best(runs: 3) {
+      try Timing.tool("bd_splice", ["-p", "1", dir.path, out])
+    }
+    Timing.report(
+      "extract to a file", disckit: ours, reference: splice, referenceName: "bd_splice",
+      bytes: source.size)
   },
 ]
 
@@ -59,7 +76,8 @@ final class BenchDirectory {
   init() throws {
     path = NSTemporaryDirectory() + "disckit-bench-bluray-\(UUID().uuidString)"
     for sub in ["BDMV/PLAYLIST", "BDMV/CLIPINF", "BDMV/STREAM"] {
-      try FileManager.default.createDirectory(atPath: path + "/" + sub, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        atPath: path + "/" + sub, withIntermediateDirectories: true)
     }
   }
   deinit { try? FileManager.default.removeItem(atPath: path) }
@@ -72,9 +90,15 @@ enum BlurayBenchDisc {
     return ClipInformation(
       sourcePacketCount: packets,
       sequence: ClipSequenceInfo(atcSequences: [
-        .init(stcSequences: [.init(pcrPID: 0x1001, spnSTCStart: 0, presentationStartTime: 27000, presentationEndTime: 27000 + UInt32(seconds) * 45000)])
+        .init(stcSequences: [
+          .init(
+            pcrPID: 0x1001, spnSTCStart: 0, presentationStartTime: 27000,
+            presentationEndTime: 27000 + UInt32(seconds) * 45000)
+        ])
       ]),
-      program: ClipProgramInfo(programs: [.init(streams: [.init(pid: 0x1011, codingType: 0x1B, format: 6, rate: 1)])]),
+      program: ClipProgramInfo(programs: [
+        .init(streams: [.init(pid: 0x1011, codingType: 0x1B, format: 6, rate: 1)])
+      ]),
       epMap: EPMap(streams: [EPMap.Stream(pid: 0x1011, entries: entries)]))
   }
 
@@ -86,7 +110,10 @@ enum BlurayBenchDisc {
   }
 
   static func index() -> [UInt8] {
-    BDMVIndex(firstPlay: .none, topMenu: .none, titles: [.init(object: .hdmv(movieObject: 0, playbackType: 0))]).serialize()
+    BDMVIndex(
+      firstPlay: .none, topMenu: .none,
+      titles: [.init(object: .hdmv(movieObject: 0, playbackType: 0))]
+    ).serialize()
   }
 
   /// 1000 obfuscated playlists over 20 clips plus index.bdmv/MovieObject.bdmv.
@@ -96,7 +123,9 @@ enum BlurayBenchDisc {
         to: URL(fileURLWithPath: root + String(format: "/BDMV/CLIPINF/%05d.clpi", c)))
     }
     var items = (0..<20).map {
-      PlayItem(clips: [PlayItemClip(clipID: String(format: "%05d", $0))], inTime: 27000, outTime: 27000 + 300 * 45000, streams: stn)
+      PlayItem(
+        clips: [PlayItemClip(clipID: String(format: "%05d", $0))], inTime: 27000,
+        outTime: 27000 + 300 * 45000, streams: stn)
     }
     var rng = SystemRandomNumberGenerator()
     for n in 0..<count {
@@ -129,14 +158,17 @@ enum BlurayBenchDisc {
     for c in 1...2 {
       let id = String(format: "%05d", c)
       let path = root + "/BDMV/STREAM/\(id).m2ts"
-      FileManager.default.createFile(atPath: path, contents: nil)
+      _ = FileManager.default.createFile(atPath: path, contents: nil)
       let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
       for _ in 0..<blocksPerClip { try handle.write(contentsOf: block) }
       try handle.close()
       let packets = UInt32(blocksPerClip * block.count / 192)
       try Data(clipInfo(seconds: 60, packets: packets).serialize()).write(
         to: URL(fileURLWithPath: root + "/BDMV/CLIPINF/\(id).clpi"))
-      items.append(PlayItem(clips: [PlayItemClip(clipID: id)], connectionCondition: c == 1 ? 1 : 5, inTime: 27000, outTime: 27000 + 61 * 45000, streams: stn))
+      items.append(
+        PlayItem(
+          clips: [PlayItemClip(clipID: id)], connectionCondition: c == 1 ? 1 : 5, inTime: 27000,
+          outTime: 27000 + 61 * 45000, streams: stn))
     }
     // bd_splice needs a chapter to start from.
     let marks = [PlaylistMark(playItemRef: 0, time: 27000)]

@@ -393,7 +393,9 @@ extension MovieObjectFile {
     w.zeros(4)
     w.u16(UInt16(clamping: objects.count))
     for o in objects {
-      w.u16((o.resumeIntention ? 0x8000 : 0) | (o.menuCallMask ? 0x4000 : 0) | (o.titleSearchMask ? 0x2000 : 0))
+      w.u16(
+        (o.resumeIntention ? 0x8000 : 0) | (o.menuCallMask ? 0x4000 : 0)
+          | (o.titleSearchMask ? 0x2000 : 0))
       w.u16(UInt16(clamping: o.commands.count))
       for c in o.commands {
         w.u32(c.instruction)

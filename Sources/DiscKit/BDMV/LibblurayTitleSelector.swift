@@ -133,7 +133,9 @@ public enum LibblurayTitleSelector {
       items = pl.playItems.count
       marks = pl.marks.count
       subPaths = pl.subPaths.count &* 65536 &+ pl.extensionSubPaths.count
-      first = pl.playItems.first.map { SegmentKey(clip: $0.clip.clipID, inTime: $0.inTime, outTime: $0.outTime) }
+      first = pl.playItems.first.map {
+        SegmentKey(clip: $0.clip.clipID, inTime: $0.inTime, outTime: $0.outTime)
+      }
     }
   }
 

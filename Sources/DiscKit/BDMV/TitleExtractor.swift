@@ -25,10 +25,6 @@ public final class ExtractionSink {
     if destination != "-", stat(destination, &st) == 0,
       (st.st_mode & S_IFMT) == S_IFCHR || (st.st_mode & S_IFMT) == S_IFIFO
     {
-      guard overwrite || (st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFCHR else {
-        throw DiscKitError(
-          .alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
-      }
       do {
         direct = try FileDescriptor.open(FilePath(destination), .writeOnly, options: [.closeOnExec])
       } catch {

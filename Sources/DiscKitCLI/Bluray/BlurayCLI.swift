@@ -104,7 +104,7 @@ enum BlurayCLI {
       let flags: LibblurayTitleSelector.Flags = all ? .all : .relevant
       let result = LibblurayTitleSelector.select(
         disc.playlists.map { ($0.name, $0.playlist) }, flags: flags,
-        minSeconds: UInt32(clamping: Int(minLength ?? 0)))
+        minSeconds: UInt32(min(max(minLength.map { $0.isFinite ? $0 : 0 } ?? 0, 0), 4_000_000_000)))
       var rows: [Row] = []
       for (file, entry) in zip(disc.playlists.filter { !$0.name.hasPrefix(".") }, result.entries) {
         let reason: String? =
@@ -381,4 +381,3 @@ enum BlurayCLI {
     }
   }
 }
-

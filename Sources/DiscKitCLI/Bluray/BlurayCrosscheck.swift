@@ -15,7 +15,9 @@ enum BlurayCrosscheck {
     var used = Set<String>()
     for i in 0..<bd.titleCount(flags: 0) {
       guard let info = bd.titleInfo(i),
-        let file = unordered.playlists.first(where: { $0.number == Int(info.playlist) && !used.contains($0.name) })
+        let file = unordered.playlists.first(where: {
+          $0.number == Int(info.playlist) && !used.contains($0.name)
+        })
       else { continue }
       used.insert(file.name)
       order.append(file.name)
@@ -26,11 +28,13 @@ enum BlurayCrosscheck {
         disc.playlists.map { ($0.name, $0.playlist) }, flags: .init(rawValue: flags))
       let count = bd.titleCount(flags: flags)
       guard ours.titles.count == count else {
-        differences.append("\(label): DiscKit lists \(ours.titles.count) titles, libbluray \(count)")
+        differences.append(
+          "\(label): DiscKit lists \(ours.titles.count) titles, libbluray \(count)")
         continue
       }
       if count > 0 && ours.mainTitle != bd.mainTitle {
-        differences.append("\(label): main title \(ours.mainTitle + 1) (DiscKit) vs \(bd.mainTitle + 1) (libbluray)")
+        differences.append(
+          "\(label): main title \(ours.mainTitle + 1) (DiscKit) vs \(bd.mainTitle + 1) (libbluray)")
       }
       for (i, name) in ours.titles.enumerated() {
         guard let info = bd.titleInfo(i) else {
@@ -56,7 +60,8 @@ enum BlurayCrosscheck {
           differences.append("\(prefix): \(title.clips.count) clips vs \(info.clips.count)")
         }
         for (c, r) in zip(title.clips, info.clips)
-        where c.clipID != r.clipID || UInt64(c.inTime) * 2 != r.inTime90k || UInt64(c.outTime) * 2 != r.outTime90k
+        where c.clipID != r.clipID || UInt64(c.inTime) * 2 != r.inTime90k
+          || UInt64(c.outTime) * 2 != r.outTime90k
           || c.packetCount != r.packetCount
         {
           differences.append(
@@ -64,25 +69,30 @@ enum BlurayCrosscheck {
               + "\(r.clipID) \(r.inTime90k)-\(r.outTime90k) \(r.packetCount) packets")
         }
         if title.chapters.count != info.chapters.count {
-          differences.append("\(prefix): \(title.chapters.count) chapters vs \(info.chapters.count)")
+          differences.append(
+            "\(prefix): \(title.chapters.count) chapters vs \(info.chapters.count)")
         }
         for (c, r) in zip(title.chapters, info.chapters)
         where UInt64(c.titleTime) * 2 != r.start90k || UInt64(c.offset) != r.offset {
           differences.append(
-            "\(prefix) chapter \(c.index + 1): start \(UInt64(c.titleTime) * 2) offset \(c.offset) vs start \(r.start90k) offset \(r.offset)")
+            "\(prefix) chapter \(c.index + 1): start \(UInt64(c.titleTime) * 2) offset \(c.offset) vs start \(r.start90k) offset \(r.offset)"
+          )
         }
         if flags == 3, bd.selectTitle(i), UInt64(title.size) != bd.titleSize {
           differences.append("\(prefix): size \(title.size) vs \(bd.titleSize)")
         }
       }
       if compareBytes && flags == 3 && count > 0 {
-        differences += compareMainTitleBytes(disc: disc, name: ours.titles[ours.mainTitle], bd: bd, index: ours.mainTitle)
+        differences += compareMainTitleBytes(
+          disc: disc, name: ours.titles[ours.mainTitle], bd: bd, index: ours.mainTitle)
       }
     }
     return differences
   }
 
-  static func compareMainTitleBytes(disc: BlurayDisc, name: String, bd: Reference.Bluray, index: Int) -> [String] {
+  static func compareMainTitleBytes(
+    disc: BlurayDisc, name: String, bd: Reference.Bluray, index: Int
+  ) -> [String] {
     guard let title = try? disc.title(playlist: name), let source = try? title.byteSource() else {
       return []  // no stream files (metadata-only copy): nothing to compare
     }
@@ -92,14 +102,19 @@ enum BlurayCrosscheck {
     theirs.reserveCapacity(limit)
     _ = bd.readToEnd(limit: limit) { theirs += $0 }
     let n = min(limit, theirs.count)
-    guard let ours = try? source.bytes(at: 0, count: n) else { return ["\(name): DiscKit cannot read \(n) bytes"] }
+    guard let ours = try? source.bytes(at: 0, count: n) else {
+      return ["\(name): DiscKit cannot read \(n) bytes"]
+    }
     if theirs.count < limit {
       return ["\(name): libbluray's bd_read stopped after \(theirs.count) of \(limit) bytes"]
     }
-    for p in stride(from: 0, to: n - n % 192, by: 192) where ours[p..<p + 192] != theirs[p..<p + 192] {
+    for p in stride(from: 0, to: n - n % 192, by: 192)
+    where ours[p..<p + 192] != theirs[p..<p + 192] {
       let wiped = theirs[p + 5] & 0x1F == 0x1F && theirs[p + 6] == 0xFF
       let rest = (0..<192).allSatisfy { $0 == 5 || $0 == 6 || ours[p + $0] == theirs[p + $0] }
-      if !(wiped && rest) { return ["\(name): bytes differ from bd_read in the packet at title offset \(p)"] }
+      if !(wiped && rest) {
+        return ["\(name): bytes differ from bd_read in the packet at title offset \(p)"]
+      }
     }
     return []
   }

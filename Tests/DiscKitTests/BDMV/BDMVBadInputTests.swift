@@ -6,17 +6,24 @@ import Testing
 /// Malformed BDMV input gives typed errors or documented degradations, never a crash.
 @Suite("BDMV bad input")
 struct BDMVBadInputTests {
-  static let items = [SyntheticBluray.item("00001", from: 0, to: 60), SyntheticBluray.item("00002", from: 5, to: 50)]
-  static let playlist = MoviePlaylist(playItems: items, marks: SyntheticBluray.marks(every: 20, items: items))
+  static let items = [
+    SyntheticBluray.item("00001", from: 0, to: 60), SyntheticBluray.item("00002", from: 5, to: 50),
+  ]
+  static let playlist = MoviePlaylist(
+    playItems: items, marks: SyntheticBluray.marks(every: 20, items: items))
   static let clip = SyntheticBluray.clipInfo(seconds: 70)
 
   @Test func unknownVersionIsUnsupported() {
     var bytes = Self.playlist.serialize()
     bytes.replaceSubrange(4..<8, with: Array("0500".utf8))
-    #expect(throws: DiscKitError(.unsupported, "MPLS", at: 4, "")) { try MoviePlaylist(bytes: bytes) }
+    #expect(throws: DiscKitError(.unsupported, "MPLS", at: 4, "")) {
+      try MoviePlaylist(bytes: bytes)
+    }
     var clpi = Self.clip.serialize()
     clpi.replaceSubrange(4..<8, with: Array("0999".utf8))
-    #expect(throws: DiscKitError(.unsupported, "CLPI", at: 4, "")) { try ClipInformation(bytes: clpi) }
+    #expect(throws: DiscKitError(.unsupported, "CLPI", at: 4, "")) {
+      try ClipInformation(bytes: clpi)
+    }
   }
 
   @Test func allVersionsParse() throws {
@@ -46,7 +53,9 @@ struct BDMVBadInputTests {
       #expect(error.code == .truncated)
     }
     for n in 0..<12 {
-      #expect(throws: DiscKitError.self) { try BDMVIndex(bytes: Array([UInt8](Array("INDX0200".utf8) + [0, 0, 0, 78]).prefix(n))) }
+      #expect(throws: DiscKitError.self) {
+        try BDMVIndex(bytes: Array([UInt8](Array("INDX0200".utf8) + [0, 0, 0, 78]).prefix(n)))
+      }
     }
   }
 
@@ -100,7 +109,10 @@ struct BDMVBadInputTests {
     pl.marks.append(PlaylistMark(playItemRef: 7, time: 27000))
     try disc.playlist(1, pl)
     let bluray = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path))
-    #expect(throws: DiscKitError(.malformed, "MPLS PlayListMark \(pl.marks.count - 1) of 00001.mpls", at: nil, "")) {
+    #expect(
+      throws: DiscKitError(
+        .malformed, "MPLS PlayListMark \(pl.marks.count - 1) of 00001.mpls", at: nil, "")
+    ) {
       try bluray.title(playlist: "00001.mpls")
     }
   }

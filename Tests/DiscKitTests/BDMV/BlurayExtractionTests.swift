@@ -16,14 +16,19 @@ struct BlurayExtractionTests {
     var packets: Int { bytes.count / 192 }
   }
 
-  static func makeStream(seconds: Int, offsetSeconds: Int, in dir: TemporaryDirectory, name: String) throws -> Stream {
+  static func makeStream(seconds: Int, offsetSeconds: Int, in dir: TemporaryDirectory, name: String)
+    throws -> Stream
+  {
     let path = dir.file(name)
     let result = try Tool.run(
       "ffmpeg",
       [
-        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi", "-i",
-        "sine=frequency=440:sample_rate=48000", "-t", "\(seconds)", "-c:v", "libx264", "-g", "25", "-keyint_min", "25",
-        "-sc_threshold", "0", "-bf", "0", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-output_ts_offset", "\(offsetSeconds)",
+        "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
+        "-i",
+        "sine=frequency=440:sample_rate=48000", "-t", "\(seconds)", "-c:v", "libx264", "-g", "25",
+        "-keyint_min", "25",
+        "-sc_threshold", "0", "-bf", "0", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-output_ts_offset",
+        "\(offsetSeconds)",
         "-f", "mpegts", "-mpegts_m2ts_mode", "1", path,
       ])
     #expect(result.status == 0, "\(result.stderr)")
@@ -41,7 +46,9 @@ struct BlurayExtractionTests {
         rai = length > 0 && bytes[p + 5] & 0x40 != 0
         payload += 1 + length
       }
-      guard bytes[payload] == 0, bytes[payload + 1] == 0, bytes[payload + 2] == 1, bytes[payload + 7] & 0x80 != 0 else { continue }
+      guard bytes[payload] == 0, bytes[payload + 1] == 0, bytes[payload + 2] == 1,
+        bytes[payload + 7] & 0x80 != 0
+      else { continue }
       let b = bytes[(payload + 9)...(payload + 13)].map(UInt64.init)
       let pts = (b[0] >> 1 & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 | b[3] << 7 | b[4] >> 1
       last = max(last, UInt32(pts / 2))
@@ -55,11 +62,16 @@ struct BlurayExtractionTests {
       sourcePacketCount: UInt32(s.packets),
       sequence: ClipSequenceInfo(atcSequences: [
         .init(stcSequences: [
-          .init(pcrPID: 0x1011, spnSTCStart: 0, presentationStartTime: s.keyFrames[0].pts45k, presentationEndTime: s.lastPTS45k)
+          .init(
+            pcrPID: 0x1011, spnSTCStart: 0, presentationStartTime: s.keyFrames[0].pts45k,
+            presentationEndTime: s.lastPTS45k)
         ])
       ]),
       program: ClipProgramInfo(programs: [
-        .init(streams: [.init(pid: 0x1011, codingType: 0x1B, format: 6, rate: 3), .init(pid: 0x1100, codingType: 0x81, format: 3, rate: 1, language: "eng")])
+        .init(streams: [
+          .init(pid: 0x1011, codingType: 0x1B, format: 6, rate: 3),
+          .init(pid: 0x1100, codingType: 0x81, format: 3, rate: 1, language: "eng"),
+        ])
       ]),
       epMap: EPMap(streams: [EPMap.Stream(pid: 0x1011, entries: s.keyFrames)]))
   }
@@ -84,8 +96,12 @@ struct BlurayExtractionTests {
     let inA = a.keyFrames[0].pts45k
     let inB = b.keyFrames[0].pts45k + 45000 * 5 / 2
     let items = [
-      PlayItem(clips: [PlayItemClip(clipID: "00001")], inTime: inA, outTime: a.lastPTS45k + 1800, streams: streams()),
-      PlayItem(clips: [PlayItemClip(clipID: "00002")], connectionCondition: 1, inTime: inB, outTime: b.lastPTS45k + 1800, streams: streams()),
+      PlayItem(
+        clips: [PlayItemClip(clipID: "00001")], inTime: inA, outTime: a.lastPTS45k + 1800,
+        streams: streams()),
+      PlayItem(
+        clips: [PlayItemClip(clipID: "00002")], connectionCondition: 1, inTime: inB,
+        outTime: b.lastPTS45k + 1800, streams: streams()),
     ]
     let marks = [
       PlaylistMark(playItemRef: 0, time: inA), PlaylistMark(playItemRef: 0, time: inA + 4 * 45000),
@@ -110,7 +126,8 @@ struct BlurayExtractionTests {
   /// Equal except for packets libbluray wiped (PID rewritten to 0x1FFF).
   static func equalAfterNormalising(ours: [UInt8], libbluray: [UInt8]) -> Bool {
     guard ours.count == libbluray.count, ours.count % 192 == 0 else { return false }
-    for p in stride(from: 0, to: ours.count, by: 192) where ours[p..<p + 192] != libbluray[p..<p + 192] {
+    for p in stride(from: 0, to: ours.count, by: 192)
+    where ours[p..<p + 192] != libbluray[p..<p + 192] {
       let wiped = libbluray[p + 5] & 0x1F == 0x1F && libbluray[p + 6] == 0xFF
       guard wiped else { return false }
       for k in 0..<192 where k != 5 && k != 6 && ours[p + k] != libbluray[p + k] { return false }
@@ -126,7 +143,9 @@ struct BlurayExtractionTests {
     let title = try bluray.title(playlist: "00001.mpls")
     // Independent expectation from the walk: A whole, B from the key frame at 2 s.
     #expect(title.clips[0].startPacket == 0 && title.clips[0].endPacket == UInt32(a.packets))
-    #expect(title.clips[1].startPacket == b.keyFrames[2].spn && title.clips[1].endPacket == UInt32(b.packets))
+    #expect(
+      title.clips[1].startPacket == b.keyFrames[2].spn
+        && title.clips[1].endPacket == UInt32(b.packets))
 
     let bd = try Reference.Bluray(path: disc.path)
     #expect(bd.selectPlaylist(1))
@@ -148,8 +167,10 @@ struct BlurayExtractionTests {
       let run = try Tool.run("bd_splice", ["-p", "1", disc.path, splice])
       #expect(run.status == 0, "\(run.stderr)")
       let spliced = [UInt8](try Data(contentsOf: URL(fileURLWithPath: splice)))
-      #expect(spliced.count <= ours.count && spliced.count >= ours.count - Int(title.chapters[0].offset))
-      #expect(Self.equalAfterNormalising(ours: Array(ours.suffix(spliced.count)), libbluray: spliced))
+      #expect(
+        spliced.count <= ours.count && spliced.count >= ours.count - Int(title.chapters[0].offset))
+      #expect(
+        Self.equalAfterNormalising(ours: Array(ours.suffix(spliced.count)), libbluray: spliced))
     }
 
     // Time seek: the byte offset for a time is libbluray's bd_seek_time position.
@@ -173,7 +194,11 @@ struct BlurayExtractionTests {
 
     // ffprobe reads it: 150 frames of A and 100 of B (from the 2 s key frame) = 10 s at 25 fps.
     let probe = try Tool.run(
-      "ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", out])
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+        "stream=nb_read_frames", "-of", "csv=p=0", out,
+      ])
     // (ffprobe lists the stream once per program entry; every line must say 250.)
     let counts = probe.text.split(whereSeparator: \.isNewline).map(String.init)
     #expect(!counts.isEmpty && counts.allSatisfy { $0 == "250" }, "\(probe.text)")
@@ -189,9 +214,11 @@ struct BlurayExtractionTests {
     try disc.clip("00001", Self.clipInformation(a))
     try disc.clip("00002", Self.clipInformation(b))
     let item = PlayItem(
-      clips: [PlayItemClip(clipID: "00001"), PlayItemClip(clipID: "00002")], inTime: a.keyFrames[0].pts45k,
+      clips: [PlayItemClip(clipID: "00001"), PlayItemClip(clipID: "00002")],
+      inTime: a.keyFrames[0].pts45k,
       outTime: a.keyFrames[0].pts45k + 3 * 45000, streams: Self.streams())
-    try disc.playlist(1, MoviePlaylist(playItems: [item], marks: [PlaylistMark(playItemRef: 0, time: item.inTime)]))
+    try disc.playlist(
+      1, MoviePlaylist(playItems: [item], marks: [PlaylistMark(playItemRef: 0, time: item.inTime)]))
     try disc.navigation(plays: [[1]])
     let bluray = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path))
     let bd = try Reference.Bluray(path: disc.path)
@@ -210,7 +237,8 @@ struct BlurayExtractionTests {
   @Test(.enabled(if: Tool.has("ffmpeg"), "needs ffmpeg"))
   func concurrentReadersSeeTheSameBytes() async throws {
     let (disc, _, _) = try Self.makeDisc()
-    let title = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path)).title(playlist: "00001.mpls")
+    let title = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path)).title(
+      playlist: "00001.mpls")
     let source = try title.byteSource()
     let whole = try Self.readAll(source, chunk: 1 << 20)
     try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -229,10 +257,15 @@ struct BlurayExtractionTests {
     }
   }
 
-  @Test(.enabled(if: Tool.has("ffmpeg") && FileManager.default.fileExists(atPath: "/dev/full"), "needs ffmpeg and /dev/full"))
+  @Test(
+    .enabled(
+      if: Tool.has("ffmpeg") && FileManager.default.fileExists(atPath: "/dev/full"),
+      "needs ffmpeg and /dev/full"))
   func devFullGivesACleanError() throws {
     let (disc, _, _) = try Self.makeDisc()
-    let source = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path)).title(playlist: "00001.mpls").byteSource()
+    let source = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path)).title(
+      playlist: "00001.mpls"
+    ).byteSource()
     let sink = try ExtractionSink(destination: "/dev/full", overwrite: true)
     do {
       try TitleExtractor.copy(source, range: 0..<source.size, to: sink) { _ in }

@@ -14,7 +14,8 @@ struct SmartSelectionTests {
       for pl in reach.playlists { nav[pl, default: []].append(title) }
     }
     let result = SmartTitleSelector.select(
-      disc.playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) }, navigation: nav)
+      disc.playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },
+      navigation: nav)
     return (result, disc)
   }
 
@@ -35,12 +36,15 @@ struct SmartSelectionTests {
     var rng = SystemRandomNumberGenerator()
     let feature = segments.map { SyntheticBluray.item($0, from: 0, to: 300) }
     try disc.playlist(
-      800, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 600, items: feature)))
+      800,
+      MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 600, items: feature)))
     for n in 0..<200 {
       var shuffled = feature
       repeat { shuffled.shuffle(using: &rng) } while shuffled.map(\.clip.clipID) == segments
       try disc.playlist(
-        900 + n, MoviePlaylist(playItems: shuffled, marks: SyntheticBluray.marks(every: 600, items: shuffled)))
+        900 + n,
+        MoviePlaylist(
+          playItems: shuffled, marks: SyntheticBluray.marks(every: 600, items: shuffled)))
     }
     try disc.navigation(plays: [[800]])
     let (result, _) = try select(disc.path)
@@ -68,17 +72,29 @@ struct SmartSelectionTests {
   /// long as the feature; a wrapped in/out decoy looks 26 h long to libbluray.
   @Test func loopingAndWrappedDecoysAreExcluded() throws {
     let disc = try SyntheticBluray()
-    for id in ["00001", "00002", "00003"] { try disc.clip(id, SyntheticBluray.clipInfo(seconds: 2400)) }
+    for id in ["00001", "00002", "00003"] {
+      try disc.clip(id, SyntheticBluray.clipInfo(seconds: 2400))
+    }
     let feature = [
-      SyntheticBluray.item("00001", from: 0, to: 2000), SyntheticBluray.item("00002", from: 0, to: 2000),
+      SyntheticBluray.item("00001", from: 0, to: 2000),
+      SyntheticBluray.item("00002", from: 0, to: 2000),
     ]
-    try disc.playlist(1, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature)))
+    try disc.playlist(
+      1, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature))
+    )
     let looping = feature + feature
-    try disc.playlist(2, MoviePlaylist(playItems: looping, marks: SyntheticBluray.marks(every: 300, items: looping)))
+    try disc.playlist(
+      2, MoviePlaylist(playItems: looping, marks: SyntheticBluray.marks(every: 300, items: looping))
+    )
     var wrapped = SyntheticBluray.item("00003", from: 10, to: 5)
     wrapped.streams = SyntheticBluray.standardStreams
-    try disc.playlist(3, MoviePlaylist(playItems: [wrapped], marks: [PlaylistMark(playItemRef: 0, time: wrapped.inTime)]))
-    try disc.playlist(4, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature)))
+    try disc.playlist(
+      3,
+      MoviePlaylist(
+        playItems: [wrapped], marks: [PlaylistMark(playItemRef: 0, time: wrapped.inTime)]))
+    try disc.playlist(
+      4, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature))
+    )
     try disc.navigation(plays: [])
     let (result, _) = try select(disc.path)
     #expect(result.main == "00001.mpls")
@@ -94,12 +110,20 @@ struct SmartSelectionTests {
   /// A 4-clip feature (2h03) against a single-clip decoy (1h50): the multi-clip feature wins.
   @Test func multiClipFeatureBeatsOneLongClip() throws {
     let disc = try SyntheticBluray()
-    for id in ["00010", "00011", "00012", "00013"] { try disc.clip(id, SyntheticBluray.clipInfo(seconds: 1900)) }
+    for id in ["00010", "00011", "00012", "00013"] {
+      try disc.clip(id, SyntheticBluray.clipInfo(seconds: 1900))
+    }
     try disc.clip("00020", SyntheticBluray.clipInfo(seconds: 6700))
-    let feature = ["00010", "00011", "00012", "00013"].map { SyntheticBluray.item($0, from: 0, to: 1845) }
-    try disc.playlist(800, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 600, items: feature)))
+    let feature = ["00010", "00011", "00012", "00013"].map {
+      SyntheticBluray.item($0, from: 0, to: 1845)
+    }
+    try disc.playlist(
+      800,
+      MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 600, items: feature)))
     let single = [SyntheticBluray.item("00020", from: 0, to: 6600)]
-    try disc.playlist(700, MoviePlaylist(playItems: single, marks: SyntheticBluray.marks(every: 600, items: single)))
+    try disc.playlist(
+      700, MoviePlaylist(playItems: single, marks: SyntheticBluray.marks(every: 600, items: single))
+    )
     let (result, _) = try select(disc.path)
     #expect(result.main == "00800.mpls")
   }
@@ -109,16 +133,21 @@ struct SmartSelectionTests {
     let disc = try SyntheticBluray()
     for id in ["00001", "00002"] { try disc.clip(id, SyntheticBluray.clipInfo(seconds: 2400)) }
     let a = [SyntheticBluray.item("00001", from: 0, to: 2000)]
-    let b = [SyntheticBluray.item("00001", from: 0, to: 2000), SyntheticBluray.item("00002", from: 0, to: 100)]
+    let b = [
+      SyntheticBluray.item("00001", from: 0, to: 2000),
+      SyntheticBluray.item("00002", from: 0, to: 100),
+    ]
     try disc.playlist(1, MoviePlaylist(playItems: a + a + a))
     try disc.playlist(2, MoviePlaylist(playItems: b))
     try disc.playlist(3, MoviePlaylist(playItems: b))
-    try disc.playlist(4, MoviePlaylist(playItems: a, marks: SyntheticBluray.marks(every: 60, items: a)))
+    try disc.playlist(
+      4, MoviePlaylist(playItems: a, marks: SyntheticBluray.marks(every: 60, items: a)))
     try disc.navigation(plays: [])
     let bd = try Reference.Bluray(path: disc.path)
     let parsed = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path))
     let order = LibblurayParityTests.libblurayOrder(bd, disc: parsed)
-    let ordered = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path), playlistOrder: order)
+    let ordered = try BlurayDisc(
+      fileSystem: try FolderFileSystem(root: disc.path), playlistOrder: order)
     for flags: UInt8 in [0, 1, 2, 3] {
       let ours = LibblurayTitleSelector.select(
         ordered.playlists.map { ($0.name, $0.playlist) }, flags: .init(rawValue: flags))

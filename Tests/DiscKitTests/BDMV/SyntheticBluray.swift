@@ -9,7 +9,9 @@ struct SyntheticBluray {
 
   init() throws {
     directory = try TemporaryDirectory("disckit-bdmv")
-    for sub in ["BDMV/PLAYLIST", "BDMV/CLIPINF", "BDMV/STREAM", "BDMV/BACKUP/PLAYLIST", "BDMV/BACKUP/CLIPINF"] {
+    for sub in [
+      "BDMV/PLAYLIST", "BDMV/CLIPINF", "BDMV/STREAM", "BDMV/BACKUP/PLAYLIST", "BDMV/BACKUP/CLIPINF",
+    ] {
       try FileManager.default.createDirectory(
         at: directory.url.appendingPathComponent(sub), withIntermediateDirectories: true)
     }
@@ -31,17 +33,25 @@ struct SyntheticBluray {
   func navigation(plays: [[UInt32]]) throws {
     let index = BDMVIndex(
       firstPlay: .none, topMenu: .none,
-      titles: plays.indices.map { BDMVIndex.Title(object: .hdmv(movieObject: UInt16($0), playbackType: 0)) })
+      titles: plays.indices.map {
+        BDMVIndex.Title(object: .hdmv(movieObject: UInt16($0), playbackType: 0))
+      })
     try write("BDMV/index.bdmv", index.serialize())
     let objects = MovieObjectFile(
-      objects: plays.map { MovieObjectFile.MovieObject(commands: $0.map { NavigationCommand.playPlaylist($0) }) })
+      objects: plays.map {
+        MovieObjectFile.MovieObject(commands: $0.map { NavigationCommand.playPlaylist($0) })
+      })
     try write("BDMV/MovieObject.bdmv", objects.serialize())
   }
 
   /// A clip of `seconds` seconds starting at PTS `start45k`, with one entry point per second
   /// every `packetsPerSecond` packets.
-  static func clipInfo(seconds: Int, start45k: UInt32 = 27000, packetsPerSecond: UInt32 = 1000) -> ClipInformation {
-    let entries = (0..<seconds).map { (pts45k: start45k + UInt32($0) * 45000, spn: UInt32($0) * packetsPerSecond) }
+  static func clipInfo(seconds: Int, start45k: UInt32 = 27000, packetsPerSecond: UInt32 = 1000)
+    -> ClipInformation
+  {
+    let entries = (0..<seconds).map {
+      (pts45k: start45k + UInt32($0) * 45000, spn: UInt32($0) * packetsPerSecond)
+    }
     return ClipInformation(
       sourcePacketCount: UInt32(seconds) * packetsPerSecond,
       sequence: ClipSequenceInfo(atcSequences: [
@@ -52,7 +62,10 @@ struct SyntheticBluray {
         ])
       ]),
       program: ClipProgramInfo(programs: [
-        .init(streams: [.init(pid: 0x1011, codingType: 0x1B, format: 6, rate: 1), .init(pid: 0x1100, codingType: 0x81, format: 3, rate: 1, language: "eng")])
+        .init(streams: [
+          .init(pid: 0x1011, codingType: 0x1B, format: 6, rate: 1),
+          .init(pid: 0x1100, codingType: 0x81, format: 3, rate: 1, language: "eng"),
+        ])
       ]),
       epMap: EPMap(streams: [EPMap.Stream(pid: 0x1011, entries: entries)]))
   }
@@ -65,10 +78,13 @@ struct SyntheticBluray {
   }()
 
   /// A play item of `clip` from second `from` to second `to` of a clip made by ``clipInfo(seconds:start45k:packetsPerSecond:)``.
-  static func item(_ clip: String, from: Int, to: Int, start45k: UInt32 = 27000, connection: UInt8 = 1) -> PlayItem {
+  static func item(
+    _ clip: String, from: Int, to: Int, start45k: UInt32 = 27000, connection: UInt8 = 1
+  ) -> PlayItem {
     PlayItem(
       clips: [PlayItemClip(clipID: clip)], connectionCondition: connection,
-      inTime: start45k + UInt32(from) * 45000, outTime: start45k + UInt32(to) * 45000, streams: standardStreams)
+      inTime: start45k + UInt32(from) * 45000, outTime: start45k + UInt32(to) * 45000,
+      streams: standardStreams)
   }
 
   static func marks(every seconds: Int, items: [PlayItem]) -> [PlaylistMark] {
