@@ -128,6 +128,23 @@ struct SmartSelectionTests {
     #expect(result.main == "00800.mpls")
   }
 
+  /// On the real (unobfuscated) discs with navigation smart selection agrees with libbluray's
+  /// main title. (Without index.bdmv they may differ by design: on tchapter_DISC1 libbluray
+  /// prefers a 1h11 H.264 playlist to a 2h42 MPEG-2 one; smart keeps only playlists ≥ 80 % of
+  /// the longest, see docs/bluray.md.)
+  @Test(needsRealData)
+  func agreesWithLibblurayOnRealDiscs() throws {
+    let withIndex = LibblurayParityTests.discs.filter {
+      FileManager.default.fileExists(atPath: $0 + "/BDMV/index.bdmv")
+    }
+    #expect(withIndex.count >= 20)
+    for path in withIndex {
+      let (result, _) = try select(path)
+      let theirs = try libblurayMain(path)
+      #expect(result.main != nil && result.main == theirs, "\(path): \(result.reason)")
+    }
+  }
+
   /// The parity selector reproduces libbluray on the synthetic decoy folders too.
   @Test func paritySelectorAgreesWithLibblurayOnDecoys() throws {
     let disc = try SyntheticBluray()
