@@ -1,3 +1,179 @@
-// PLACEHOLDER: the owning issue adds its benchmarks here.
+import DiscKit
+import Foundation
 
-let blurayBenchmarks: [Benchmark] = []
+/// Blu-ray benchmarks: `titles` on a disc with many playlists against `bd_list_titles`, and title
+/// extraction against `cat` of the same clip ranges and `bd_splice`.
+let blurayBenchmarks: [Benchmark] = [
+  Benchmark(
+    name: "bluray-titles", summary: "title list of a disc with 1000 playlists vs bd_list_titles"
+  ) {
+    let dir = try BenchDirectory()
+    try BlurayBenchDisc.writeManyPlaylists(at: dir.path, count: 1000)
+    var mainName = ""
+    let ours = try Timing.best(runs: 5) {
+      let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: dir.path))
+      let result = LibblurayTitleSelector.select(
+        disc.playlists.map { ($0.name, $0.playlist) }, flags: .relevant)
+      mainName = result.titles.isEmpty ? "" : result.titles[result.mainTitle]
+    }
+    let theirs = try Timing.best(runs: 5) { try Timing.tool("bd_list_titles", [dir.path]) }
+    Timing.report(
+      "titles (libbluray selection, main \(mainName))", disckit: ours, reference: theirs,
+      referenceName: "bd_list_titles")
+  },
+  Benchmark(
+    name: "bluray-extract",
+    summary: "extract a title (DISCKIT_BENCH_BLURAY_MIB, default 1024 MiB) vs cat and bd_splice"
+  ) {
+    let dir = try BenchDirectory()
+    let mib = Int(ProcessInfo.processInfo.environment["DISCKIT_BENCH_BLURAY_MIB"] ?? "") ?? 1024
+    try BlurayBenchDisc.writeLargeTitle(at: dir.path, totalMiB: mib)
+    let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: dir.path))
+    let title = try disc.title(playlist: "00001.mpls")
+    let source = try title.byteSource()
+    let out = dir.path + "/out.m2ts"
+    let ours = try Timing.best(runs: 3) {
+      try? FileManager.default.removeItem(atPath: out)
+      let sink = try ExtractionSink(destination: out, overwrite: true)
+      try TitleExtractor.copy(source, range: 0..<source.size, to: sink) { _ in }
+      try sink.commit()
+    }
+    // The same copy without the final fsync+rename (AtomicFileWriter.commit syncs; cat does not).
+    let oursNoSync = try Timing.best(runs: 3) {
+      let sink = try ExtractionSink(destination: out, overwrite: true)
+      try TitleExtractor.copy(source, range: 0..<source.size, to: sink) { _ in }
+      sink.abort()
+    }
+    let oursRead = try Timing.best(runs: 3) {
+      let sink = try ExtractionSink(destination: "/dev/null", overwrite: true)
+      try TitleExtractor.copy(source, range: 0..<source.size, to: sink) { _ in }
+      try sink.commit()
+    }
+    // cat of the same ranges: the clips are whole files here (first item from packet 0, last to the end).
+    let files = title.fileRanges().map { dir.path + $0.path }
+    let cat = try Timing.best(runs: 3) { try Timing.tool("cat", files, stdout: out) }
+    let catNull = try Timing.best(runs: 3) { try Timing.tool("cat", files, stdout: "/dev/null") }
+    Timing.report(
+      "extract to a file", disckit: ours, reference: cat, referenceName: "cat", bytes: source.size)
+    Timing.report(
+      "extract to a file, copy only (no fsync)", disckit: oursNoSync, reference: cat,
+      referenceName: "cat", bytes: source.size)
+    Timing.report(
+      "extract to /dev/null (read/write path)", disckit: oursRead, reference: catNull,
+      referenceName: "cat", bytes: source.size)
+    let splice = try Timing.best(runs: 3) {
+      try Timing.tool("bd_splice", ["-p", "1", dir.path, out])
+    }
+    Timing.report(
+      "extract to a file", disckit: ours, reference: splice, referenceName: "bd_splice",
+      bytes: source.size)
+  },
+]
+
+/// A temporary directory for benchmark inputs, removed afterwards.
+final class BenchDirectory {
+  let path: String
+  init() throws {
+    path = NSTemporaryDirectory() + "disckit-bench-bluray-\(UUID().uuidString)"
+    for sub in ["BDMV/PLAYLIST", "BDMV/CLIPINF", "BDMV/STREAM"] {
+      try FileManager.default.createDirectory(
+        atPath: path + "/" + sub, withIntermediateDirectories: true)
+    }
+  }
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+enum BlurayBenchDisc {
+  static func clipInfo(seconds: Int, packets: UInt32) -> ClipInformation {
+    let step = max(1, packets / UInt32(max(1, seconds)))
+    let entries = (0..<seconds).map { (pts45k: 27000 + UInt32($0) * 45000, spn: UInt32($0) * step) }
+    return ClipInformation(
+      sourcePacketCount: packets,
+      sequence: ClipSequenceInfo(atcSequences: [
+        .init(stcSequences: [
+          .init(
+            pcrPID: 0x1001, spnSTCStart: 0, presentationStartTime: 27000,
+            presentationEndTime: 27000 + UInt32(seconds) * 45000)
+        ])
+      ]),
+      program: ClipProgramInfo(programs: [
+        .init(streams: [.init(pid: 0x1011, codingType: 0x1B, format: 6, rate: 1)])
+      ]),
+      epMap: EPMap(streams: [EPMap.Stream(pid: 0x1011, entries: entries)]))
+  }
+
+  static var stn: StreamNumberTable {
+    var s = StreamNumberTable()
+    s.video = [PlaylistStream(pid: 0x1011, codingType: 0x1B, format: 6, rate: 1)]
+    s.audio = [PlaylistStream(pid: 0x1100, codingType: 0x81, format: 3, rate: 1, language: "eng")]
+    return s
+  }
+
+  static func index() -> [UInt8] {
+    BDMVIndex(
+      firstPlay: .none, topMenu: .none,
+      titles: [.init(object: .hdmv(movieObject: 0, playbackType: 0))]
+    ).serialize()
+  }
+
+  /// 1000 obfuscated playlists over 20 clips plus index.bdmv/MovieObject.bdmv.
+  static func writeManyPlaylists(at root: String, count: Int) throws {
+    for c in 0..<20 {
+      try Data(clipInfo(seconds: 400, packets: 400_000).serialize()).write(
+        to: URL(fileURLWithPath: root + String(format: "/BDMV/CLIPINF/%05d.clpi", c)))
+    }
+    var items = (0..<20).map {
+      PlayItem(
+        clips: [PlayItemClip(clipID: String(format: "%05d", $0))], inTime: 27000,
+        outTime: 27000 + 300 * 45000, streams: stn)
+    }
+    var rng = SystemRandomNumberGenerator()
+    for n in 0..<count {
+      items.shuffle(using: &rng)
+      let marks = items.indices.map { PlaylistMark(playItemRef: UInt16($0), time: 27000) }
+      try Data(MoviePlaylist(playItems: items, marks: marks).serialize()).write(
+        to: URL(fileURLWithPath: root + String(format: "/BDMV/PLAYLIST/%05d.mpls", n)))
+    }
+    try Data(index()).write(to: URL(fileURLWithPath: root + "/BDMV/index.bdmv"))
+    try Data(MovieObjectFile(objects: [.init(commands: [.playPlaylist(0)])]).serialize()).write(
+      to: URL(fileURLWithPath: root + "/BDMV/MovieObject.bdmv"))
+  }
+
+  /// Two clips of null packets (valid sync bytes, so libbluray does not drop units) and a playlist of both.
+  static func writeLargeTitle(at root: String, totalMiB: Int) throws {
+    let unit = 6144
+    var block = [UInt8](repeating: 0xFF, count: unit * 512)  // 3 MiB of 192-byte packets
+    for p in stride(from: 0, to: block.count, by: 192) {
+      block[p] = 0
+      block[p + 1] = 0
+      block[p + 2] = 0
+      block[p + 3] = 0
+      block[p + 4] = 0x47
+      block[p + 5] = 0x1F
+      block[p + 6] = 0xFF
+      block[p + 7] = 0x10
+    }
+    let blocksPerClip = max(1, totalMiB / 2 / 3)
+    var items: [PlayItem] = []
+    for c in 1...2 {
+      let id = String(format: "%05d", c)
+      let path = root + "/BDMV/STREAM/\(id).m2ts"
+      _ = FileManager.default.createFile(atPath: path, contents: nil)
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+      for _ in 0..<blocksPerClip { try handle.write(contentsOf: block) }
+      try handle.close()
+      let packets = UInt32(blocksPerClip * block.count / 192)
+      try Data(clipInfo(seconds: 60, packets: packets).serialize()).write(
+        to: URL(fileURLWithPath: root + "/BDMV/CLIPINF/\(id).clpi"))
+      items.append(
+        PlayItem(
+          clips: [PlayItemClip(clipID: id)], connectionCondition: c == 1 ? 1 : 5, inTime: 27000,
+          outTime: 27000 + 61 * 45000, streams: stn))
+    }
+    // bd_splice needs a chapter to start from.
+    let marks = [PlaylistMark(playItemRef: 0, time: 27000)]
+    try Data(MoviePlaylist(playItems: items, marks: marks).serialize()).write(
+      to: URL(fileURLWithPath: root + "/BDMV/PLAYLIST/00001.mpls"))
+    try Data(index()).write(to: URL(fileURLWithPath: root + "/BDMV/index.bdmv"))
+  }
+}

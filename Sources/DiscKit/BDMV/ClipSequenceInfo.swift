@@ -1,0 +1,78 @@
+/// A clip's SequenceInfo: its ATC sequences and, in each, the STC (PCR time base) sequences.
+public struct ClipSequenceInfo: Sendable, Hashable, Codable {
+  /// One STC sequence: a run of packets with one continuous PCR time base.
+  public struct STCSequence: Sendable, Hashable, Codable {
+    public var pcrPID: UInt16
+    /// First source packet of the sequence.
+    public var spnSTCStart: UInt32
+    /// Presentation start/end time (45 kHz).
+    public var presentationStartTime: UInt32
+    public var presentationEndTime: UInt32
+
+    public init(
+      pcrPID: UInt16, spnSTCStart: UInt32, presentationStartTime: UInt32,
+      presentationEndTime: UInt32
+    ) {
+      self.pcrPID = pcrPID
+      self.spnSTCStart = spnSTCStart
+      self.presentationStartTime = presentationStartTime
+      self.presentationEndTime = presentationEndTime
+    }
+  }
+
+  /// One ATC (arrival time clock) sequence.
+  public struct ATCSequence: Sendable, Hashable, Codable {
+    public var spnATCStart: UInt32
+    /// The STC id of `stcSequences[0]`.
+    public var offsetSTCID: UInt8
+    public var stcSequences: [STCSequence]
+
+    public init(spnATCStart: UInt32 = 0, offsetSTCID: UInt8 = 0, stcSequences: [STCSequence]) {
+      self.spnATCStart = spnATCStart
+      self.offsetSTCID = offsetSTCID
+      self.stcSequences = stcSequences
+    }
+  }
+
+  /// The ATC sequences.
+  public var atcSequences: [ATCSequence]
+
+  public init(atcSequences: [ATCSequence]) { self.atcSequences = atcSequences }
+
+  /// Parses SequenceInfo at the reader's cursor.
+  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+    try reader.skip(5)
+    let atcCount = Int(try reader.readUInt8())
+    atcSequences = []
+    for _ in 0..<atcCount {
+      let spn = try reader.readUInt32BE()
+      let stcCount = Int(try reader.readUInt8())
+      let offset = try reader.readUInt8()
+      guard stcCount * 14 <= reader.remaining else {
+        throw reader.malformed("\(stcCount) STC sequences do not fit in the file")
+      }
+      var stcs: [STCSequence] = []
+      for _ in 0..<stcCount {
+        stcs.append(
+          STCSequence(
+            pcrPID: try reader.readUInt16BE(), spnSTCStart: try reader.readUInt32BE(),
+            presentationStartTime: try reader.readUInt32BE(),
+            presentationEndTime: try reader.readUInt32BE()))
+      }
+      atcSequences.append(ATCSequence(spnATCStart: spn, offsetSTCID: offset, stcSequences: stcs))
+    }
+  }
+
+  /// libbluray's `clpi_find_stc_spn`: the first packet of STC sequence `stcID` (0 if unknown).
+  ///
+  /// libbluray indexes with `stc_id - offset_stc_id` unchecked; DiscKit returns 0 when the id lies
+  /// below the ATC sequence's offset (a documented degradation for corrupt input).
+  public func stcStartPacket(stcID: UInt8) -> UInt32 {
+    for atc in atcSequences where Int(stcID) < Int(atc.offsetSTCID) + atc.stcSequences.count {
+      let index = Int(stcID) - Int(atc.offsetSTCID)
+      guard index >= 0 else { return 0 }
+      return atc.stcSequences[index].spnSTCStart
+    }
+    return 0
+  }
+}

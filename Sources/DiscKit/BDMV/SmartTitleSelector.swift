@@ -1,0 +1,173 @@
+/// DiscKit's own title list and main-title choice, built to resist decoy and obfuscated playlists.
+///
+/// Rules, in order (each playlist set aside carries the reason):
+/// 1. unreadable playlists, empty playlists, and playlists with an item whose in-time is after its
+///    out-time (libbluray's wrapping sum makes those look ~26 h long) are excluded;
+/// 2. a playlist playing the same (clip, in, out) segments in the same order as one already kept is
+///    a *duplicate* (marks and stream tables are ignored: they do not change the picture); among
+///    duplicates the one the disc's navigation plays, else the lowest number, is kept;
+/// 3. a playlist that plays one (clip, in-time) twice is *looping* ("repeated segments": menus
+///    and decoys that pad their length by repeating a segment);
+/// 4. playlists shorter than the minimum length are *too short*.
+///
+/// The main title is chosen among the rest: the *feature pool* is every playlist at least 80 % as
+/// long as the longest; if the disc's navigation (index.bdmv titles → movie objects → `PlayPL`)
+/// plays some of them, only those stay in the pool; then the longest wins, and near-equal lengths
+/// (within 1 %) are decided by more chapters, more audio/subtitle streams, fewer out-of-order
+/// segments (obfuscated decoys shuffle the segment order), then the lower playlist number.
+public enum SmartTitleSelector {
+  /// A candidate playlist.
+  public struct Candidate: Sendable {
+    public var name: String
+    public var number: Int
+    public var playlist: MoviePlaylist?
+    public init(name: String, number: Int, playlist: MoviePlaylist?) {
+      self.name = name
+      self.number = number
+      self.playlist = playlist
+    }
+  }
+
+  /// One playlist's fate.
+  public struct Entry: Sendable {
+    public var name: String
+    /// `nil` when kept; otherwise why it was set aside ("duplicate of 00801.mpls", ...).
+    public var excluded: String?
+    /// Navigation titles that play this playlist (index title numbers; 0 = first play).
+    public var playedByTitles: [Int]
+  }
+
+  /// The outcome.
+  public struct Result: Sendable {
+    /// Every candidate in input order.
+    public var entries: [Entry]
+    /// The main playlist's name, if any playlist survives.
+    public var main: String?
+    /// Why the main title was chosen.
+    public var reason: String
+  }
+
+  /// Selects.
+  ///
+  /// - Parameters:
+  ///   - navigation: playlist number → index titles whose movie objects play it.
+  ///   - minSeconds: shorter playlists are "too short".
+  public static func select(
+    _ candidates: [Candidate], navigation: [Int: [Int]] = [:], minSeconds: Double = 20
+  )
+    -> Result
+  {
+    var entries = candidates.map {
+      Entry(name: $0.name, excluded: nil, playedByTitles: navigation[$0.number] ?? [])
+    }
+    // Rule 1.
+    for (i, c) in candidates.enumerated() {
+      guard let pl = c.playlist else {
+        entries[i].excluded = "unreadable"
+        continue
+      }
+      if pl.playItems.isEmpty {
+        entries[i].excluded = "empty"
+      } else if pl.playItems.contains(where: { $0.inTime > $0.outTime }) {
+        entries[i].excluded = "invalid in/out times"
+      }
+    }
+    // Rule 2: visit navigation-played playlists first, then by number.
+    let order = candidates.indices.filter { entries[$0].excluded == nil }.sorted { a, b in
+      let na = entries[a].playedByTitles.isEmpty ? 1 : 0
+      let nb = entries[b].playedByTitles.isEmpty ? 1 : 0
+      return (na, candidates[a].number, a) < (nb, candidates[b].number, b)
+    }
+    var kept: [[LibblurayTitleSelector.SegmentKey]: String] = [:]
+    for i in order {
+      guard let pl = candidates[i].playlist else { continue }
+      let key = pl.playItems.map {
+        LibblurayTitleSelector.SegmentKey(
+          clip: $0.clip.clipID, inTime: $0.inTime, outTime: $0.outTime)
+      }
+      if let first = kept[key] {
+        entries[i].excluded = "duplicate of \(first)"
+      } else {
+        kept[key] = candidates[i].name
+      }
+    }
+    // Rules 3 and 4.
+    for (i, c) in candidates.enumerated() where entries[i].excluded == nil {
+      guard let pl = c.playlist else { continue }
+      var seen = Set<String>()
+      if pl.playItems.contains(where: { !seen.insert("\($0.clip.clipID)@\($0.inTime)").inserted }) {
+        entries[i].excluded = "repeated segments"
+      } else if Double(pl.duration45k) / 45000 < minSeconds {
+        entries[i].excluded = "too short"
+      }
+    }
+
+    let survivors = candidates.indices.filter { entries[$0].excluded == nil }
+    guard let longest = survivors.map({ candidates[$0].playlist?.duration45k ?? 0 }).max(),
+      longest > 0
+    else {
+      return Result(entries: entries, main: nil, reason: "no playlist survives the filters")
+    }
+    var pool = survivors.filter {
+      Double(candidates[$0].playlist?.duration45k ?? 0) >= 0.8 * Double(longest)
+    }
+    var reason: [String] = []
+    let played = pool.filter { !entries[$0].playedByTitles.isEmpty }
+    if !played.isEmpty && played.count < pool.count {
+      pool = played
+      reason.append("played by the disc's navigation")
+    } else if !played.isEmpty {
+      reason.append("played by the disc's navigation")
+    }
+    func duration(_ i: Int) -> Double { Double(candidates[i].playlist?.duration45k ?? 0) }
+    func inversions(_ i: Int) -> Int {
+      guard let items = candidates[i].playlist?.playItems else { return 0 }
+      var n = 0
+      for k in items.indices.dropFirst() {
+        let a = items[k - 1]
+        let b = items[k]
+        if (a.clip.clipID, a.inTime) > (b.clip.clipID, b.inTime) { n += 1 }
+      }
+      return n
+    }
+    let best = pool.max { a, b in
+      // "a < b" means b is better.
+      let da = duration(a)
+      let db = duration(b)
+      if abs(da - db) > 0.01 * max(da, db) { return da < db }
+      let ca = candidates[a].playlist?.chapterCount ?? 0
+      let cb = candidates[b].playlist?.chapterCount ?? 0
+      if ca != cb { return ca < cb }
+      let sa = candidates[a].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0
+      let sb = candidates[b].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0
+      if sa != sb { return sa < sb }
+      let ia = inversions(a)
+      let ib = inversions(b)
+      if ia != ib { return ia > ib }
+      return (candidates[a].number, a) > (candidates[b].number, b)
+    }
+    guard let best else { return Result(entries: entries, main: nil, reason: "no candidate") }
+    let excludedCount = entries.count(where: { $0.excluded != nil })
+    if pool.count == 1 {
+      reason.append(
+        reason.isEmpty
+          ? "the only playlist at least 80% as long as the longest" : "the only such long playlist")
+    } else {
+      reason.append(
+        "best of \(pool.count) playlists at least 80% as long as the longest (length, then chapters, streams, segment order)"
+      )
+    }
+    if excludedCount > 0 { reason.append("\(excludedCount) playlist\(excludedCount == 1 ? "" : "s") set aside") }
+    if let titles = entries[best].playedByTitles.first.map({ [$0] }), !titles.isEmpty {
+      reason[0] =
+        titles[0] == 0 ? "played by the first-play object" : "played by index title \(titles[0])"
+      if !played.isEmpty
+        && played.count < survivors.filter({ duration($0) >= 0.8 * Double(longest) }).count
+      {
+        reason[0] += " (other long playlists are not)"
+      }
+    }
+    return Result(
+      entries: entries, main: candidates[best].name, reason: reason.joined(separator: "; "))
+  }
+}

@@ -1,0 +1,184 @@
+import CBluray
+import DiscKit
+
+extension Reference {
+  /// A disc (image or folder) opened with libbluray.
+  ///
+  /// Not thread-safe: libbluray keeps one current title and read position per handle.
+  public final class Bluray: @unchecked Sendable {
+    // @unchecked: one handle is used by one test or command at a time.
+    private let bd: OpaquePointer
+
+    /// A clip of a libbluray title.
+    public struct Clip: Sendable, Hashable {
+      public var clipID: String
+      public var packetCount: UInt32
+      public var startTime90k: UInt64
+      public var inTime90k: UInt64
+      public var outTime90k: UInt64
+      public var videoCount: Int
+      public var audioCount: Int
+      public var pgCount: Int
+      public var igCount: Int
+      public var secondaryAudioCount: Int
+      public var secondaryVideoCount: Int
+      public var stillMode: UInt8
+    }
+
+    /// A chapter of a libbluray title.
+    public struct Chapter: Sendable, Hashable {
+      public var start90k: UInt64
+      public var duration90k: UInt64
+      public var offset: UInt64
+    }
+
+    /// `BLURAY_TITLE_INFO`.
+    public struct TitleInfo: Sendable {
+      public var playlist: UInt32
+      public var duration90k: UInt64
+      public var angleCount: Int
+      public var clips: [Clip]
+      public var chapters: [Chapter]
+      public var markCount: Int
+    }
+
+    /// Opens `path` (an image file or a folder holding BDMV/) with `bd_open`.
+    public init(path: String) throws(DiscKitError) {
+      guard let bd = bd_open(path, nil) else {
+        throw DiscKitError(.cannotOpen, "libbluray", at: nil, "bd_open failed for \(path)")
+      }
+      self.bd = bd
+    }
+
+    deinit { bd_close(bd) }
+
+    /// `bd_get_titles(flags, minSeconds)`: the number of titles.
+    public func titleCount(flags: UInt8, minSeconds: UInt32 = 0) -> Int {
+      Int(bd_get_titles(bd, flags, minSeconds))
+    }
+
+    /// `bd_get_main_title` (after ``titleCount(flags:minSeconds:)``).
+    public var mainTitle: Int { Int(bd_get_main_title(bd)) }
+
+    /// `bd_get_title_info(index, angle)`.
+    public func titleInfo(_ index: Int, angle: Int = 0) -> TitleInfo? {
+      guard let info = bd_get_title_info(bd, UInt32(index), UInt32(angle)) else { return nil }
+      defer { bd_free_title_info(info) }
+      return Self.convert(info.pointee)
+    }
+
+    /// `bd_get_playlist_info(number, angle)`.
+    public func playlistInfo(_ number: Int, angle: Int = 0) -> TitleInfo? {
+      guard let info = bd_get_playlist_info(bd, UInt32(number), UInt32(angle)) else { return nil }
+      defer { bd_free_title_info(info) }
+      return Self.convert(info.pointee)
+    }
+
+    private static func convert(_ t: BLURAY_TITLE_INFO) -> TitleInfo {
+      var clips: [Clip] = []
+      for i in 0..<Int(t.clip_count) {
+        guard let c = t.clips?[i] else { continue }
+        let id = withUnsafeBytes(of: c.clip_id) { raw in
+          String(decoding: raw.prefix(5).filter { $0 != 0 }, as: UTF8.self)
+        }
+        clips.append(
+          Clip(
+            clipID: id, packetCount: c.pkt_count, startTime90k: c.start_time, inTime90k: c.in_time,
+            outTime90k: c.out_time, videoCount: Int(c.video_stream_count),
+            audioCount: Int(c.audio_stream_count),
+            pgCount: Int(c.pg_stream_count), igCount: Int(c.ig_stream_count),
+            secondaryAudioCount: Int(c.sec_audio_stream_count),
+            secondaryVideoCount: Int(c.sec_video_stream_count),
+            stillMode: c.still_mode))
+      }
+      var chapters: [Chapter] = []
+      for i in 0..<Int(t.chapter_count) {
+        guard let c = t.chapters?[i] else { continue }
+        chapters.append(Chapter(start90k: c.start, duration90k: c.duration, offset: c.offset))
+      }
+      return TitleInfo(
+        playlist: t.playlist, duration90k: t.duration, angleCount: Int(t.angle_count), clips: clips,
+        chapters: chapters, markCount: Int(t.mark_count))
+    }
+
+    /// `bd_select_playlist(number)`.
+    @discardableResult
+    public func selectPlaylist(_ number: Int) -> Bool {
+      bd_select_playlist(bd, UInt32(number)) != 0
+    }
+
+    /// `bd_select_title(index)`.
+    @discardableResult
+    public func selectTitle(_ index: Int) -> Bool { bd_select_title(bd, UInt32(index)) != 0 }
+
+    /// `bd_select_angle(angle)`.
+    @discardableResult
+    public func selectAngle(_ angle: Int) -> Bool { bd_select_angle(bd, UInt32(angle)) != 0 }
+
+    /// `bd_get_title_size()` of the selected title.
+    public var titleSize: UInt64 { bd_get_title_size(bd) }
+
+    /// `bd_seek_chapter(chapter)`.
+    @discardableResult
+    public func seekChapter(_ chapter: Int) -> Int64 { bd_seek_chapter(bd, UInt32(chapter)) }
+
+    /// `bd_seek_time(tick90k)`: returns the new byte position.
+    @discardableResult
+    public func seekTime(_ tick90k: UInt64) -> Int64 { bd_seek_time(bd, tick90k) }
+
+    /// `bd_seek(pos)`.
+    @discardableResult
+    public func seek(_ position: UInt64) -> Int64 { bd_seek(bd, position) }
+
+    /// `bd_tell()`.
+    public var position: UInt64 { bd_tell(bd) }
+
+    /// `bd_tell_time()` (90 kHz).
+    public var time90k: UInt64 { bd_tell_time(bd) }
+
+    /// Reads with `bd_read` until it returns ≤ 0 (what `bd_splice` writes), in 192 KiB calls.
+    public func readToEnd(limit: Int = 1 << 31, sink: (UnsafeRawBufferPointer) -> Void) -> Int {
+      let size = 192 * 1024
+      let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+      defer { buffer.deallocate() }
+      var total = 0
+      while total < limit {
+        let got = bd_read(bd, buffer, Int32(size))
+        if got <= 0 { break }
+        sink(UnsafeRawBufferPointer(start: buffer, count: Int(got)))
+        total += Int(got)
+      }
+      return total
+    }
+
+    /// Whether libbluray's `bd_read_mpls` parses the playlist file at `path`.
+    public static func parsesPlaylist(atPath path: String) -> Bool {
+      guard let pl = bd_read_mpls(path) else { return false }
+      bd_free_mpls(pl)
+      return true
+    }
+
+    /// Whether libbluray's `bd_read_clpi` parses the clip information file at `path`.
+    public static func parsesClipInformation(atPath path: String) -> Bool {
+      guard let cl = bd_read_clpi(path) else { return false }
+      bd_free_clpi(cl)
+      return true
+    }
+
+    /// `num_source_packets` and the EP map of stream 0 as libbluray parsed them (`bd_read_clpi`).
+    public static func clipInformation(atPath path: String) -> (
+      packets: UInt32, coarse: Int, fine: Int
+    )? {
+      guard let cl = bd_read_clpi(path) else { return nil }
+      defer { bd_free_clpi(cl) }
+      let c = cl.pointee
+      var coarse = 0
+      var fine = 0
+      if c.cpi.num_stream_pid > 0, let entry = c.cpi.entry {
+        coarse = Int(entry[0].num_ep_coarse)
+        fine = Int(entry[0].num_ep_fine)
+      }
+      return (c.clip.num_source_packets, coarse, fine)
+    }
+  }
+}
