@@ -87,9 +87,11 @@ public struct AudioStartupAlignment: Sendable, Hashable {
 
     var target: UInt64?
     var strategy = AudioAlignmentStrategy.unavailable
-    if let observed = observedFirstAudioPTS, let observedAudioStreamTime, let origin = videoSegment.time,
+    if let observed = observedFirstAudioPTS, let observedAudioStreamTime,
+      let origin = videoSegment.time,
       let videoOffset,
-      Self.distance(observedAudioStreamTime, .positive(origin)).map({ $0 <= originTolerance }) == true,
+      Self.distance(observedAudioStreamTime, .positive(origin)).map({ $0 <= originTolerance })
+        == true,
       let result = Self.add(observed, videoOffset)
     {
       target = result
@@ -100,7 +102,9 @@ public struct AudioStartupAlignment: Sendable, Hashable {
     {
       target = result
       strategy = .absoluteVideoAnchor
-    } else if let requestedStart, let videoOffset, let result = Self.add(requestedStart, videoOffset) {
+    } else if let requestedStart, let videoOffset,
+      let result = Self.add(requestedStart, videoOffset)
+    {
       target = result
       strategy = .requestedStartOffset
     }

@@ -30,6 +30,7 @@ extension Segment {
     } else {
       clippedStop = min(stop, segmentStop)
     }
-    return ClippedRange(start: ClockTime.optional(clippedStart), stop: ClockTime.optional(clippedStop))
+    return ClippedRange(
+      start: ClockTime.optional(clippedStart), stop: ClockTime.optional(clippedStop))
   }
 }

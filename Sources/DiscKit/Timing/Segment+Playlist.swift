@@ -31,7 +31,9 @@ extension Segment {
       let stop = ClockTime.nanoseconds(ticks45kHz: outTime45kHz),
       titleTimeAtClipStart != ClockTime.none
     else {
-      throw DiscKitError(.invalidArgument, "playlist clip segment", at: nil, "time does not fit in 64-bit nanoseconds")
+      throw DiscKitError(
+        .invalidArgument, "playlist clip segment", at: nil,
+        "time does not fit in 64-bit nanoseconds")
     }
     return Segment(
       base: runningTimeAtClipStart ?? titleTimeAtClipStart, start: start, stop: stop,
@@ -53,14 +55,19 @@ extension Segment {
     var elapsedTicks: UInt64 = 0
     for clip in clips {
       guard let titleTime = ClockTime.nanoseconds(ticks45kHz: elapsedTicks) else {
-        throw DiscKitError(.invalidArgument, "playlist clip segment", at: nil, "title longer than 64-bit nanoseconds")
+        throw DiscKitError(
+          .invalidArgument, "playlist clip segment", at: nil, "title longer than 64-bit nanoseconds"
+        )
       }
       segments.append(
         try forPlaylistClip(
-          inTime45kHz: clip.inTime45kHz, outTime45kHz: clip.outTime45kHz, titleTimeAtClipStart: titleTime))
-      let (sum, overflow) = elapsedTicks.addingReportingOverflow(clip.outTime45kHz - clip.inTime45kHz)
+          inTime45kHz: clip.inTime45kHz, outTime45kHz: clip.outTime45kHz,
+          titleTimeAtClipStart: titleTime))
+      let (sum, overflow) = elapsedTicks.addingReportingOverflow(
+        clip.outTime45kHz - clip.inTime45kHz)
       guard !overflow else {
-        throw DiscKitError(.invalidArgument, "playlist clip segment", at: nil, "title longer than 64-bit ticks")
+        throw DiscKitError(
+          .invalidArgument, "playlist clip segment", at: nil, "title longer than 64-bit ticks")
       }
       elapsedTicks = sum
     }

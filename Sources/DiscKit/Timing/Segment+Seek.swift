@@ -73,7 +73,8 @@ extension Segment {
     } else {
       // CLAMP (position, start, stop) on guint64
       let segmentStop = ClockTime.raw(self.stop)
-      position = position > segmentStop ? segmentStop : (position < self.start ? self.start : position)
+      position =
+        position > segmentStop ? segmentStop : (position < self.start ? self.start : position)
       newBase = ClockTime.raw(toRunningTime(position))
     }
 

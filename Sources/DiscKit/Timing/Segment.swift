@@ -19,7 +19,7 @@
 /// `nil` in ``stop``, ``time``, ``position`` and ``duration`` and in the arguments and results of
 /// the conversions; the arithmetic is done on the raw values exactly as `gstsegment.c` does it
 /// (version 1.22), including its wrap-around on unsigned overflow and the C conversions of
-/// `double`-scaled values (see the DocC article "Segment time" / `docs/segment.md`), so results are
+/// `double`-scaled values (see `docs/segment.md`), so results are
 /// identical to GStreamer's for every input, including values near 2⁶⁴.
 ///
 /// ```swift
@@ -84,7 +84,8 @@ public struct Segment: Sendable, Hashable, Codable {
 
   /// A segment with every field given.
   public init(
-    flags: SegmentFlags = [], rate: Double = 1, appliedRate: Double = 1, format: SegmentFormat = .time,
+    flags: SegmentFlags = [], rate: Double = 1, appliedRate: Double = 1,
+    format: SegmentFormat = .time,
     base: UInt64 = 0, offset: UInt64 = 0, start: UInt64, stop: UInt64?, time: UInt64?,
     position: UInt64? = 0, duration: UInt64? = nil
   ) {
@@ -119,8 +120,12 @@ public struct Segment: Sendable, Hashable, Codable {
     offset = try container.decodeIfPresent(UInt64.self, forKey: .offset) ?? 0
     start = try container.decodeIfPresent(UInt64.self, forKey: .start) ?? 0
     // A present `null` means none; an absent key keeps the default.
-    if container.contains(.stop) { stop = try container.decodeIfPresent(UInt64.self, forKey: .stop) }
-    if container.contains(.time) { time = try container.decodeIfPresent(UInt64.self, forKey: .time) }
+    if container.contains(.stop) {
+      stop = try container.decodeIfPresent(UInt64.self, forKey: .stop)
+    }
+    if container.contains(.time) {
+      time = try container.decodeIfPresent(UInt64.self, forKey: .time)
+    }
     if container.contains(.position) {
       position = try container.decodeIfPresent(UInt64.self, forKey: .position)
     }

@@ -6,7 +6,8 @@ import Foundation
 struct SegmentCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "segment",
-    abstract: "Convert between buffer timestamps, stream time and running time with GStreamer's segment rules.",
+    abstract:
+      "Convert between buffer timestamps, stream time and running time with GStreamer's segment rules.",
     discussion: """
       Computes what GStreamer's GstSegment functions compute, bit for bit (GStreamer 1.22 semantics).
       All times are nanoseconds; `none` is GST_CLOCK_TIME_NONE.
@@ -45,13 +46,15 @@ struct SegmentCommand: ParsableCommand {
 
   @Option(help: "Segment start (ns).") var start: Nanoseconds = .value(0)
   @Option(help: "Segment stop (ns or none).") var stop: Nanoseconds = .none
-  @Option(help: "Segment time: stream time at start (ns or none).") var time: Nanoseconds = .value(0)
+  @Option(help: "Segment time: stream time at start (ns or none).") var time: Nanoseconds = .value(
+    0)
   @Option(help: "Segment base: running time at start (ns).") var base: Nanoseconds = .value(0)
   @Option(help: "Segment offset (ns).") var offset: Nanoseconds = .value(0)
   @Option(help: "Segment duration (ns or none; used for negative rates without stop).")
   var duration: Nanoseconds = .none
   @Option(parsing: .unconditional, help: "Playback rate (negative: reverse).") var rate: Double = 1
-  @Option(parsing: .unconditional, help: "Applied rate (negative: stream time counts back from stop).")
+  @Option(
+    parsing: .unconditional, help: "Applied rate (negative: stream time counts back from stop).")
   var appliedRate: Double = 1
 
   @Option(help: "The buffer timestamp to convert (stream-time, running-time, clip start).")
@@ -60,7 +63,8 @@ struct SegmentCommand: ParsableCommand {
   @Option(help: "The running time to convert to a position.") var runningTime: Nanoseconds?
   @Option(help: "The end of the range to clip (ns or none).") var end: Nanoseconds?
 
-  @Flag(help: "Read JSON-line requests on stdin and answer each with a JSON line.") var batch = false
+  @Flag(help: "Read JSON-line requests on stdin and answer each with a JSON line.") var batch =
+    false
   @OptionGroup var output: JSONFlag
 
   func validate() throws {
@@ -68,7 +72,9 @@ struct SegmentCommand: ParsableCommand {
       guard mode == nil else { throw ValidationError("--batch takes no mode") }
       return
     }
-    guard let mode else { throw ValidationError("give a mode (stream-time, position, running-time, clip) or --batch") }
+    guard let mode else {
+      throw ValidationError("give a mode (stream-time, position, running-time, clip) or --batch")
+    }
     switch mode {
     case .streamTime, .runningTime:
       guard position != nil else { throw ValidationError("\(mode.rawValue) needs --position") }
@@ -77,7 +83,9 @@ struct SegmentCommand: ParsableCommand {
         throw ValidationError("position needs exactly one of --stream-time and --running-time")
       }
     case .clip:
-      guard position != nil || end != nil else { throw ValidationError("clip needs --position and/or --end") }
+      guard position != nil || end != nil else {
+        throw ValidationError("clip needs --position and/or --end")
+      }
     }
   }
 
@@ -88,7 +96,8 @@ struct SegmentCommand: ParsableCommand {
         while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
           input.append(chunk)
         }
-        FileHandle.standardOutput.write(Data(Self.runBatch(String(decoding: input, as: UTF8.self)).utf8))
+        FileHandle.standardOutput.write(
+          Data(Self.runBatch(String(decoding: input, as: UTF8.self)).utf8))
         return
       }
       let result = try evaluate()
@@ -106,8 +115,11 @@ struct SegmentCommand: ParsableCommand {
   /// The single-mode computation (no I/O).
   func evaluate() throws(DiscKitError) -> SegmentResult {
     let segment = self.segment
-    guard segment.rate != 0, segment.rate.isFinite, segment.appliedRate.isFinite, segment.appliedRate != 0 else {
-      throw DiscKitError(.invalidArgument, "segment", at: nil, "rate and applied rate must be finite and non-zero")
+    guard segment.rate != 0, segment.rate.isFinite, segment.appliedRate.isFinite,
+      segment.appliedRate != 0
+    else {
+      throw DiscKitError(
+        .invalidArgument, "segment", at: nil, "rate and applied rate must be finite and non-zero")
     }
     var result = SegmentResult(mode: mode?.rawValue ?? "", segment: segment)
     switch mode {
@@ -153,7 +165,8 @@ struct SegmentCommand: ParsableCommand {
         response = SegmentResponse()
         response.error = "cannot read request: \(error)"
       }
-      let encoded = (try? encoder.encode(response)) ?? Data(#"{"error":"cannot encode response"}"#.utf8)
+      let encoded =
+        (try? encoder.encode(response)) ?? Data(#"{"error":"cannot encode response"}"#.utf8)
       out += String(decoding: encoded, as: UTF8.self) + "\n"
     }
     return out
@@ -247,6 +260,7 @@ struct SegmentResult: Encodable, Equatable {
 
   private func seconds(_ value: UInt64) -> String {
     let fraction = String(value % ClockTime.second)
-    return "\(value / ClockTime.second)." + String(repeating: "0", count: 9 - fraction.count) + fraction
+    return "\(value / ClockTime.second)." + String(repeating: "0", count: 9 - fraction.count)
+      + fraction
   }
 }

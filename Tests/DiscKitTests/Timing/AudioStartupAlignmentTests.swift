@@ -4,7 +4,8 @@ import Testing
 
 /// The startup audio alignment, with every segment computation it depends on evaluated by
 /// GStreamer (python3-gst) and the strategy rules applied to GStreamer's numbers here.
-@Suite("Audio startup alignment", .enabled(if: GstSegmentOracle.available, GstSegmentOracle.missing))
+@Suite(
+  "Audio startup alignment", .enabled(if: GstSegmentOracle.available, GstSegmentOracle.missing))
 struct AudioStartupAlignmentTests {
   struct Scenario {
     var name: String
@@ -27,20 +28,23 @@ struct AudioStartupAlignmentTests {
     let video = Segment(start: 10 * s, stop: nil, time: 600 * s)
     let audio = Segment(start: 11 * s + 200 * ms, stop: nil, time: 600 * s)
     let idr = 10 * s + 480 * ms  // first IDR 480 ms after the seek point
-    let audioFrames: [(pts: UInt64?, duration: UInt64?)] = stride(from: 0, to: 40, by: 1).map {
-      (pts: audio.start + UInt64($0) * 32 * ms, duration: 32 * ms)
-    } + [(pts: nil, duration: 32 * ms), (pts: audio.start, duration: nil)]
+    let audioFrames: [(pts: UInt64?, duration: UInt64?)] =
+      stride(from: 0, to: 40, by: 1).map {
+        (pts: audio.start + UInt64($0) * 32 * ms, duration: 32 * ms)
+      } + [(pts: nil, duration: 32 * ms), (pts: audio.start, duration: nil)]
     var scenarios: [Scenario] = []
     // 1: first audio 10 ms after the origin → observed origin + 480 ms.
     scenarios.append(
       Scenario(
         name: "observed origin", video: video, firstVideoPTS: idr, audio: audio,
-        observedAudio: audio.start + 10 * ms, requestedStart: nil, samples: audioFrames, intended: .observedAudioOrigin))
+        observedAudio: audio.start + 10 * ms, requestedStart: nil, samples: audioFrames,
+        intended: .observedAudioOrigin))
     // Exactly at the tolerance still counts; 1 ns more does not.
     scenarios.append(
       Scenario(
         name: "observed origin at 250 ms", video: video, firstVideoPTS: idr, audio: audio,
-        observedAudio: audio.start + 250 * ms, requestedStart: nil, samples: audioFrames, intended: .observedAudioOrigin))
+        observedAudio: audio.start + 250 * ms, requestedStart: nil, samples: audioFrames,
+        intended: .observedAudioOrigin))
     // 2: audio first seen 1.2 s late (PES dropped before the PAT) → absolute anchor.
     scenarios.append(
       Scenario(
@@ -53,7 +57,8 @@ struct AudioStartupAlignmentTests {
     reverse.stop = audio.start + 20 * s
     scenarios.append(
       Scenario(
-        name: "reverse applied rate", video: video, firstVideoPTS: idr, audio: reverse, observedAudio: nil,
+        name: "reverse applied rate", video: video, firstVideoPTS: idr, audio: reverse,
+        observedAudio: nil,
         requestedStart: nil, samples: audioFrames, intended: .absoluteVideoAnchor))
     // 3: audio segment has no time → requested start + video offset.
     var noTime = audio
@@ -61,17 +66,20 @@ struct AudioStartupAlignmentTests {
     scenarios.append(
       Scenario(
         name: "requested start", video: video, firstVideoPTS: idr, audio: noTime,
-        observedAudio: audio.start, requestedStart: 11 * s, samples: audioFrames, intended: .requestedStartOffset))
+        observedAudio: audio.start, requestedStart: 11 * s, samples: audioFrames,
+        intended: .requestedStartOffset))
     // 4: no video timestamp.
     scenarios.append(
       Scenario(
-        name: "unavailable", video: video, firstVideoPTS: nil, audio: audio, observedAudio: audio.start,
+        name: "unavailable", video: video, firstVideoPTS: nil, audio: audio,
+        observedAudio: audio.start,
         requestedStart: 11 * s, samples: audioFrames, intended: .unavailable))
     // Video before its segment start (negative video offset).
     scenarios.append(
       Scenario(
         name: "negative video offset", video: video, firstVideoPTS: 9 * s + 900 * ms, audio: audio,
-        observedAudio: audio.start, requestedStart: nil, samples: audioFrames, intended: .observedAudioOrigin))
+        observedAudio: audio.start, requestedStart: nil, samples: audioFrames,
+        intended: .observedAudioOrigin))
     return scenarios
   }
 
@@ -85,20 +93,29 @@ struct AudioStartupAlignmentTests {
       if generator.chance(60) {
         // Realistic: shared title time, different epochs.
         let title = UInt64.random(in: 0...(7200 * s), using: &rng)
-        video = Segment(start: UInt64.random(in: 0...(1 << 36), using: &rng), stop: nil, time: title)
-        audio = Segment(start: UInt64.random(in: 0...(1 << 36), using: &rng), stop: nil, time: title)
+        video = Segment(
+          start: UInt64.random(in: 0...(1 << 36), using: &rng), stop: nil, time: title)
+        audio = Segment(
+          start: UInt64.random(in: 0...(1 << 36), using: &rng), stop: nil, time: title)
         if generator.chance(20) { audio.appliedRate = generator.pick([2.0, 0.5, -1, -2]) }
-        if audio.appliedRate < 0 { audio.stop = audio.start + UInt64.random(in: 0...(1 << 36), using: &rng) }
+        if audio.appliedRate < 0 {
+          audio.stop = audio.start + UInt64.random(in: 0...(1 << 36), using: &rng)
+        }
         if generator.chance(10) { audio.time = nil }
       }
       let firstVideoPTS = generator.chance(5) ? nil : generator.near(video.start)
-      let observed = generator.chance(20) ? nil : audio.start &+ UInt64.random(in: 0...(600 * ms), using: &rng)
+      let observed =
+        generator.chance(20) ? nil : audio.start &+ UInt64.random(in: 0...(600 * ms), using: &rng)
       let requested = generator.chance(30) ? nil : generator.near(audio.start)
       let samples: [(pts: UInt64?, duration: UInt64?)] = (0..<6).map { _ in
-        (pts: generator.near(audio.start), duration: generator.chance(10) ? nil : UInt64.random(in: 0...(64 * ms), using: &rng))
+        (
+          pts: generator.near(audio.start),
+          duration: generator.chance(10) ? nil : UInt64.random(in: 0...(64 * ms), using: &rng)
+        )
       }
       return Scenario(
-        name: "random", video: video, firstVideoPTS: firstVideoPTS, audio: audio, observedAudio: observed,
+        name: "random", video: video, firstVideoPTS: firstVideoPTS, audio: audio,
+        observedAudio: observed,
         requestedStart: requested, samples: samples, intended: nil)
     }
   }
@@ -114,9 +131,12 @@ struct AudioStartupAlignmentTests {
     for scenario in scenarios {
       var fromOrigin = scenario.video
       fromOrigin.time = 0
-      requests.append(SegmentRequest(op: .streamTimeFull, segment: fromOrigin, value: scenario.firstVideoPTS))
-      requests.append(SegmentRequest(op: .streamTimeFull, segment: scenario.video, value: scenario.firstVideoPTS))
-      requests.append(SegmentRequest(op: .streamTimeFull, segment: scenario.audio, value: scenario.observedAudio))
+      requests.append(
+        SegmentRequest(op: .streamTimeFull, segment: fromOrigin, value: scenario.firstVideoPTS))
+      requests.append(
+        SegmentRequest(op: .streamTimeFull, segment: scenario.video, value: scenario.firstVideoPTS))
+      requests.append(
+        SegmentRequest(op: .streamTimeFull, segment: scenario.audio, value: scenario.observedAudio))
     }
     let first = try GstSegmentOracle.run(requests)
     try #require(first.count == requests.count)
@@ -130,7 +150,8 @@ struct AudioStartupAlignmentTests {
       let audioTime = Self.signed(first[3 * index + 2])
       let tolerance = Int128(AudioStartupAlignment.defaultOriginTolerance)
       let limit = Int128(UInt64.max)
-      if let observed = scenario.observedAudio, let audioTime, let origin = scenario.video.time, let offset,
+      if let observed = scenario.observedAudio, let audioTime, let origin = scenario.video.time,
+        let offset,
         abs(audioTime - Int128(origin)) <= tolerance, Int128(observed) + offset >= 0,
         Int128(observed) + offset < limit
       {
@@ -152,7 +173,8 @@ struct AudioStartupAlignmentTests {
         target < Int128(UInt64.max)
       {
         expected[index] = (.absoluteVideoAnchor, UInt64(target))
-      } else if let requested = scenario.requestedStart, let offset, Int128(requested) + offset >= 0,
+      } else if let requested = scenario.requestedStart, let offset,
+        Int128(requested) + offset >= 0,
         Int128(requested) + offset < Int128(UInt64.max)
       {
         expected[index] = (.requestedStartOffset, UInt64(Int128(requested) + offset))
@@ -164,9 +186,13 @@ struct AudioStartupAlignmentTests {
     for (index, scenario) in scenarios.enumerated() {
       guard let target = expected[index].1 else { continue }
       for sample in scenario.samples {
-        let end = sample.pts.flatMap { pts in sample.duration.flatMap { pts.addingReportingOverflow($0).overflow ? nil : pts + $0 } }
+        let end = sample.pts.flatMap { pts in
+          sample.duration.flatMap { pts.addingReportingOverflow($0).overflow ? nil : pts + $0 }
+        }
         clipRequests.append(
-          SegmentRequest(op: .clip, segment: Segment(start: target, stop: nil, time: 0), value: sample.pts, stop: end))
+          SegmentRequest(
+            op: .clip, segment: Segment(start: target, stop: nil, time: 0), value: sample.pts,
+            stop: end))
       }
     }
     let clips = try GstSegmentOracle.run(clipRequests)
@@ -176,7 +202,8 @@ struct AudioStartupAlignmentTests {
     var strategiesSeen: Set<AudioAlignmentStrategy> = []
     for (index, scenario) in scenarios.enumerated() {
       let alignment = AudioStartupAlignment(
-        videoSegment: scenario.video, firstVideoPTS: scenario.firstVideoPTS, audioSegment: scenario.audio,
+        videoSegment: scenario.video, firstVideoPTS: scenario.firstVideoPTS,
+        audioSegment: scenario.audio,
         observedFirstAudioPTS: scenario.observedAudio, requestedStart: scenario.requestedStart)
       strategiesSeen.insert(alignment.strategy)
       #expect(alignment.strategy == expected[index].0, "\(scenario.name) #\(index)")
@@ -190,13 +217,16 @@ struct AudioStartupAlignmentTests {
           #expect(decision == .keep)
         } else {
           let gstKeeps = clips[clipIndex].inside == true || sample.pts == nil
-          #expect(decision == (gstKeeps ? .keep : .drop), "\(scenario.name) #\(index) sample \(sample)")
+          #expect(
+            decision == (gstKeeps ? .keep : .drop), "\(scenario.name) #\(index) sample \(sample)")
           clipIndex += 1
         }
       }
     }
     if scenarios.count > 100 {
-      #expect(strategiesSeen == Set(AudioAlignmentStrategy.allCases), "random scenarios cover every strategy")
+      #expect(
+        strategiesSeen == Set(AudioAlignmentStrategy.allCases),
+        "random scenarios cover every strategy")
     }
   }
 
@@ -209,14 +239,21 @@ struct AudioStartupAlignmentTests {
   func workedExample() throws {
     let scenario = Self.handBuilt()[0]
     let alignment = AudioStartupAlignment(
-      videoSegment: scenario.video, firstVideoPTS: scenario.firstVideoPTS, audioSegment: scenario.audio,
+      videoSegment: scenario.video, firstVideoPTS: scenario.firstVideoPTS,
+      audioSegment: scenario.audio,
       observedFirstAudioPTS: scenario.observedAudio, requestedStart: nil)
     // The numbers quoted in the documentation (checked against GStreamer by handBuiltScenarios).
     #expect(alignment.videoOffset == .positive(480 * Self.ms))
     #expect(alignment.videoStreamTime == .positive(600 * Self.s + 480 * Self.ms))
     #expect(alignment.targetPTS == 11 * Self.s + 690 * Self.ms)
+    let frames = (0..<40).map { 11 * Self.s + 200 * Self.ms + UInt64($0) * 32 * Self.ms }
+    let firstKept = frames.firstIndex {
+      alignment.decision(pts: $0, duration: 32 * Self.ms) == .keep
+    }
+    #expect(firstKept == 15)
     let late = AudioStartupAlignment(
-      videoSegment: scenario.video, firstVideoPTS: scenario.firstVideoPTS, audioSegment: scenario.audio,
+      videoSegment: scenario.video, firstVideoPTS: scenario.firstVideoPTS,
+      audioSegment: scenario.audio,
       observedFirstAudioPTS: 12 * Self.s + 400 * Self.ms, requestedStart: nil)
     #expect(late.strategy == .absoluteVideoAnchor)
     #expect(late.targetPTS == 11 * Self.s + 680 * Self.ms)

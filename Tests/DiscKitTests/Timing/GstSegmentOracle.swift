@@ -7,7 +7,9 @@ import Testing
 /// of requests: one process per batch.
 enum GstSegmentOracle {
   static let python = "/usr/bin/python3"
-  static let script = Fixtures.packageRoot.appendingPathComponent("Tests/oracles/gst_segment_oracle.py").path
+  static let script = Fixtures.packageRoot.appendingPathComponent(
+    "Tests/oracles/gst_segment_oracle.py"
+  ).path
 
   /// Whether /usr/bin/python3 can import GStreamer.
   static let available: Bool = {
@@ -16,7 +18,8 @@ enum GstSegmentOracle {
       python, ["-c", "import gi; gi.require_version('Gst', '1.0'); from gi.repository import Gst"])
     return probe?.status == 0
   }()
-  static let missing: Comment = "/usr/bin/python3 with python3-gst-1.0 (gi, Gst 1.0) is not installed"
+  static let missing: Comment =
+    "/usr/bin/python3 with python3-gst-1.0 (gi, Gst 1.0) is not installed"
 
   /// GStreamer's responses to `requests`, in order.
   static func run(_ requests: [SegmentRequest]) throws -> [SegmentResponse] {
@@ -29,7 +32,8 @@ enum GstSegmentOracle {
     }
     let output = try Tool.run(python, [script], stdin: input, environment: ["G_DEBUG": ""])
     guard output.status == 0 else {
-      throw DiscKitError(.io, "GStreamer oracle", at: nil, "exit \(output.status): \(output.stderr)")
+      throw DiscKitError(
+        .io, "GStreamer oracle", at: nil, "exit \(output.status): \(output.stderr)")
     }
     let decoder = JSONDecoder()
     return try output.text.split(separator: "\n").map {

@@ -15,7 +15,9 @@ struct SegmentCaseGenerator {
     1.0000001, 0.9999999, 1e-300, 1e300,
   ]
 
-  mutating func chance(_ percent: UInt64) -> Bool { UInt64.random(in: 0..<100, using: &rng) < percent }
+  mutating func chance(_ percent: UInt64) -> Bool {
+    UInt64.random(in: 0..<100, using: &rng) < percent
+  }
 
   mutating func pick<T>(_ values: [T]) -> T {
     values[Int.random(in: 0..<values.count, using: &rng)]
@@ -47,7 +49,9 @@ struct SegmentCaseGenerator {
   mutating func near(_ anchor: UInt64, noneChance: UInt64 = 0) -> UInt64? {
     if chance(noneChance) { return nil }
     if chance(8) { return pick(Self.edgeValues) }
-    let delta = chance(50) ? UInt64.random(in: 0...4, using: &rng) : UInt64.random(in: 0...(1 << 36), using: &rng)
+    let delta =
+      chance(50)
+      ? UInt64.random(in: 0...4, using: &rng) : UInt64.random(in: 0...(1 << 36), using: &rng)
     return chance(50) ? anchor &+ delta : anchor &- delta
   }
 
@@ -55,15 +59,19 @@ struct SegmentCaseGenerator {
     let start = anchor()
     var segment = Segment()
     segment.start = start
-    segment.stop = chance(25) ? nil : (chance(80) ? start &+ UInt64.random(in: 0...(1 << 40), using: &rng) : anchor())
+    segment.stop =
+      chance(25)
+      ? nil : (chance(80) ? start &+ UInt64.random(in: 0...(1 << 40), using: &rng) : anchor())
     segment.time = chance(10) ? nil : anchor()
     segment.base = chance(40) ? 0 : anchor()
-    segment.offset = chance(50) ? 0 : (chance(60) ? UInt64.random(in: 0...(1 << 34), using: &rng) : anchor())
+    segment.offset =
+      chance(50) ? 0 : (chance(60) ? UInt64.random(in: 0...(1 << 34), using: &rng) : anchor())
     segment.position = chance(20) ? nil : near(start)
     segment.duration = chance(50) ? nil : anchor()
     segment.rate = rate(allowZero: true)
     segment.appliedRate = chance(40) ? 1 : rate(allowZero: true)
-    segment.flags = chance(90) ? [] : SegmentFlags(rawValue: UInt32.random(in: 0...0x3FF, using: &rng))
+    segment.flags =
+      chance(90) ? [] : SegmentFlags(rawValue: UInt32.random(in: 0...0x3FF, using: &rng))
     return segment
   }
 
@@ -84,15 +92,19 @@ struct SegmentCaseGenerator {
     var request = SegmentRequest(op: op, segment: segment, value: argument(for: segment))
     switch op {
     case .clip:
-      request.stop = chance(20) ? nil : (chance(50) ? near(request.value ?? segment.start) : argument(for: segment))
+      request.stop =
+        chance(20)
+        ? nil : (chance(50) ? near(request.value ?? segment.start) : argument(for: segment))
     case .offsetRunningTime:
-      let magnitude = chance(10) ? pick(Self.edgeValues) : UInt64.random(in: 0...(1 << 40), using: &rng)
+      let magnitude =
+        chance(10) ? pick(Self.edgeValues) : UInt64.random(in: 0...(1 << 40), using: &rng)
       let signed = Int64(bitPattern: magnitude)
       request.signedValue = chance(50) ? signed : (signed == .min ? .min : -signed)
       request.value = nil
     case .doSeek:
       request.rate = rate(allowZero: true)
-      request.seekFlags = chance(30) ? [] : SeekFlags(rawValue: UInt32.random(in: 0...0x7FF, using: &rng))
+      request.seekFlags =
+        chance(30) ? [] : SeekFlags(rawValue: UInt32.random(in: 0...0x7FF, using: &rng))
       request.startType = pick(SeekType.allCases)
       request.stopType = pick(SeekType.allCases)
       request.stop = chance(20) ? nil : argument(for: segment)

@@ -9,10 +9,14 @@ struct SegmentOracleTests {
 
   @Test("random and edge cases, every conversion", arguments: SegmentOperation.allCases)
   func randomCases(op: SegmentOperation) throws {
-    var generator = SegmentCaseGenerator(seed: 0x5E6_0000 &+ UInt64(SegmentOperation.allCases.firstIndex(of: op) ?? 0))
+    var generator = SegmentCaseGenerator(
+      seed: 0x5E6_0000 &+ UInt64(SegmentOperation.allCases.firstIndex(of: op) ?? 0))
     let requests = (0..<Self.casesPerOperation).map { _ in generator.request(op) }
     let problems = try GstSegmentOracle.mismatches(requests)
-    #expect(problems.isEmpty, "\(problems.count) of \(requests.count) differ, first: \(problems.prefix(5).joined(separator: "\n"))")
+    #expect(
+      problems.isEmpty,
+      "\(problems.count) of \(requests.count) differ, first: \(problems.prefix(5).joined(separator: "\n"))"
+    )
   }
 
   @Test("exhaustive edge grid for the conversions")
@@ -32,8 +36,11 @@ struct SegmentOracleTests {
               segment.appliedRate = appliedRate
               segment.base = start / 3
               for value in values {
-                for op in SegmentOperation.allCases where op != .doSeek && op != .offsetRunningTime {
-                  requests.append(SegmentRequest(op: op, segment: segment, value: value, stop: value.map { $0 &+ 500 }))
+                for op in SegmentOperation.allCases where op != .doSeek && op != .offsetRunningTime
+                {
+                  requests.append(
+                    SegmentRequest(
+                      op: op, segment: segment, value: value, stop: value.map { $0 &+ 500 }))
                 }
               }
             }
@@ -42,6 +49,9 @@ struct SegmentOracleTests {
       }
     }
     let problems = try GstSegmentOracle.mismatches(requests)
-    #expect(problems.isEmpty, "\(problems.count) of \(requests.count) differ, first: \(problems.prefix(5).joined(separator: "\n"))")
+    #expect(
+      problems.isEmpty,
+      "\(problems.count) of \(requests.count) differ, first: \(problems.prefix(5).joined(separator: "\n"))"
+    )
   }
 }
