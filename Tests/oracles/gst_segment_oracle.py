@@ -28,6 +28,12 @@ def opt(value):
     return None if value == NONE else int(value)
 
 
+def parse_int(text):
+    # Swift's JSONEncoder writes the double -0.0 as "-0"; keep its sign (GStreamer's ABS() keeps
+    # -0.0 negative, which changes the result of a division by the rate).
+    return -0.0 if text == "-0" else int(text)
+
+
 def make_segment(fields):
     seg = Gst.Segment()
     seg.init(Gst.Format(fields.get("format", 3)))
@@ -123,7 +129,7 @@ def main():
         if not line:
             continue
         try:
-            response = evaluate(json.loads(line))
+            response = evaluate(json.loads(line, parse_int=parse_int))
         except Exception as error:  # reported per line, the batch goes on
             response = {"error": str(error)}
         answers.append(json.dumps(response, sort_keys=True))

@@ -86,7 +86,7 @@ struct AudioStartupAlignmentTests {
   /// Seeded random scenarios.
   static func random(count: Int) -> [Scenario] {
     var generator = SegmentCaseGenerator(seed: 0xA11_6E)
-    var rng = SeededGenerator(seed: 77)
+    var rng = SegmentTestRNG(seed: 77)
     return (0..<count).map { _ in
       var video = generator.segment()
       var audio = generator.segment()

@@ -64,7 +64,7 @@ enum GstSegmentOracle {
 }
 
 /// A seeded, reproducible generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
+struct SegmentTestRNG: RandomNumberGenerator {
   private var state: UInt64
   init(seed: UInt64) { state = seed }
   mutating func next() -> UInt64 {

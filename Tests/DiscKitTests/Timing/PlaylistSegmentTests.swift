@@ -25,7 +25,7 @@ struct PlaylistSegmentTests {
 
   @Test("90 kHz and 45 kHz ticks convert like tsdemux")
   func tickConversion() throws {
-    var rng = SeededGenerator(seed: 45_000)
+    var rng = SegmentTestRNG(seed: 45_000)
     var ticks45: [UInt64] = [
       0, 1, 2, 8, 9, 45_000, 27_000_000, UInt64(UInt32.max), 1 << 32, (1 << 33) - 1,
     ]

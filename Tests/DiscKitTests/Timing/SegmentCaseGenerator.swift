@@ -2,9 +2,9 @@ import DiscKit
 
 /// Random and edge-case segments and arguments for the GStreamer comparison.
 struct SegmentCaseGenerator {
-  var rng: SeededGenerator
+  var rng: SegmentTestRNG
 
-  init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
+  init(seed: UInt64) { rng = SegmentTestRNG(seed: seed) }
 
   static let edgeValues: [UInt64] = [
     0, 1, 2, 999, 1_000_000_000, 1 << 32, (1 << 62) - 1, 1 << 62, (1 << 63) - 2, (1 << 63) - 1,
@@ -25,7 +25,7 @@ struct SegmentCaseGenerator {
 
   /// A rate: mostly the listed ones (either sign), sometimes random, rarely zero.
   mutating func rate(allowZero: Bool) -> Double {
-    if allowZero && chance(2) { return 0 }
+    if allowZero && chance(3) { return chance(50) ? 0 : -0.0 }
     if chance(70) { return pick(Self.rates) }
     let magnitude = Double.random(in: 0.01...20, using: &rng)
     return chance(50) ? magnitude : -magnitude
