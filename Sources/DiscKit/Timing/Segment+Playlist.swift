@@ -40,6 +40,33 @@ extension Segment {
       time: titleTimeAtClipStart, position: start)
   }
 
+  /// The segment of one clip whose in- and out-times are given as 90 kHz PTS ticks (e.g. the first
+  /// and last PTS of a clip found by scanning it); otherwise like
+  /// ``forPlaylistClip(inTime45kHz:outTime45kHz:titleTimeAtClipStart:runningTimeAtClipStart:)``.
+  ///
+  /// - Throws: `invalidArgument` when the out-time is before the in-time or a value does not fit.
+  public static func forPlaylistClip(
+    inTime90kHz: UInt64, outTime90kHz: UInt64, titleTimeAtClipStart: UInt64,
+    runningTimeAtClipStart: UInt64? = nil
+  ) throws(DiscKitError) -> Segment {
+    guard outTime90kHz >= inTime90kHz else {
+      throw DiscKitError(
+        .invalidArgument, "playlist clip segment", at: nil,
+        "out-time \(outTime90kHz) is before in-time \(inTime90kHz) (90 kHz)")
+    }
+    guard let start = ClockTime.nanoseconds(ticks90kHz: inTime90kHz),
+      let stop = ClockTime.nanoseconds(ticks90kHz: outTime90kHz),
+      titleTimeAtClipStart != ClockTime.none
+    else {
+      throw DiscKitError(
+        .invalidArgument, "playlist clip segment", at: nil,
+        "time does not fit in 64-bit nanoseconds")
+    }
+    return Segment(
+      base: runningTimeAtClipStart ?? titleTimeAtClipStart, start: start, stop: stop,
+      time: titleTimeAtClipStart, position: start)
+  }
+
   /// The segments of all clips of a playlist, played one after the other from title time 0.
   ///
   /// The title time at clip *i*'s start is the sum of the preceding clips' `OUT_time − IN_time`,

@@ -116,5 +116,8 @@ struct PlaylistSegmentTests {
     #expect(throws: DiscKitError(.invalidArgument, "playlist clip segment", at: nil, "")) {
       try Segment.forPlaylist(clips: [(0, 10), (5, 4)])
     }
+    #expect(throws: DiscKitError(.invalidArgument, "playlist clip segment", at: nil, "")) {
+      try Segment.forPlaylistClip(inTime90kHz: 2, outTime90kHz: 1, titleTimeAtClipStart: 0)
+    }
   }
 }
