@@ -15,7 +15,7 @@ import DiscKit
 /// is moved with `copy_file_range` when the kernel offers it, else with large `pread`/`pwrite`.
 final class SparseCopier {
   private let buffer: UnsafeMutableRawBufferPointer
-  private var useCopyFileRange = SparseCopier.copyFileRange != nil
+  private var useCopyFileRange = ZeroCopy.isAvailable
   /// Bytes of real data copied (holes excluded).
   private(set) var dataBytesCopied: Int64 = 0
 
@@ -28,19 +28,6 @@ final class SparseCopier {
   #if canImport(Glibc)
     private static let seekData: Int32 = 3  // SEEK_DATA on Linux (not exported to Swift)
     private static let seekHole: Int32 = 4  // SEEK_HOLE
-    private typealias CopyFileRangeFunction =
-      @convention(c) (
-        Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
-      ) -> Int
-    /// `copy_file_range(2)`, looked up at run time (glibc declares it only under _GNU_SOURCE).
-    private static let copyFileRange: CopyFileRangeFunction? = {
-      guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "copy_file_range") else {
-        return nil
-      }
-      return unsafeBitCast(symbol, to: CopyFileRangeFunction.self)
-    }()
-  #else
-    private static let copyFileRange: Int? = nil
   #endif
 
   /// Copies `length` bytes at `sourceOffset` of `source` to `destinationOffset` of `destination`.
@@ -80,37 +67,31 @@ final class SparseCopier {
   ) throws(DiscKitError) {
     var done: Int64 = 0
     #if canImport(Glibc)
-      if useCopyFileRange, let copyFileRange = Self.copyFileRange {
-        while done < length {
+      if useCopyFileRange {
+        kernel: while done < length {
           var input = sourceOffset + done
           var output = destinationOffset + done
           let want = Int(min(length - done, 1 << 30))
-          let got = copyFileRange(source, &input, destination, &output, want, 0)
-          if got > 0 {
-            done += Int64(got)
-            continue
-          }
-          if got == 0 {
+          switch ZeroCopy.copy(from: source, at: &input, to: destination, at: &output, length: want) {
+          case .copied(0):
             throw DiscKitError(
               .io, path, at: sourceOffset + done,
               "the file ended early (it changed while the image was written)")
-          }
-          let code = errno
-          if code == EINTR { continue }
-          if code == ENOSYS || code == EXDEV || code == EINVAL || code == EOPNOTSUPP
-            || code == EBADF
-            || code == EPERM
-          {
-            useCopyFileRange = false
-            break
-          }
-          if code == ENOSPC || code == EFBIG {
+          case .copied(let got):
+            done += Int64(got)
+          case .failed(EINTR):
+            continue
+          case .failed(let code) where code == ENOSPC || code == EFBIG:
             throw DiscKitError(
               .io, imagePath, at: destinationOffset + done,
               "write failed: \(String(cString: strerror(code)))")
+          case .failed(let code):
+            throw DiscKitError(
+              .io, path, at: sourceOffset + done, "read failed: \(String(cString: strerror(code)))")
+          case .unsupported:
+            useCopyFileRange = false
+            break kernel
           }
-          throw DiscKitError(
-            .io, path, at: sourceOffset + done, "read failed: \(String(cString: strerror(code)))")
         }
       }
     #endif

@@ -34,19 +34,19 @@ let blurayBenchmarks: [Benchmark] = [
     let out = dir.path + "/out.m2ts"
     let ours = try Timing.best(runs: 3) {
       try? FileManager.default.removeItem(atPath: out)
-      let sink = try ExtractionSink(destination: out, overwrite: true)
-      try TitleExtractor.copy(source, range: 0..<source.size, to: sink) { _ in }
+      let sink = try AtomicFileWriter(destination: out, overwrite: true)
+      try source.copy(to: sink)
       try sink.commit()
     }
     // The same copy without the final fsync+rename (AtomicFileWriter.commit syncs; cat does not).
     let oursNoSync = try Timing.best(runs: 3) {
-      let sink = try ExtractionSink(destination: out, overwrite: true)
-      try TitleExtractor.copy(source, range: 0..<source.size, to: sink) { _ in }
+      let sink = try AtomicFileWriter(destination: out, overwrite: true)
+      try source.copy(to: sink)
       sink.abort()
     }
     let oursRead = try Timing.best(runs: 3) {
-      let sink = try ExtractionSink(destination: "/dev/null", overwrite: true)
-      try TitleExtractor.copy(source, range: 0..<source.size, to: sink) { _ in }
+      let sink = try AtomicFileWriter(destination: "/dev/null", overwrite: true)
+      try source.copy(to: sink)
       try sink.commit()
     }
     // cat of the same ranges: the clips are whole files here (first item from packet 0, last to the end).

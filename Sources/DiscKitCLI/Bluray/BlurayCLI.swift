@@ -367,11 +367,11 @@ enum BlurayCLI {
         ? title.chapters[chapters.upperBound].offset : source.size
       range = min(start, source.size)..<min(max(end, start), source.size)
     }
-    let sink = try ExtractionSink(destination: options.output, overwrite: options.force)
+    let sink = try AtomicFileWriter(destination: options.output, overwrite: options.force)
     let bar = ProgressBar(
       total: sink.isStreaming ? 0 : Int64(range.count), label: "extract \(title.name)")
     do {
-      try TitleExtractor.copy(source, range: range, to: sink) { bar.update($0) }
+      try source.copy(to: sink, range: range) { bar.update($0) }
       bar.finish()
       try sink.commit()
     } catch {

@@ -186,11 +186,11 @@ struct BlurayExtractionTests {
 
     // Extraction through the sink (zero-copy path: folder files into a regular file).
     let out = disc.directory.file("title.m2ts")
-    let sink = try ExtractionSink(destination: out, overwrite: false)
-    try TitleExtractor.copy(source, range: 0..<source.size, to: sink) { _ in }
+    let sink = try AtomicFileWriter(destination: out, overwrite: false)
+    try source.copy(to: sink)
     try sink.commit()
     #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))) == ours)
-    #expect(throws: DiscKitError.self) { try ExtractionSink(destination: out, overwrite: false) }
+    #expect(throws: DiscKitError.self) { try AtomicFileWriter(destination: out, overwrite: false) }
 
     // ffprobe reads it: 150 frames of A and 100 of B (from the 2 s key frame) = 10 s at 25 fps.
     let probe = try Tool.run(
@@ -266,9 +266,9 @@ struct BlurayExtractionTests {
     let source = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path)).title(
       playlist: "00001.mpls"
     ).byteSource()
-    let sink = try ExtractionSink(destination: "/dev/full", overwrite: true)
+    let sink = try AtomicFileWriter(destination: "/dev/full", overwrite: true)
     do {
-      try TitleExtractor.copy(source, range: 0..<source.size, to: sink) { _ in }
+      try source.copy(to: sink)
       Issue.record("writing to /dev/full succeeded")
     } catch {
       #expect(error.code == .io)
