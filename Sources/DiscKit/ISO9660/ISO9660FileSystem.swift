@@ -272,7 +272,7 @@ public struct ISO9660FileSystem: DiscFileSystem {
           .truncated, "ISO9660 directory record for \(directory.entry.path)", at: directory.recordOffset,
           "Rock Ridge child link to block \(directory.directoryBlock) lies past the end of the \(source.size)-byte image")
       }
-      let head = try source.bytes(at: start, count: 34, structure: structure)
+      let head = try source.bytes(at: start, count: Int(min(2048, source.size - start)), structure: structure)
       var reader = BinaryReader(head, baseOffset: start, structure: structure)
       let dot = try ISO9660DirectoryRecord(parsing: &reader)
       length = Int(dot.dataLength)
