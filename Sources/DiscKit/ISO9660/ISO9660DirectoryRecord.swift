@@ -51,7 +51,8 @@ public struct ISO9660DirectoryRecord: Sendable, Hashable {
     let length = Int(try reader.uint8(atRelative: reader.relativePosition))
     guard length >= 34 else {
       throw DiscKitError.malformed(
-        reader.structure, at: start, "directory record length \(length) is less than the minimum of 34")
+        reader.structure, at: start,
+        "directory record length \(length) is less than the minimum of 34")
     }
     guard length <= reader.remaining else {
       throw DiscKitError.malformed(

@@ -64,7 +64,9 @@ public struct ISO9660FileSystem: DiscFileSystem {
 
   /// Whether `source` has a primary volume descriptor in its volume descriptor set (`CD001`
   /// from byte 32768 on).
-  public static func hasPrimaryVolumeDescriptor(_ source: any ByteSource) throws(DiscKitError) -> Bool {
+  public static func hasPrimaryVolumeDescriptor(_ source: any ByteSource) throws(DiscKitError)
+    -> Bool
+  {
     var offset = descriptorSetStart
     for _ in 0..<32 {
       guard offset + 2048 <= source.size else { return false }
@@ -86,7 +88,10 @@ public struct ISO9660FileSystem: DiscFileSystem {
   ///   within `limits.maxVolumeDescriptors` descriptors, ``DiscKitError/Code/notFound`` when
   ///   there is no primary descriptor, ``DiscKitError/Code/unsupported`` when the requested
   ///   names are not recorded.
-  public init(source: any ByteSource, limits: ParsingLimits = .default, names preference: NamePreference = .automatic)
+  public init(
+    source: any ByteSource, limits: ParsingLimits = .default,
+    names preference: NamePreference = .automatic
+  )
     throws(DiscKitError)
   {
     self.source = source
@@ -95,7 +100,8 @@ public struct ISO9660FileSystem: DiscFileSystem {
     var offset = Self.descriptorSetStart
     var terminated = false
     while descriptors.count < limits.maxVolumeDescriptors {
-      let bytes = try source.bytes(at: offset, count: ISO9660VolumeDescriptor.size, structure: "ISO9660 volume descriptor")
+      let bytes = try source.bytes(
+        at: offset, count: ISO9660VolumeDescriptor.size, structure: "ISO9660 volume descriptor")
       var reader = BinaryReader(bytes, baseOffset: offset, structure: "ISO9660 volume descriptor")
       let descriptor = try ISO9660VolumeDescriptor(parsing: &reader)
       descriptors.append(descriptor)
@@ -110,14 +116,19 @@ public struct ISO9660FileSystem: DiscFileSystem {
         "ISO9660 volume descriptor set", at: Self.descriptorSetStart,
         "no terminator within \(limits.maxVolumeDescriptors) volume descriptors")
     }
-    guard let primary = descriptors.first(where: { $0.kind == .primary }), let rootRecord = primary.rootDirectory else {
+    guard let primary = descriptors.first(where: { $0.kind == .primary }),
+      let rootRecord = primary.rootDirectory
+    else {
       throw DiscKitError(
-        .notFound, "ISO9660 volume descriptor set", at: Self.descriptorSetStart, "no primary volume descriptor")
+        .notFound, "ISO9660 volume descriptor set", at: Self.descriptorSetStart,
+        "no primary volume descriptor")
     }
     self.descriptors = descriptors
     self.primary = primary
     self.volumeLabel = primary.volumeIdentifier
-    let joliet = descriptors.first(where: { $0.kind == .supplementary && $0.jolietLevel != nil && $0.rootDirectory != nil })
+    let joliet = descriptors.first(where: {
+      $0.kind == .supplementary && $0.jolietLevel != nil && $0.rootDirectory != nil
+    })
     self.joliet = joliet
 
     // Rock Ridge: a SUSP SP entry at the start of the System Use area of the root's "." record.
@@ -132,12 +143,16 @@ public struct ISO9660FileSystem: DiscFileSystem {
     case .plain: chosen = .plain
     case .rockRidge:
       guard skip != nil else {
-        throw DiscKitError(.unsupported, "ISO9660 root directory", at: rootRecord.offset, "the image has no Rock Ridge entries")
+        throw DiscKitError(
+          .unsupported, "ISO9660 root directory", at: rootRecord.offset,
+          "the image has no Rock Ridge entries")
       }
       chosen = .rockRidge
     case .joliet:
       guard joliet != nil else {
-        throw DiscKitError(.unsupported, "ISO9660 volume descriptor set", at: Self.descriptorSetStart, "the image has no Joliet descriptor")
+        throw DiscKitError(
+          .unsupported, "ISO9660 volume descriptor set", at: Self.descriptorSetStart,
+          "the image has no Joliet descriptor")
       }
       chosen = .joliet
     }
@@ -146,14 +161,17 @@ public struct ISO9660FileSystem: DiscFileSystem {
     self.logicalBlockSize = treeDescriptor.logicalBlockSize
     let treeRoot = treeDescriptor.rootDirectory ?? rootRecord
     self.root = Node(
-      entry: DiscFileEntry(name: "", path: "/", size: 0, isDirectory: true), recordOffset: treeRoot.offset,
+      entry: DiscFileEntry(name: "", path: "/", size: 0, isDirectory: true),
+      recordOffset: treeRoot.offset,
       directoryBlock: treeRoot.extentLocation &+ UInt32(treeRoot.extendedAttributeLength),
       directoryLength: treeRoot.dataLength, extents: [], interleaved: false)
   }
 
   /// The SUSP skip length when the root's `.` record has an `SP` entry, `nil` otherwise (also
   /// when the root directory cannot be read: listing reports that error).
-  private static func rockRidgeSkip(root: ISO9660DirectoryRecord, source: any ByteSource, blockSize: Int) -> Int? {
+  private static func rockRidgeSkip(
+    root: ISO9660DirectoryRecord, source: any ByteSource, blockSize: Int
+  ) -> Int? {
     let start = Int64(root.extentLocation) * Int64(blockSize)
     guard root.dataLength >= 34, start + 256 <= source.size,
       let bytes = try? source.bytes(at: start, count: 256, structure: "ISO9660 root directory")
@@ -162,7 +180,8 @@ public struct ISO9660FileSystem: DiscFileSystem {
     guard let record = try? ISO9660DirectoryRecord(parsing: &reader), record.isSelf,
       let area = try? reader.slice(
         atRelative: record.systemUseStart, count: record.length - record.systemUseStart),
-      let entries = try? ISO9660RockRidgeEntries(parsing: area, source: source, blockSize: blockSize)
+      let entries = try? ISO9660RockRidgeEntries(
+        parsing: area, source: source, blockSize: blockSize)
     else { return nil }
     return entries.susPSkip
   }
@@ -192,15 +211,19 @@ public struct ISO9660FileSystem: DiscFileSystem {
       guard extent.start + extent.length <= source.size else {
         throw DiscKitError(
           .truncated, "ISO9660 directory record for \(node.entry.path)", at: extent.recordOffset,
-          "extent of \(extent.length) bytes at byte \(extent.start) lies past the end of the \(source.size)-byte image")
+          "extent of \(extent.length) bytes at byte \(extent.start) lies past the end of the \(source.size)-byte image"
+        )
       }
     }
     if extents.isEmpty { return MemoryByteSource([]) }
     if extents.count == 1, let only = extents.first {
-      return try SubrangeByteSource(source, offset: only.start, length: only.length, structure: node.entry.path)
+      return try SubrangeByteSource(
+        source, offset: only.start, length: only.length, structure: node.entry.path)
     }
     return try ConcatenatedByteSource(
-      extents.map { ConcatenatedByteSource.Extent(source: source, offset: $0.start, length: $0.length) },
+      extents.map {
+        ConcatenatedByteSource.Extent(source: source, offset: $0.start, length: $0.length)
+      },
       structure: node.entry.path)
   }
 
@@ -229,13 +252,16 @@ public struct ISO9660FileSystem: DiscFileSystem {
   private func resolve(_ path: String) throws(DiscKitError) -> Node {
     let components = DiscPath.components(path)
     guard components.count <= limits.maxDirectoryDepth else {
-      throw DiscKitError.limit(path, at: nil, "path deeper than \(limits.maxDirectoryDepth) directories")
+      throw DiscKitError.limit(
+        path, at: nil, "path deeper than \(limits.maxDirectoryDepth) directories")
     }
     var current = root
     var ancestors: Set<UInt32> = [root.directoryBlock]
     for (index, component) in components.enumerated() {
       guard current.entry.isDirectory else {
-        throw DiscKitError(.notFound, DiscPath.join(components.prefix(index + 1)), at: nil, "\(current.entry.path) is not a directory")
+        throw DiscKitError(
+          .notFound, DiscPath.join(components.prefix(index + 1)), at: nil,
+          "\(current.entry.path) is not a directory")
       }
       let siblings = try children(of: current)
       let folded = component.lowercased()
@@ -243,13 +269,16 @@ public struct ISO9660FileSystem: DiscFileSystem {
         let child = siblings.first(where: { $0.entry.name == component })
           ?? siblings.first(where: { $0.entry.name.lowercased() == folded })
       else {
-        throw DiscKitError(.notFound, DiscPath.join(components.prefix(index + 1)), at: nil, "no such file or directory")
+        throw DiscKitError(
+          .notFound, DiscPath.join(components.prefix(index + 1)), at: nil,
+          "no such file or directory")
       }
       if child.entry.isDirectory {
         guard ancestors.insert(child.directoryBlock).inserted else {
           throw DiscKitError(
             .loop, "ISO9660 directory record for \(child.entry.path)", at: child.recordOffset,
-            "the directory's extent (block \(child.directoryBlock)) is that of one of its ancestors")
+            "the directory's extent (block \(child.directoryBlock)) is that of one of its ancestors"
+          )
         }
       }
       current = child
@@ -269,10 +298,13 @@ public struct ISO9660FileSystem: DiscFileSystem {
       // A Rock Ridge child link: the length is in the "." record of the target.
       guard start + 34 <= source.size else {
         throw DiscKitError(
-          .truncated, "ISO9660 directory record for \(directory.entry.path)", at: directory.recordOffset,
-          "Rock Ridge child link to block \(directory.directoryBlock) lies past the end of the \(source.size)-byte image")
+          .truncated, "ISO9660 directory record for \(directory.entry.path)",
+          at: directory.recordOffset,
+          "Rock Ridge child link to block \(directory.directoryBlock) lies past the end of the \(source.size)-byte image"
+        )
       }
-      let head = try source.bytes(at: start, count: Int(min(2048, source.size - start)), structure: structure)
+      let head = try source.bytes(
+        at: start, count: Int(min(2048, source.size - start)), structure: structure)
       var reader = BinaryReader(head, baseOffset: start, structure: structure)
       let dot = try ISO9660DirectoryRecord(parsing: &reader)
       length = Int(dot.dataLength)
@@ -284,14 +316,25 @@ public struct ISO9660FileSystem: DiscFileSystem {
     }
     guard start + Int64(length) <= source.size else {
       throw DiscKitError(
-        .truncated, "ISO9660 directory record for \(directory.entry.path)", at: directory.recordOffset,
-        "directory extent of \(length) bytes at byte \(start) lies past the end of the \(source.size)-byte image")
+        .truncated, "ISO9660 directory record for \(directory.entry.path)",
+        at: directory.recordOffset,
+        "directory extent of \(length) bytes at byte \(start) lies past the end of the \(source.size)-byte image"
+      )
     }
     let bytes = try source.bytes(at: start, count: length, structure: structure)
     var reader = BinaryReader(bytes, baseOffset: start, structure: structure)
     var result: [Node] = []
     var pending: (record: ISO9660DirectoryRecord, node: Node)? = nil
     let sector = 2048
+    // Every directory begins with its "." record (ECMA-119 6.8.2.2).
+    guard length >= 34, try reader.uint8(atRelative: 0) >= 34,
+      try reader.uint8(atRelative: 32) == 1,
+      try reader.uint8(atRelative: 33) == 0
+    else {
+      throw DiscKitError.malformed(
+        structure, at: start,
+        "the directory does not begin with its \".\" record (damaged or misplaced directory)")
+    }
     while reader.remaining > 0 {
       let position = reader.relativePosition
       let recordLength = try reader.uint8(atRelative: position)
@@ -351,12 +394,14 @@ public struct ISO9660FileSystem: DiscFileSystem {
     if let chain = pending {
       throw DiscKitError.malformed(
         "ISO9660 directory record for \(chain.node.entry.path)", at: chain.record.offset,
-        "incomplete multi-extent chain: the directory ends while the last record still has flag 0x80 (more extents follow)")
+        "incomplete multi-extent chain: the directory ends while the last record still has flag 0x80 (more extents follow)"
+      )
     }
     return result
   }
 
-  private func append(_ node: Node, to result: inout [Node], at offset: Int64) throws(DiscKitError) {
+  private func append(_ node: Node, to result: inout [Node], at offset: Int64) throws(DiscKitError)
+  {
     guard result.count < limits.maxDirectoryEntries else {
       throw DiscKitError.limit(
         "ISO9660 directory record for \(node.entry.path)", at: offset,
@@ -365,15 +410,21 @@ public struct ISO9660FileSystem: DiscFileSystem {
     result.append(node)
   }
 
-  private func incompleteChain(_ node: Node, interruptedBy record: ISO9660DirectoryRecord) -> DiscKitError {
+  private func incompleteChain(_ node: Node, interruptedBy record: ISO9660DirectoryRecord)
+    -> DiscKitError
+  {
     DiscKitError.malformed(
       "ISO9660 directory record for \(node.entry.path)", at: record.offset,
-      "incomplete multi-extent chain: a record with another name interrupts the extents of the file")
+      "incomplete multi-extent chain: a record with another name interrupts the extents of the file"
+    )
   }
 
   /// The node for one record, or `nil` when the record is hidden from the tree (a Rock Ridge
   /// relocated directory).
-  private func makeNode(_ record: ISO9660DirectoryRecord, in directory: Node, area reader: BinaryReader, recordStart: Int)
+  private func makeNode(
+    _ record: ISO9660DirectoryRecord, in directory: Node, area reader: BinaryReader,
+    recordStart: Int
+  )
     throws(DiscKitError) -> Node?
   {
     var name: String
@@ -393,7 +444,8 @@ public struct ISO9660FileSystem: DiscFileSystem {
       if areaLength >= 4 {
         var area = try reader.slice(atRelative: areaStart, count: areaLength)
         area.structure = "Rock Ridge entries of \(DiscPath.child(directory.entry.path, name))"
-        let entries = try ISO9660RockRidgeEntries(parsing: area, source: source, blockSize: logicalBlockSize)
+        let entries = try ISO9660RockRidgeEntries(
+          parsing: area, source: source, blockSize: logicalBlockSize)
         if entries.isRelocated { return nil }
         if let rrName = entries.name, !rrName.isEmpty { name = ISO9660Names.decodeBytes(rrName) }
         if let link = entries.childLink {
@@ -415,7 +467,9 @@ public struct ISO9660FileSystem: DiscFileSystem {
           length: Int64(record.dataLength), recordOffset: record.offset)
       ]
     return Node(
-      entry: DiscFileEntry(name: name, path: path, size: isDirectory ? 0 : Int64(record.dataLength), isDirectory: isDirectory),
+      entry: DiscFileEntry(
+        name: name, path: path, size: isDirectory ? 0 : Int64(record.dataLength),
+        isDirectory: isDirectory),
       recordOffset: record.offset, directoryBlock: directoryBlock, directoryLength: directoryLength,
       extents: extents, interleaved: record.isInterleaved)
   }

@@ -49,7 +49,8 @@ struct ISO9660RockRidgeEntries: Sendable {
         guard length >= 4, length <= reader.remaining else {
           throw DiscKitError.malformed(
             reader.structure, at: entryOffset,
-            "SUSP entry length \(length) does not fit the \(reader.remaining) bytes left in the System Use area")
+            "SUSP entry length \(length) does not fit the \(reader.remaining) bytes left in the System Use area"
+          )
         }
         var entry = try reader.slice(length)
         try entry.skip(4)
@@ -62,7 +63,8 @@ struct ISO9660RockRidgeEntries: Sendable {
           break entries
         case (0x43, 0x45):  // CE
           guard length >= 28 else {
-            throw DiscKitError.malformed(reader.structure, at: entryOffset, "CE entry of \(length) bytes is shorter than 28")
+            throw DiscKitError.malformed(
+              reader.structure, at: entryOffset, "CE entry of \(length) bytes is shorter than 28")
           }
           let block = try entry.readUInt32LE()
           try entry.skip(4)
@@ -80,7 +82,9 @@ struct ISO9660RockRidgeEntries: Sendable {
           let part = try entry.readBytes(entry.remaining)
           if name == nil || !nameContinues { name = part } else { name?.append(contentsOf: part) }
           guard (name?.count ?? 0) <= Self.maxNameBytes else {
-            throw DiscKitError.limit(reader.structure, at: entryOffset, "Rock Ridge name longer than \(Self.maxNameBytes) bytes")
+            throw DiscKitError.limit(
+              reader.structure, at: entryOffset,
+              "Rock Ridge name longer than \(Self.maxNameBytes) bytes")
           }
           nameContinues = flags & 0x01 != 0
         case (0x52, 0x45):  // RE
@@ -104,9 +108,11 @@ struct ISO9660RockRidgeEntries: Sendable {
       guard next.length <= 65536, start + Int64(next.length) <= source.size else {
         throw DiscKitError(
           .truncated, "Rock Ridge continuation area", at: next.at,
-          "CE entry points at \(next.length) bytes at byte \(start), past the end of the \(source.size)-byte image")
+          "CE entry points at \(next.length) bytes at byte \(start), past the end of the \(source.size)-byte image"
+        )
       }
-      let bytes = try source.bytes(at: start, count: Int(next.length), structure: "Rock Ridge continuation area")
+      let bytes = try source.bytes(
+        at: start, count: Int(next.length), structure: "Rock Ridge continuation area")
       reader = BinaryReader(bytes, baseOffset: start, structure: "Rock Ridge continuation area")
     }
   }

@@ -107,7 +107,8 @@ public struct ISO9660VolumeDescriptor: Sendable {
     let joliet = level != nil
     func text(_ relative: Int, _ count: Int) throws(DiscKitError) -> String {
       let raw = try sector.bytes(atRelative: relative, count: count)
-      return ISO9660Names.trimmed(joliet ? ISO9660Names.decodeUCS2(raw) : ISO9660Names.decodeBytes(raw))
+      return ISO9660Names.trimmed(
+        joliet ? ISO9660Names.decodeUCS2(raw) : ISO9660Names.decodeBytes(raw))
     }
     systemIdentifier = try text(8, 32)
     volumeIdentifier = try text(40, 32)
@@ -123,11 +124,13 @@ public struct ISO9660VolumeDescriptor: Sendable {
     publisherIdentifier = try text(318, 128)
     dataPreparerIdentifier = try text(446, 128)
     applicationIdentifier = try text(574, 128)
-    var root = try sector.slice(atRelative: 156, count: 34, structure: "ISO9660 root directory record")
+    var root = try sector.slice(
+      atRelative: 156, count: 34, structure: "ISO9660 root directory record")
     let record = try ISO9660DirectoryRecord(parsing: &root)
     guard record.isDirectory else {
       throw DiscKitError.malformed(
-        "ISO9660 root directory record", at: offset + 156, "the root directory record is not flagged as a directory")
+        "ISO9660 root directory record", at: offset + 156,
+        "the root directory record is not flagged as a directory")
     }
     rootDirectory = record
   }

@@ -8,7 +8,8 @@ import Testing
 struct ISO9660GeneratedImageTests {
   static func image(_ name: String) throws -> String {
     let path = Fixtures.generated(name)
-    try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing: run `make images`")
+    try #require(
+      FileManager.default.fileExists(atPath: path), "\(path) is missing: run `make images`")
     return path
   }
 
@@ -46,7 +47,10 @@ struct ISO9660GeneratedImageTests {
       let fields = Dictionary(
         text.split(separator: "\n").compactMap { line -> (String, String)? in
           guard let colon = line.firstIndex(of: ":") else { return nil }
-          return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+          return (
+            String(line[..<colon]),
+            line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+          )
         }, uniquingKeysWith: { first, _ in first })
       #expect(fs.volumeLabel == fields["Volume id"], "\(name)")
       #expect(String(fs.primary.volumeSpaceSize) == fields["Volume size is"], "\(name)")
@@ -62,7 +66,8 @@ struct ISO9660GeneratedImageTests {
   func plainListingAndBytesEqualIsoinfo() throws {
     let path = try Self.image("iso9660-plain.iso")
     let fs = try ISO9660FileSystem(source: try FileByteSource(path: path))
-    let isoPaths = try Tool.run("isoinfo", ["-f", "-i", path]).text.split(separator: "\n").map(String.init)
+    let isoPaths = try Tool.run("isoinfo", ["-f", "-i", path]).text.split(separator: "\n").map(
+      String.init)
     var theirs: [String: String] = [:]
     for isoPath in isoPaths {
       var shown = isoPath.hasSuffix(";1") ? String(isoPath.dropLast(2)) : isoPath
@@ -96,13 +101,15 @@ struct ISO9660GeneratedImageTests {
     #expect(concatenated.extents.count == 2)
     let scratch = try TemporaryDirectory("iso9660-cut")
     let probes: [(Int64, String)] = [
-      (0, "HEAD-OF-BIG-FILE"), (1_048_576, "one MiB"), (4_294_963_190, "ACROSS-THE-FIRST-EXTENT-BOUNDARY"),
+      (0, "HEAD-OF-BIG-FILE"), (1_048_576, "one MiB"),
+      (4_294_963_190, "ACROSS-THE-FIRST-EXTENT-BOUNDARY"),
       (4_294_967_296, "four GiB"), (4500 * 1024 * 1024 - 8, "BIG-TAIL"),
     ]
     for (offset, marker) in probes {
       let length = 4096
       let start = max(0, min(offset - 1000, big.size - Int64(length)))
-      let expected = try Xorriso.cut(path, path: "/big.bin", offset: start, length: length, scratch: scratch)
+      let expected = try Xorriso.cut(
+        path, path: "/big.bin", offset: start, length: length, scratch: scratch)
       let ours = try big.bytes(at: start, count: length)
       #expect(ours == expected, "bytes at \(start)")
       #expect(try big.bytes(at: offset, count: marker.utf8.count) == Array(marker.utf8))

@@ -20,14 +20,21 @@ enum Xorriso {
 
   /// The recursive listing, root excluded, keyed by path.
   static func listing(_ image: String, norock: Bool = false) throws -> [String: OracleEntry] {
-    let result = try Tool.run("xorriso", arguments(image, norock: norock) + ["-find", "/", "-exec", "lsdl"])
+    let result = try Tool.run(
+      "xorriso", arguments(image, norock: norock) + ["-find", "/", "-exec", "lsdl"])
     #expect(result.status == 0, "xorriso failed: \(result.stderr)")
     var entries: [String: OracleEntry] = [:]
     for line in result.text.split(separator: "\n") {
       // drwxr-xr-x    1 0        0               0 Nov 21 08:18 '/path' [-> 'target']
-      guard let type = line.first, "-dlbc".contains(type), let quote = line.range(of: " '/") else { continue }
+      guard let type = line.first, "-dlbc".contains(type), let quote = line.range(of: " '/") else {
+        continue
+      }
       var rest = line[quote.upperBound...]
-      if let arrow = rest.range(of: "' -> '") { rest = rest[..<arrow.lowerBound] } else { rest = rest.dropLast() }
+      if let arrow = rest.range(of: "' -> '") {
+        rest = rest[..<arrow.lowerBound]
+      } else {
+        rest = rest.dropLast()
+      }
       let path = "/" + rest.replacingOccurrences(of: "'\\''", with: "'")
       if path == "/" { continue }
       let fields = line[..<quote.lowerBound].split(separator: " ")
@@ -40,15 +47,22 @@ enum Xorriso {
   /// Extracts the whole tree into `directory`.
   static func extract(_ image: String, norock: Bool = false, to directory: String) throws {
     let result = try Tool.run(
-      "xorriso", ["-osirrox", "on"] + arguments(image, norock: norock) + ["-extract", "/", directory])
+      "xorriso",
+      ["-osirrox", "on"] + arguments(image, norock: norock) + ["-extract", "/", directory])
     #expect(result.status == 0, "xorriso -extract failed: \(result.stderr)")
   }
 
   /// `length` bytes at `offset` of the file at `path`, extracted with `-extract_cut`.
-  static func cut(_ image: String, path: String, offset: Int64, length: Int, scratch: TemporaryDirectory) throws -> [UInt8] {
+  static func cut(
+    _ image: String, path: String, offset: Int64, length: Int, scratch: TemporaryDirectory
+  ) throws -> [UInt8] {
     let out = scratch.file("cut-\(offset)")
     let result = try Tool.run(
-      "xorriso", ["-osirrox", "on", "-indev", image, "-extract_cut", path, String(offset), String(length), out])
+      "xorriso",
+      [
+        "-osirrox", "on", "-indev", image, "-extract_cut", path, String(offset), String(length),
+        out,
+      ])
     #expect(result.status == 0, "xorriso -extract_cut failed: \(result.stderr)")
     return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
   }
@@ -67,7 +81,8 @@ func diskitListing(_ fs: any DiscFileSystem) throws -> [String: DiscFileEntry] {
 /// Compares DiscKit's listing with the oracle's: same paths, same kinds, same sizes for files
 /// and symbolic links (devices' sizes are not compared).
 func expectSameListing(
-  _ ours: [String: DiscFileEntry], _ theirs: [String: OracleEntry], sourceLocation: SourceLocation = #_sourceLocation
+  _ ours: [String: DiscFileEntry], _ theirs: [String: OracleEntry],
+  sourceLocation: SourceLocation = #_sourceLocation
 ) {
   #expect(
     Set(ours.keys) == Set(theirs.keys),
@@ -75,9 +90,12 @@ func expectSameListing(
     sourceLocation: sourceLocation)
   for (path, oracle) in theirs {
     guard let entry = ours[path] else { continue }
-    #expect(entry.isDirectory == (oracle.type == "d"), "\(path): kind", sourceLocation: sourceLocation)
+    #expect(
+      entry.isDirectory == (oracle.type == "d"), "\(path): kind", sourceLocation: sourceLocation)
     if oracle.type == "-" || oracle.type == "l" {
-      #expect(entry.size == oracle.size, "\(path): size \(entry.size) vs \(oracle)", sourceLocation: sourceLocation)
+      #expect(
+        entry.size == oracle.size, "\(path): size \(entry.size) vs \(oracle)",
+        sourceLocation: sourceLocation)
     }
   }
 }
@@ -110,10 +128,13 @@ struct PatchedByteSource: ByteSource {
 
   mutating func patch(_ offset: Int64, _ bytes: [UInt8]) { patches.append((offset, bytes)) }
 
-  func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
+  func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError)
+    -> Int
+  {
     guard offset < size else { return 0 }
     let want = Int(min(Int64(buffer.count), size - offset))
-    let n = try base.readFully(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+    let n = try base.readFully(
+      at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
     for (start, bytes) in patches {
       for (i, byte) in bytes.enumerated() {
         let at = start + Int64(i) - offset
