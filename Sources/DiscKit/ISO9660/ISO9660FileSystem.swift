@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The ISO 9660 (ECMA-119) side of an image, with Rock Ridge or Joliet names when present.
 ///
 /// ## Which names
@@ -58,6 +60,7 @@ public struct ISO9660FileSystem: DiscFileSystem {
 
   private let root: Node
   private let susPSkip: Int
+  private let cache = DirectoryCache()
 
   /// The first sector of the volume descriptor set.
   static let descriptorSetStart: Int64 = 16 * 2048
@@ -286,8 +289,17 @@ public struct ISO9660FileSystem: DiscFileSystem {
     return current
   }
 
-  /// Reads the directory extent of `directory` and returns its entries (without `.` and `..`).
+  /// The entries of `directory` (without `.` and `..`), from the cache or the image.
   private func children(of directory: Node) throws(DiscKitError) -> [Node] {
+    let key = "\(directory.directoryBlock)/\(directory.entry.path)"
+    if let cached = cache.get(key) { return cached }
+    let nodes = try readChildren(of: directory)
+    cache.put(key, nodes)
+    return nodes
+  }
+
+  /// Reads the directory extent of `directory` and returns its entries (without `.` and `..`).
+  private func readChildren(of directory: Node) throws(DiscKitError) -> [Node] {
     let blockSize = Int64(logicalBlockSize)
     let start = Int64(directory.directoryBlock) * blockSize
     let structure = "ISO9660 directory \(directory.entry.path)"
@@ -472,5 +484,28 @@ public struct ISO9660FileSystem: DiscFileSystem {
         isDirectory: isDirectory),
       recordOffset: record.offset, directoryBlock: directoryBlock, directoryLength: directoryLength,
       extents: extents, interleaved: record.isInterleaved)
+  }
+}
+
+/// Directories already read, so that resolving many paths does not re-read every directory on
+/// the way (listing then reading each file of a 10 000-entry directory stays linear). Bounded:
+/// cleared when it holds more than ``maxNodes`` entries. Safe for concurrent use.
+final class DirectoryCache: Sendable {
+  static let maxNodes = 1 << 20
+  private let storage = Mutex<(nodes: Int, directories: [String: [ISO9660FileSystem.Node]])>(
+    (0, [:]))
+
+  func get(_ key: String) -> [ISO9660FileSystem.Node]? {
+    storage.withLock { $0.directories[key] }
+  }
+
+  func put(_ key: String, _ nodes: [ISO9660FileSystem.Node]) {
+    storage.withLock { state in
+      if state.nodes + nodes.count > Self.maxNodes {
+        state.directories.removeAll()
+        state.nodes = 0
+      }
+      if state.directories.updateValue(nodes, forKey: key) == nil { state.nodes += nodes.count }
+    }
   }
 }
