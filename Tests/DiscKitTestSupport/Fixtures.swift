@@ -104,16 +104,20 @@ public enum Tool {
     let input = Pipe()
     process.standardInput = input
     try process.run()
-    if let stdin {
-      try input.fileHandleForWriting.write(contentsOf: stdin)
-    }
-    try input.fileHandleForWriting.close()
-    // Read both pipes concurrently so neither fills up.
+    // Feed stdin and drain stderr on their own threads while stdout is read here, so a tool that
+    // answers line by line never blocks on a full pipe.
     nonisolated(unsafe) var errData = Data()
     let group = DispatchGroup()
     group.enter()
     DispatchQueue.global().async {
       errData = err.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    let writer = input.fileHandleForWriting
+    group.enter()
+    DispatchQueue.global().async {
+      if let stdin { try? writer.write(contentsOf: stdin) }
+      try? writer.close()
       group.leave()
     }
     let outData = out.fileHandleForReading.readDataToEndOfFile()

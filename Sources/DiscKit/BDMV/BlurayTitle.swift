@@ -43,10 +43,10 @@ public struct BlurayTitle: Sendable {
     /// The range's byte length.
     public var byteCount: Int64 { Int64(packetCount) * 192 }
 
-    /// This clip's segment: how its own PTS clock maps onto the title timeline (90 kHz).
+    /// This clip's place on the title timeline (90 kHz ticks and bytes).
     /// A PTS `p` (90 kHz, in this clip's STC) maps to title time `p - inTime90k + titleStart90k`.
-    public var segment: Segment {
-      Segment(
+    public var timeline: ClipTimeline {
+      ClipTimeline(
         clipID: clipID, inTime90k: UInt64(inTime) * 2, outTime90k: UInt64(outTime) * 2,
         titleStart90k: UInt64(titleTime) * 2, stcID: stcID, byteStart: titleOffset,
         byteEnd: titleOffset + byteCount)
@@ -54,7 +54,7 @@ public struct BlurayTitle: Sendable {
   }
 
   /// The per-clip timeline data a player or server needs to map demuxed PTS onto title time.
-  public struct Segment: Sendable, Hashable, Codable {
+  public struct ClipTimeline: Sendable, Hashable, Codable {
     public var clipID: String
     /// The clip's in and out PTS (90 kHz, the clip's own STC epoch).
     public var inTime90k: UInt64
@@ -108,7 +108,7 @@ public struct BlurayTitle: Sendable {
   /// The title size in bytes: `Σ packets × 192` (= libbluray's `bd_get_title_size`).
   public var size: Int64 { clips.reduce(Int64(0)) { $0 + $1.byteCount } }
   /// Every clip's segment.
-  public var segments: [Segment] { clips.map(\.segment) }
+  public var timelines: [ClipTimeline] { clips.map(\.timeline) }
 
   /// Builds a title (libbluray's `nav_title_open` + `_extrapolate_title`).
   ///

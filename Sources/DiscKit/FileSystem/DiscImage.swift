@@ -82,6 +82,12 @@ public struct DiscImage: Sendable {
       return .avchd
     }
     if fs.exists("/VIDEO_TS/VIDEO_TS.IFO") || fs.exists("/VIDEO_TS/VIDEO_TS.BUP") { return .dvd }
+    // A BDMV tree without index.bdmv (metadata copies, partial rips): libbluray still opens it.
+    if let playlists = try? fs.contentsOfDirectory(atPath: "/BDMV/PLAYLIST"),
+      playlists.contains(where: { $0.name.lowercased().hasSuffix(".mpls") })
+    {
+      return .bluray
+    }
     return .data
   }
 }

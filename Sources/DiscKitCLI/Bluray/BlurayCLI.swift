@@ -321,8 +321,17 @@ enum BlurayCLI {
   // MARK: extract
 
   static func chooseTitle(_ disc: BlurayDisc, _ options: ExtractOptions) throws -> BlurayTitle {
-    let angle = options.angle - 1
-    if let playlist = options.playlist {
+    try chooseTitle(
+      disc, playlist: options.playlist, title: options.title, angle: options.angle,
+      select: options.select)
+  }
+
+  /// The title named by `--playlist` or `--title` (1-based), else the main title; `angle` is 1-based.
+  static func chooseTitle(
+    _ disc: BlurayDisc, playlist: String?, title: Int?, angle oneBasedAngle: Int, select: TitleSelection
+  ) throws -> BlurayTitle {
+    let angle = oneBasedAngle - 1
+    if let playlist {
       let number = Int(playlist.prefix(while: \.isNumber)) ?? -1
       guard let file = disc.playlistFile(named: playlist) ?? disc.playlistFile(number: number)
       else {
@@ -331,8 +340,8 @@ enum BlurayCLI {
       }
       return try disc.title(playlist: file.name, angle: angle)
     }
-    let list = try listing(disc, selection: options.select, all: false, minLength: nil)
-    if let n = options.title {
+    let list = try listing(disc, selection: select, all: false, minLength: nil)
+    if let n = title {
       guard let row = list.rows.first(where: { $0.index == n }) else {
         throw DiscKitError(.notFound, "title \(n)", at: nil, "no such title (see `disckit titles`)")
       }

@@ -17,7 +17,10 @@ struct ScanCommand: ParsableCommand {
       them. PTS values are the raw 33-bit 90 kHz values in the stream; differences are taken
       modulo 2^33. Sizes accept K, M, G suffixes (powers of 1024).
 
-      SOURCE may also be a disc image or folder. On a DVD the title (--title N, default the main
+      SOURCE may also be a disc image or folder. On a Blu-ray the title (--playlist 00800 or
+      --title N as numbered by `disckit titles`, default the main title) is scanned as one stream
+      of its clip ranges, from its start or from the random access point at or before --at
+      SECONDS (CLPI EP map). On a DVD the title (--title N, default the main
       title) is scanned as an MPEG program stream from its start, or from the cell playing at
       --at SECONDS; the report then has stream ids instead of PIDs (container "mpeg-ps").
       """)
@@ -146,9 +149,29 @@ struct ScanCommand: ParsableCommand {
       } else {
         Self.printText(report, title: number)
       }
-    default:
-      throw DiscKitError(
-        .unsupported, disc.path, at: nil, "scanning Blu-ray titles from an image is not built yet; scan the .m2ts")
+    case .bluray, .uhdBluray, .avchd:
+      let bluray = try BlurayDisc(disc: disc)
+      let chosen = try BlurayCLI.chooseTitle(
+        bluray, playlist: playlist, title: title, angle: 1, select: .smart)
+      let source = try chosen.byteSource()
+      var start = try Self.parseSize(offset, name: "--offset")
+      if let at {
+        guard at >= 0, at < 1e7 else {
+          throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
+        }
+        start = chosen.byteOffset(forTitleTime: UInt64(at * 90_000))
+      }
+      var options = PESScanOptions()
+      options.payloadBound = payloadBound
+      let report = try PESPreScanner.scan(source: source, offset: start, window: window, options: options)
+      if output.json {
+        Output.line(try Output.json(report))
+      } else {
+        Output.line("Playlist \(chosen.name), from title offset \(start)")
+        Self.printText(report)
+      }
+    case .data:
+      throw DiscKitError(.unsupported, disc.path, at: nil, "neither a Blu-ray nor a DVD")
     }
   }
 

@@ -182,7 +182,7 @@ struct BlurayExtractionTests {
       #expect(back <= tick && tick - back <= 90000, "round trip \(seconds) s")
     }
     #expect(title.byteOffset(forChapter: 1) == Int64(info.chapters[1].offset))
-    #expect(title.segments[1].titleStart90k == UInt64(title.clips[0].duration) * 2)
+    #expect(title.timelines[1].titleStart90k == UInt64(title.clips[0].duration) * 2)
 
     // Extraction through the sink (zero-copy path: folder files into a regular file).
     let out = disc.directory.file("title.m2ts")

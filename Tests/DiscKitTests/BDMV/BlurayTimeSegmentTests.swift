@@ -1,0 +1,52 @@
+@testable import DiscKit
+import DiscKitReference
+import DiscKitTestSupport
+import Foundation
+import Testing
+
+/// Each clip's GStreamer segment puts the clip's in-time at the title time libbluray reports for
+/// that clip (`BLURAY_CLIP_INFO.start_time`), so PTS from every clip's epoch land on one timeline.
+@Suite("Blu-ray clip segments")
+struct BlurayTimeSegmentTests {
+  @Test(needsRealData)
+  func clipSegmentsStartWhereLibblurayStartsEachClip() throws {
+    var clipsChecked = 0
+    for path in LibblurayParityTests.discs {
+      let bd = try Reference.Bluray(path: path)
+      let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: path))
+      for file in disc.playlists {
+        guard let info = bd.playlistInfo(file.number), !info.clips.isEmpty,
+          let title = try? disc.title(playlist: file.name), title.clips.count == info.clips.count
+        else { continue }
+        for (clip, reference) in zip(title.clips, info.clips) where clip.outTime >= clip.inTime {
+          let segment = try #require(clip.timeSegment, "\(path) \(file.name)")
+          let inTime = try #require(ClockTime.nanoseconds(ticks90kHz: reference.inTime90k))
+          let expectedStart = try #require(ClockTime.nanoseconds(ticks90kHz: reference.startTime90k))
+          // The PTS at the clip's in-time plays at libbluray's title time of the clip start...
+          #expect(segment.toStreamTime(inTime) == expectedStart, "\(path) \(file.name) \(clip.clipID)")
+          // ...and a PTS one second later, one second later on the title timeline.
+          let later = reference.inTime90k + 90_000
+          if later <= reference.outTime90k {
+            #expect(
+              title.titleTime(ofPTS: later, inClip: clip.index)
+                == ClockTime.nanoseconds(ticks90kHz: reference.startTime90k + 90_000))
+          }
+          // PTS outside the clip's range have no title time.
+          if reference.outTime90k + 1 < 1 << 33 {
+            #expect(title.titleTime(ofPTS: reference.outTime90k + 1, inClip: clip.index) == nil)
+          }
+          clipsChecked += 1
+        }
+      }
+    }
+    #expect(clipsChecked > 200)
+  }
+
+  @Test func brokenPlayItemHasNoSegment() throws {
+    let clip = BlurayTitle.Clip(
+      index: 0, clipID: "00001", streamFileName: "00001.m2ts", angle: 0, inTime: 9_000, outTime: 10,
+      stcID: 0, connectionCondition: 1, startPacket: 0, endPacket: 0, titlePacket: 0, titleTime: 0,
+      hasClipInformation: false, stillMode: 0, stillTime: 0)
+    #expect(clip.timeSegment == nil)
+  }
+}
