@@ -52,7 +52,8 @@ extension Reference {
           size = udfread_file_size(file)
           udfread_file_close(file)
         }
-        result.append(DiscFileEntry(name: name, path: childPath, size: size, isDirectory: isDirectory))
+        result.append(
+          DiscFileEntry(name: name, path: childPath, size: size, isDirectory: isDirectory))
         if isDirectory { walk(childPath, depth: depth + 1, into: &result) }
       }
     }
@@ -77,6 +78,35 @@ extension Reference {
         throw DiscKitError(.io, "libudfread", at: Int64(done), "short read of \(path)")
       }
       return out
+    }
+
+    /// Reads `count` bytes at `offset` of a file with `udfread_file_seek` + `udfread_file_read`.
+    public func read(_ path: String, at offset: Int64, count: Int) throws(DiscKitError) -> [UInt8] {
+      guard let file = udfread_file_open(udf, path) else {
+        throw DiscKitError(.notFound, "libudfread", at: nil, "udfread_file_open failed for \(path)")
+      }
+      defer { udfread_file_close(file) }
+      guard udfread_file_seek(file, offset, Int32(UDF_SEEK_SET)) == offset else {
+        throw DiscKitError(.io, "libudfread", at: offset, "seek failed in \(path)")
+      }
+      var out = [UInt8](repeating: 0, count: max(0, count))
+      var done = 0
+      while done < out.count {
+        let got = out.withUnsafeMutableBytes { raw -> Int in
+          guard let base = raw.baseAddress else { return -1 }
+          return Int(udfread_file_read(file, base + done, raw.count - done))
+        }
+        if got <= 0 { break }
+        done += got
+      }
+      return Array(out.prefix(done))
+    }
+
+    /// The size libudfread reports for a file, or `nil` when it cannot open it.
+    public func fileSize(_ path: String) -> Int64? {
+      guard let file = udfread_file_open(udf, path) else { return nil }
+      defer { udfread_file_close(file) }
+      return udfread_file_size(file)
     }
 
     /// Reads a file in `chunk`-byte pieces and returns the number of bytes read (benchmarks).

@@ -11,6 +11,8 @@ enum UDFPartitionMapping: Sendable {
 /// The extents of a metadata file as runs of blocks: metadata block `starts[i] + k` is sector
 /// `sectors[i] + k` (or unrecorded when `sectors[i]` is negative).
 struct UDFBlockRuns: Sendable {
+  /// The absolute offset of the metadata file's entry (for errors).
+  var entryOffset: Int64 = 0
   var starts: [Int64] = []
   var sectors: [Int64] = []
   var counts: [Int64] = []
@@ -231,10 +233,11 @@ final class UDFVolume: Sendable {
     throws(DiscKitError) -> [UDFPartitionMapping]
   {
     let structure = "UDF Logical Volume Descriptor partition map"
+    let at = sequence.lvd.offset + 440
     func physical(_ number: UInt16) throws(DiscKitError) -> UDFPartitionMapping {
       guard let pd = sequence.partitions[number] else {
         throw DiscKitError.malformed(
-          structure, at: nil, "no Partition Descriptor for partition number \(number)")
+          structure, at: at, "no Partition Descriptor for partition number \(number)")
       }
       return .physical(start: Int64(pd.start), length: pd.length)
     }
@@ -249,12 +252,12 @@ final class UDFVolume: Sendable {
       case .metadata(let number, _, _, _): mappings.append(try physical(number))
       case .virtual:
         throw DiscKitError(
-          .unsupported, structure, at: nil,
-          "virtual partition (VAT, write-once media) is not supported; open the closed disc's image after finalising"
+          .unsupported, structure, at: at,
+          "virtual partition (VAT, used on write-once media) is not supported"
         )
       case .other(let id):
         throw DiscKitError(
-          .unsupported, structure, at: nil, "unknown type 2 partition map \"\(id)\"")
+          .unsupported, structure, at: at, "unknown type 2 partition map \"\(id)\"")
       }
     }
     // Second pass: metadata partitions, mapped through the physical partition they name.
@@ -334,6 +337,7 @@ final class UDFVolume: Sendable {
     let extents = try collectExtents(
       source: source, limits: limits, mappings: mappings, entry: entry, partition: partition)
     var runs = UDFBlockRuns()
+    runs.entryOffset = entry.offset
     var next: Int64 = 0
     var remaining = Int64(entry.informationLength)
     for extent in extents where remaining > 0 {
@@ -384,14 +388,15 @@ final class UDFVolume: Sendable {
       let offset = (start + Int64(block)) * blockSize
       guard offset <= imageSize, length <= imageSize - offset else {
         throw DiscKitError.malformed(
-          structure, at: descriptorOffset,
+          structure, at: descriptorOffset ?? offset,
           "extent of \(length) bytes at block \(block) (byte \(offset)) lies past the end of the \(imageSize)-byte image"
         )
       }
       return [UDFPiece(offset: offset, length: length)]
     case .metadata(let main, let mirrorRuns):
       guard let runs = mirror ? mirrorRuns : (main ?? mirrorRuns) else {
-        throw DiscKitError.malformed(structure, at: descriptorOffset, "no readable metadata file")
+        throw DiscKitError.malformed(
+          structure, at: descriptorOffset ?? 0, "no readable metadata file")
       }
       var result: [UDFPiece] = []
       var current = Int64(block)
@@ -399,7 +404,8 @@ final class UDFVolume: Sendable {
       while remaining > 0 {
         guard let index = runs.run(containing: current) else {
           throw DiscKitError.malformed(
-            structure, at: descriptorOffset, "block \(current) lies outside the metadata partition")
+            structure, at: descriptorOffset ?? runs.entryOffset,
+            "block \(current) lies outside the metadata partition")
         }
         let within = current - runs.starts[index]
         let take = min(remaining, (runs.counts[index] - within) * blockSize)
@@ -426,7 +432,8 @@ final class UDFVolume: Sendable {
         mirror: mirror, structure: structure, at: nil)
       guard let first = pieces.first, let offset = first.offset else {
         throw DiscKitError.malformed(
-          structure, at: nil, "block \(block) of partition \(partition) is not recorded")
+          structure, at: pieces.first?.offset ?? 0,
+          "block \(block) of partition \(partition) is not recorded")
       }
       let reader = try source.reader(at: offset, count: Int(blockSize), structure: structure)
       let tag = try UDFDescriptorTag.verified(reader, expected: expected, location: block)

@@ -115,6 +115,8 @@ enum UDFPartitionMapEntry: Sendable {
 
 /// The Logical Volume Descriptor (tag 6, ECMA-167 3/10.6).
 struct UDFLogicalVolumeDescriptor: Sendable {
+  /// The absolute offset of the descriptor.
+  var offset: Int64
   var sequenceNumber: UInt32
   var identifier: String
   var blockSize: UInt32
@@ -124,6 +126,7 @@ struct UDFLogicalVolumeDescriptor: Sendable {
   var maps: [UDFPartitionMapEntry]
 
   init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+    offset = reader.absoluteOffset(ofRelative: 0)
     sequenceNumber = try reader.uint32LE(atRelative: 16)
     identifier = UDFCharacters.dstring(try reader.bytes(atRelative: 84, count: 128))
     blockSize = try reader.uint32LE(atRelative: 212)
