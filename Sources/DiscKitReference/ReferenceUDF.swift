@@ -102,6 +102,32 @@ extension Reference {
       return Array(out.prefix(done))
     }
 
+    /// Reads a file sequentially in `chunk`-byte pieces, calling `body` with each piece and its
+    /// offset until the file ends or `body` returns `false`. Returns the bytes read, or `nil`
+    /// when libudfread cannot open the file.
+    public func forEachChunk(
+      _ path: String, chunk: Int = 4 << 20, _ body: (UnsafeRawBufferPointer, Int64) throws -> Bool
+    ) rethrows -> Int64? {
+      guard let file = udfread_file_open(udf, path) else { return nil }
+      defer { udfread_file_close(file) }
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunk), alignment: 16)
+      defer { buffer.deallocate() }
+      var total: Int64 = 0
+      while let base = buffer.baseAddress {
+        var filled = 0
+        while filled < buffer.count {
+          let got = udfread_file_read(file, base + filled, buffer.count - filled)
+          if got <= 0 { break }
+          filled += Int(got)
+        }
+        if filled == 0 { break }
+        let keepGoing = try body(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]), total)
+        total += Int64(filled)
+        if !keepGoing || filled < buffer.count { break }
+      }
+      return total
+    }
+
     /// The size libudfread reports for a file, or `nil` when it cannot open it.
     public func fileSize(_ path: String) -> Int64? {
       guard let file = udfread_file_open(udf, path) else { return nil }
