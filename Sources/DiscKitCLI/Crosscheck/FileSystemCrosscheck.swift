@@ -87,9 +87,13 @@ enum FileSystemCrosscheck {
         }
         done += Int64(theirs.count)
         progress.update(done)
-        if got != theirs.count
-          || !chunk.withUnsafeBytes({ $0[0..<theirs.count].elementsEqual(theirs) })
-        {
+        let same =
+          got == theirs.count
+          && chunk.withUnsafeBytes { ours in
+            guard let a = ours.baseAddress, let b = theirs.baseAddress else { return got == 0 }
+            return memcmp(a, b, got) == 0
+          }
+        if !same {
           let index =
             (0..<min(got, theirs.count)).first { chunk[$0] != theirs[$0] } ?? min(got, theirs.count)
           mismatch = offset + Int64(index)
