@@ -56,7 +56,7 @@ public struct UDFFileSystem: DiscFileSystem {
     guard record.isDirectory else {
       throw DiscKitError(.invalidArgument, resolved, at: nil, "not a directory")
     }
-    return try directory(record.icb).map {
+    return try directory(record.icb, from: record.fidOffset).map {
       DiscFileEntry(
         name: $0.name, path: DiscPath.child(resolved, $0.name), size: $0.size,
         isDirectory: $0.isDirectory)
@@ -68,7 +68,7 @@ public struct UDFFileSystem: DiscFileSystem {
     guard !record.isDirectory else {
       throw DiscKitError(.invalidArgument, resolved, at: nil, "is a directory")
     }
-    return try volume.layout(of: record.icb).source
+    return try volume.layout(of: record.icb, from: record.fidOffset.map { $0 + 20 }).source
   }
 
   /// The extents of the file at `path` as (offset in the image or `nil` for zeros, length).
@@ -76,7 +76,7 @@ public struct UDFFileSystem: DiscFileSystem {
     offset: Int64?, length: Int64
   )] {
     let (_, record) = try resolve(path)
-    let layout = try volume.layout(of: record.icb)
+    let layout = try volume.layout(of: record.icb, from: record.fidOffset.map { $0 + 20 })
     return layout.source.extents.map { extent in
       (extent.source is ZeroByteSource ? nil : extent.offset, extent.length)
     }
@@ -111,7 +111,7 @@ public struct UDFFileSystem: DiscFileSystem {
         throw DiscKitError(
           .notFound, DiscPath.child(resolved, component), at: nil, "\(resolved) is not a directory")
       }
-      let children = try directory(current.icb)
+      let children = try directory(current.icb, from: current.fidOffset)
       let folded = component.lowercased()
       guard
         let child = children.first(where: { $0.name == component })
@@ -134,17 +134,17 @@ public struct UDFFileSystem: DiscFileSystem {
   }
 
   /// The entries of the directory whose entry is at `icb` (cached).
-  func directory(_ icb: UDFLongAD) throws(DiscKitError) -> [Record] {
+  func directory(_ icb: UDFLongAD, from reference: Int64? = nil) throws(DiscKitError) -> [Record] {
     let key = Self.key(icb)
     if let cached = cache.entries.withLock({ $0[key] }) { return cached }
-    let records = try readDirectory(icb)
+    let records = try readDirectory(icb, from: reference.map { $0 + 20 })
     cache.entries.withLock { $0[key] = records }
     return records
   }
 
-  func readDirectory(_ icb: UDFLongAD) throws(DiscKitError) -> [Record] {
+  func readDirectory(_ icb: UDFLongAD, from reference: Int64?) throws(DiscKitError) -> [Record] {
     let limits = volume.limits
-    let entry = try volume.fileEntry(at: icb)
+    let entry = try volume.fileEntry(at: icb, from: reference)
     guard entry.informationLength <= UInt64(limits.maxDirectoryBytes) else {
       throw DiscKitError.limit(
         "UDF directory", at: entry.offset + 56,
@@ -177,7 +177,9 @@ public struct UDFFileSystem: DiscFileSystem {
       guard let name = UDFCharacters.decode(fid.identifier), !name.isEmpty else { continue }
       var size: Int64 = 0
       if !fid.isDirectory {
-        size = Int64(clamping: try volume.fileEntry(at: fid.icb).informationLength)
+        size = Int64(
+          clamping: try volume.fileEntry(at: fid.icb, from: absolute.map { $0 + 20 })
+            .informationLength)
       }
       records.append(
         Record(

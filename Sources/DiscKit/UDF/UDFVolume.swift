@@ -115,7 +115,7 @@ final class UDFVolume: Sendable {
           at: sector * blockSize, count: Int(blockSize),
           structure: "UDF Anchor Volume Descriptor Pointer")
         _ = try UDFDescriptorTag.verified(
-          reader, expected: [UDFTagIdentifier.anchor], location: UInt32(sector))
+          reader, expected: [UDFTagIdentifier.anchor], location: UInt32(truncatingIfNeeded: sector))
         var body = reader
         let anchor = try UDFAnchor(parsing: &body)
         do throws(DiscKitError) {
@@ -345,7 +345,9 @@ final class UDFVolume: Sendable {
       let count = (length + blockSize - 1) / blockSize
       var sector: Int64 = -1
       if extent.isRecorded {
-        guard case .physical(let start, _) = mappings[Int(extent.partition)] else {
+        guard Int(extent.partition) < mappings.count,
+          case .physical(let start, _) = mappings[Int(extent.partition)]
+        else {
           throw DiscKitError.malformed(
             structure, at: extent.descriptorOffset,
             "metadata file extent lies in a non-physical partition")
@@ -423,13 +425,13 @@ final class UDFVolume: Sendable {
   /// partition a bad or unreadable descriptor is read again through the Metadata Mirror File.
   static func readDescriptor(
     source: any ByteSource, mappings: [UDFPartitionMapping], partition: UInt16, block: UInt32,
-    expected: [UInt16], structure: String
+    expected: [UInt16], structure: String, from reference: Int64? = nil
   ) throws(DiscKitError) -> (UDFDescriptorTag, BinaryReader) {
     func attempt(mirror: Bool) throws(DiscKitError) -> (UDFDescriptorTag, BinaryReader) {
       let pieces = try pieces(
         mappings: mappings, imageSize: source.size, partition: partition, block: block,
         length: blockSize,
-        mirror: mirror, structure: structure, at: nil)
+        mirror: mirror, structure: structure, at: reference)
       guard let first = pieces.first, let offset = first.offset else {
         throw DiscKitError.malformed(
           structure, at: pieces.first?.offset ?? 0,
@@ -451,12 +453,13 @@ final class UDFVolume: Sendable {
     }
   }
 
-  func readDescriptor(partition: UInt16, block: UInt32, expected: [UInt16], structure: String)
-    throws(DiscKitError) -> (UDFDescriptorTag, BinaryReader)
-  {
+  func readDescriptor(
+    partition: UInt16, block: UInt32, expected: [UInt16], structure: String,
+    from reference: Int64? = nil
+  ) throws(DiscKitError) -> (UDFDescriptorTag, BinaryReader) {
     try Self.readDescriptor(
       source: source, mappings: mappings, partition: partition, block: block, expected: expected,
-      structure: structure)
+      structure: structure, from: reference)
   }
 
   // MARK: Files
@@ -510,11 +513,14 @@ final class UDFVolume: Sendable {
   }
 
   /// The file entry at `icb`.
-  func fileEntry(at icb: UDFLongAD) throws(DiscKitError) -> UDFFileEntry {
+  /// The file entry at `icb`; `reference` is the offset of what points to it (for errors).
+  func fileEntry(at icb: UDFLongAD, from reference: Int64? = nil) throws(DiscKitError)
+    -> UDFFileEntry
+  {
     let (tag, reader) = try readDescriptor(
       partition: icb.partition, block: icb.block,
       expected: [UDFTagIdentifier.fileEntry, UDFTagIdentifier.extendedFileEntry],
-      structure: "UDF File Entry")
+      structure: "UDF File Entry", from: reference)
     var body = reader
     return try UDFFileEntry(parsing: &body, identifier: tag.identifier, partition: icb.partition)
   }
@@ -529,9 +535,11 @@ final class UDFVolume: Sendable {
   }
 
   /// The layout of the file whose entry is at `icb`.
-  func layout(of icb: UDFLongAD, entry known: UDFFileEntry? = nil) throws(DiscKitError) -> Layout {
+  func layout(of icb: UDFLongAD, entry known: UDFFileEntry? = nil, from reference: Int64? = nil)
+    throws(DiscKitError) -> Layout
+  {
     let entry: UDFFileEntry
-    if let known { entry = known } else { entry = try fileEntry(at: icb) }
+    if let known { entry = known } else { entry = try fileEntry(at: icb, from: reference) }
     let size = Int64(clamping: entry.informationLength)
     if entry.form == .embedded {
       let memory = MemoryByteSource(entry.embedded)
