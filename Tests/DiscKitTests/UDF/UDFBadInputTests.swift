@@ -182,6 +182,38 @@ struct UDFBadInputTests {
     #expect(error?.offset == Int64(35 * 2048))
   }
 
+  @Test("a missing anchor at sector 256 falls back to the last sector; libudfread agrees")
+  func anchorFallback() throws {
+    let builder = Self.small()
+    var image = builder.imageBytes()
+    let expected = try UDFTesting.readEverything(image)
+    image.replaceSubrange(256 * 2048..<257 * 2048, with: [UInt8](repeating: 0, count: 2048))
+    #expect(try UDFTesting.readEverything(image) == expected)
+    let dir = try TemporaryDirectory()
+    let path = dir.file("no256.udf")
+    try Data(image).write(to: URL(fileURLWithPath: path))
+    try UDFTesting.expectMatchesLibudfread(path)
+    // Without any anchor: an error at sector 256.
+    image.replaceSubrange(
+      (image.count - 2048)..<image.count, with: [UInt8](repeating: 0, count: 2048))
+    let error = failure(image)
+    #expect(error?.structure == "UDF Anchor Volume Descriptor Pointer")
+    #expect(error?.offset == Int64(256 * 2048))
+  }
+
+  @Test("volume recognition: UDF only with BEA01 then NSR0x")
+  func recognition() throws {
+    let image = Self.small().imageBytes()
+    #expect(try UDFFileSystem.hasVolumeRecognitionSequence(MemoryByteSource(image)))
+    #expect(
+      try !UDFFileSystem.hasVolumeRecognitionSequence(
+        MemoryByteSource([UInt8](repeating: 0, count: 40_000))))
+    var noNSR = image
+    noNSR[17 * 2048 + 1] = UInt8(ascii: "X")
+    #expect(try !UDFFileSystem.hasVolumeRecognitionSequence(MemoryByteSource(noNSR)))
+    #expect(try !UDFFileSystem.hasVolumeRecognitionSequence(MemoryByteSource([1, 2, 3])))
+  }
+
   @Test("random byte flips never crash (seeded)", arguments: [1, 2, 3, 4])
   func fuzz(seed: UInt64) {
     let builder = Self.small(
