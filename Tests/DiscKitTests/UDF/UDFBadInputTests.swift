@@ -245,4 +245,29 @@ struct UDFBadInputTests {
     }
     #expect(outcomes[0] + outcomes[1] == 250)
   }
+
+  @Test(
+    "random byte flips in descriptors of tool-made images never crash (seeded)",
+    arguments: ["udf-genisoimage.iso", "udf-pycdlib-260.iso", "udf-mkudffs-201-hd.img"])
+  func fuzzToolImages(name: String) throws {
+    let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: UDFTesting.generated(name))))
+    // Sectors that start with a descriptor tag UDF uses.
+    let tags: Set<Int> = [1, 2, 3, 4, 5, 6, 7, 8, 9, 256, 257, 258, 261, 266]
+    let structural = stride(from: 16, to: original.count / 2048, by: 1).filter { sector in
+      let id = Int(original[sector * 2048]) | Int(original[sector * 2048 + 1]) << 8
+      return tags.contains(id) && original[sector * 2048 + 2] < 4
+    }
+    #expect(structural.count > 5)
+    var rng = SeededRandom(seed: UInt64(name.utf8.count))
+    for round in 0..<150 {
+      var image = original
+      let sector = structural[Int.random(in: 0..<structural.count, using: &rng)]
+      for _ in 0..<Int.random(in: 1...4, using: &rng) {
+        image[sector * 2048 + Int.random(in: 0..<512, using: &rng)] = UInt8.random(
+          in: 0...255, using: &rng)
+      }
+      if round % 2 == 0 { UDFTesting.retag(&image, at: sector * 2048) }
+      if let error = failure(image) { #expect(!error.structure.isEmpty) }
+    }
+  }
 }
