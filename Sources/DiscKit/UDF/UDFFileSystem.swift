@@ -4,8 +4,8 @@ import Synchronization
 /// Blu-ray discs use).
 ///
 /// Opening reads the anchor, the volume descriptor sequence (falling back to the reserve
-/// sequence), the partition maps (Type 1, Metadata with mirror fallback, Sparable without
-/// relocated packets), the File Set Descriptor and the root ICB. Directories are read on first
+/// sequence), the partition maps (Type 1, Metadata with mirror fallback, Sparable through its
+/// sparing table), the File Set Descriptor and the root ICB. Directories are read on first
 /// use and cached; the cache is lock-protected, so one value can be used from many tasks.
 /// Files are exposed as ``ConcatenatedByteSource``s of their extents over the image source
 /// (unrecorded extents read as zeros).
@@ -34,8 +34,8 @@ public struct UDFFileSystem: DiscFileSystem {
   /// Reads the UDF volume of `source`.
   ///
   /// - Throws: a ``DiscKitError`` naming the structure and byte offset when the volume is
-  ///   damaged, or ``DiscKitError/Code/unsupported`` for virtual (VAT) partitions, block sizes
-  ///   other than 2048 and relocated sparing packets.
+  ///   damaged, or ``DiscKitError/Code/unsupported`` for virtual (VAT) partitions and block
+  ///   sizes other than 2048.
   public init(source: any ByteSource, limits: ParsingLimits = .default) throws(DiscKitError) {
     volume = try UDFVolume(source: source, limits: limits)
     volumeLabel = volume.logicalVolume.identifier

@@ -2,19 +2,30 @@
 enum UDFPartitionMapping: Sendable {
   /// A physical partition (type 1 map, or the physical side of a sparable map): block `b` is
   /// sector `start + b`.
-  case physical(start: Int64, length: UInt32)
+  case physical(start: Int64, length: UInt32, sparing: UDFSparing? = nil)
   /// A metadata partition (UDF 2.50+): block `b` is block `b` of the metadata file, read
   /// through all of its extents; `mirror` is the Metadata Mirror File's mapping.
   case metadata(main: UDFBlockRuns?, mirror: UDFBlockRuns?)
 }
 
-/// The extents of a metadata file as runs of blocks: metadata block `starts[i] + k` is sector
-/// `sectors[i] + k` (or unrecorded when `sectors[i]` is negative).
+/// The relocations of a sparable partition (UDF 2.2.9, 2.2.12): packets of `packetLength`
+/// blocks whose first block is a key are read from the mapped absolute sector instead.
+struct UDFSparing: Sendable {
+  var packetLength: Int64
+  var relocations: [UInt32: Int64]
+}
+
+/// The extents of a metadata file as runs of blocks: metadata block `starts[i] + k` is block
+/// `blocks[i] + k` of the (physical or sparable) partition reference `partition`, or unrecorded
+/// when `blocks[i]` is negative.
 struct UDFBlockRuns: Sendable {
   /// The absolute offset of the metadata file's entry (for errors).
   var entryOffset: Int64 = 0
+  /// The partition reference the metadata file's extents lie in.
+  var partition: UInt16 = 0
   var starts: [Int64] = []
-  var sectors: [Int64] = []
+  var blocks: [Int64] = []
+  var offsets: [Int64] = []
   var counts: [Int64] = []
 
   /// The run containing `block`, or `nil`.
@@ -63,7 +74,8 @@ final class UDFVolume: Sendable {
     let fsdAt = lvd.fileSetLocation
     let (_, fsd) = try Self.readDescriptor(
       source: source, mappings: mappings, partition: fsdAt.partition, block: fsdAt.block,
-      expected: [UDFTagIdentifier.fileSet], structure: "UDF File Set Descriptor")
+      expected: [UDFTagIdentifier.fileSet], structure: "UDF File Set Descriptor",
+      from: lvd.offset + 248)
     var rootReader = try fsd.slice(atRelative: 400, count: 16)
     rootICB = try UDFLongAD(parsing: &rootReader)
     var domainReader = try fsd.slice(atRelative: 416, count: 32)
@@ -239,16 +251,18 @@ final class UDFVolume: Sendable {
         throw DiscKitError.malformed(
           structure, at: at, "no Partition Descriptor for partition number \(number)")
       }
-      return .physical(start: Int64(pd.start), length: pd.length)
+      return .physical(start: Int64(pd.start), length: pd.length, sparing: nil)
     }
     var mappings: [UDFPartitionMapping] = []
     // First pass: physical partitions (metadata maps are read through them).
     for map in sequence.lvd.maps {
       switch map {
       case .physical(let number): mappings.append(try physical(number))
-      case .sparable(let number, _, let tables, let size):
-        try checkSparingTables(source: source, limits: limits, tables: tables, size: size)
-        mappings.append(try physical(number))
+      case .sparable(let number, let packet, let tables, let size):
+        guard case .physical(let start, let length, _) = try physical(number) else { continue }
+        let sparing = try readSparingTable(
+          source: source, limits: limits, tables: tables, size: size, packetLength: packet, at: at)
+        mappings.append(.physical(start: start, length: length, sparing: sparing))
       case .metadata(let number, _, _, _): mappings.append(try physical(number))
       case .virtual:
         throw DiscKitError(
@@ -287,33 +301,36 @@ final class UDFVolume: Sendable {
     return mappings
   }
 
-  /// Sparable partitions are read through their physical partition. That is exact as long as no
-  /// packet was relocated; a sparing table that relocates packets is reported as unsupported.
-  static func checkSparingTables(
-    source: any ByteSource, limits: ParsingLimits, tables: [UInt32], size: UInt32
-  )
-    throws(DiscKitError)
-  {
+  /// Reads the first valid sparing table. Without any valid table the partition is read as a
+  /// plain physical partition (exact when nothing was relocated).
+  static func readSparingTable(
+    source: any ByteSource, limits: ParsingLimits, tables: [UInt32], size: UInt32,
+    packetLength: UInt16,
+    at mapOffset: Int64
+  ) throws(DiscKitError) -> UDFSparing {
+    guard packetLength > 0 else {
+      throw DiscKitError.malformed("UDF Sparable Partition map", at: mapOffset, "packet length 0")
+    }
     for location in tables {
       let offset = Int64(location) * blockSize
       guard
-        let reader = try? source.reader(
+        let head = try? source.reader(
           at: offset, count: Int(blockSize), structure: "UDF Sparing Table"),
-        (try? UDFDescriptorTag.verified(reader, expected: [0], location: nil)) != nil
+        let entries = try? Int(head.uint16LE(atRelative: 48)),
+        56 + entries * 8 <= min(max(Int(size), Int(blockSize)), limits.maxMetadataFileBytes),
+        let table = try? source.reader(
+          at: offset, count: max(56 + entries * 8, Int(blockSize)), structure: "UDF Sparing Table"),
+        (try? UDFDescriptorTag.verified(table, expected: [0], location: location)) != nil
       else { continue }
-      let entries = Int(try reader.uint16LE(atRelative: 48))
-      guard 56 + entries * 8 <= min(Int(size), limits.maxMetadataFileBytes) else {
-        throw reader.malformed("\(entries) sparing entries do not fit in the table", atRelative: 48)
+      var relocations: [UInt32: Int64] = [:]
+      for entry in 0..<entries {
+        let original = try table.uint32LE(atRelative: 56 + entry * 8)
+        guard original < 0xFFFF_FFF0 else { continue }
+        relocations[original] = Int64(try table.uint32LE(atRelative: 60 + entry * 8))
       }
-      let all = try source.reader(
-        at: offset, count: 56 + entries * 8, structure: "UDF Sparing Table")
-      for entry in 0..<entries where try all.uint32LE(atRelative: 56 + entry * 8) < 0xFFFF_FFF0 {
-        throw DiscKitError(
-          .unsupported, "UDF Sparing Table", at: offset + 56 + Int64(entry * 8),
-          "the sparing table relocates packets; reading relocated packets is not supported")
-      }
-      return
+      return UDFSparing(packetLength: Int64(packetLength), relocations: relocations)
     }
+    return UDFSparing(packetLength: Int64(packetLength), relocations: [:])
   }
 
   /// Reads the metadata (or mirror) file's Extended File Entry and turns all its extents into runs.
@@ -338,30 +355,30 @@ final class UDFVolume: Sendable {
       source: source, limits: limits, mappings: mappings, entry: entry, partition: partition)
     var runs = UDFBlockRuns()
     runs.entryOffset = entry.offset
+    runs.partition = partition
     var next: Int64 = 0
     var remaining = Int64(entry.informationLength)
     for extent in extents where remaining > 0 {
       let length = min(Int64(extent.length), remaining)
       let count = (length + blockSize - 1) / blockSize
-      var sector: Int64 = -1
+      var first: Int64 = -1
       if extent.isRecorded {
-        guard Int(extent.partition) < mappings.count,
-          case .physical(let start, _) = mappings[Int(extent.partition)]
-        else {
+        guard extent.partition == partition else {
           throw DiscKitError.malformed(
             structure, at: extent.descriptorOffset,
-            "metadata file extent lies in a non-physical partition")
-        }
-        sector = start + Int64(extent.block)
-        guard (sector + count) * blockSize <= source.size else {
-          throw DiscKitError.malformed(
-            structure, at: extent.descriptorOffset,
-            "extent of \(extent.length) bytes at block \(extent.block) lies past the end of the image"
+            "metadata file extent lies in partition \(extent.partition), not in its own partition \(partition)"
           )
         }
+        // Checked now so that a damaged metadata file is detected (and the mirror used) at open.
+        _ = try pieces(
+          mappings: mappings, imageSize: source.size, partition: partition, block: extent.block,
+          length: count * blockSize, mirror: false, structure: structure,
+          at: extent.descriptorOffset)
+        first = Int64(extent.block)
       }
       runs.starts.append(next)
-      runs.sectors.append(sector)
+      runs.blocks.append(first)
+      runs.offsets.append(extent.descriptorOffset)
       runs.counts.append(count)
       next += count
       remaining -= length
@@ -386,15 +403,45 @@ final class UDFVolume: Sendable {
         "partition reference \(partition) does not exist (\(mappings.count) maps)")
     }
     switch mappings[Int(partition)] {
-    case .physical(let start, _):
-      let offset = (start + Int64(block)) * blockSize
-      guard offset <= imageSize, length <= imageSize - offset else {
-        throw DiscKitError.malformed(
-          structure, at: descriptorOffset ?? offset,
-          "extent of \(length) bytes at block \(block) (byte \(offset)) lies past the end of the \(imageSize)-byte image"
-        )
+    case .physical(let start, _, let sparing):
+      func check(_ offset: Int64, _ count: Int64) throws(DiscKitError) {
+        guard offset <= imageSize, count <= imageSize - offset else {
+          throw DiscKitError.malformed(
+            structure, at: descriptorOffset ?? offset,
+            "extent of \(length) bytes at block \(block) (byte \(offset)) lies past the end of the \(imageSize)-byte image"
+          )
+        }
       }
-      return [UDFPiece(offset: offset, length: length)]
+      guard let sparing, !sparing.relocations.isEmpty else {
+        let offset = (start + Int64(block)) * blockSize
+        try check(offset, length)
+        return [UDFPiece(offset: offset, length: length)]
+      }
+      // Split at packet boundaries; relocated packets come from their spare location.
+      var result: [UDFPiece] = []
+      var current = Int64(block)
+      var remaining = length
+      let packet = sparing.packetLength
+      while remaining > 0 {
+        let within = current % packet
+        let take = min(remaining, (packet - within) * blockSize)
+        let offset: Int64
+        if let mapped = sparing.relocations[UInt32(truncatingIfNeeded: current - within)] {
+          offset = (mapped + within) * blockSize
+        } else {
+          offset = (start + current) * blockSize
+        }
+        try check(offset, take)
+        if let last = result.last, let lastOffset = last.offset, lastOffset + last.length == offset
+        {
+          result[result.count - 1].length += take
+        } else {
+          result.append(UDFPiece(offset: offset, length: take))
+        }
+        remaining -= take
+        current += packet - within
+      }
+      return result
     case .metadata(let main, let mirrorRuns):
       guard let runs = mirror ? mirrorRuns : (main ?? mirrorRuns) else {
         throw DiscKitError.malformed(
@@ -411,9 +458,22 @@ final class UDFVolume: Sendable {
         }
         let within = current - runs.starts[index]
         let take = min(remaining, (runs.counts[index] - within) * blockSize)
-        let sector = runs.sectors[index]
-        result.append(
-          UDFPiece(offset: sector < 0 ? nil : (sector + within) * blockSize, length: take))
+        let first = runs.blocks[index]
+        if first < 0 {
+          result.append(UDFPiece(offset: nil, length: take))
+        } else {
+          // The metadata file lies in a physical (or sparable) partition: one level only.
+          guard Int(runs.partition) < mappings.count, case .physical = mappings[Int(runs.partition)]
+          else {
+            throw DiscKitError.malformed(
+              structure, at: runs.offsets[index],
+              "the metadata file does not lie in a physical partition")
+          }
+          result += try pieces(
+            mappings: mappings, imageSize: imageSize, partition: runs.partition,
+            block: UInt32(truncatingIfNeeded: first + within), length: take, mirror: false,
+            structure: structure, at: descriptorOffset ?? runs.offsets[index])
+        }
         remaining -= take
         current += (take + blockSize - 1) / blockSize
       }

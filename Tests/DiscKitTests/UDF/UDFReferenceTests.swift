@@ -218,6 +218,25 @@ struct UDFReferenceTests {
     try UDFTesting.expectMatchesLibudfread(try UDFTesting.write(bad, in: dir, name: "bad2.udf"))
   }
 
+  @Test("sparable partition with relocated packets is read through the sparing table")
+  func sparingTable() throws {
+    let plain = B(B.Config(revision: 0x0201, metadata: false))
+    plain.build(Self.sampleTree(form: .short))
+    let sparable = B(
+      B.Config(
+        revision: 0x0201, metadata: false, sparable: true,
+        relocate: ["/BDMV/STREAM/00002.m2ts", "/Ünïcødé ж 日本/Fé.txt"]))
+    sparable.build(Self.sampleTree(form: .short))
+    #expect(sparable.relocations.count == 3)
+    let expected = try UDFFileSystem(source: MemoryByteSource(plain.imageBytes()))
+      .recursiveContents()
+    let fs = try UDFFileSystem(source: MemoryByteSource(sparable.imageBytes()))
+    #expect(try fs.recursiveContents() == expected)
+    for (file, bytes) in sparable.expected {
+      #expect(try fs.readFile(atPath: file) == bytes, "\(file)")
+    }
+  }
+
   @Test("a file over 4 GiB (sparse image) has the same size and bytes as libudfread reads")
   func largeFile() throws {
     let dir = try TemporaryDirectory()

@@ -60,6 +60,10 @@ final class UDFTestImageBuilder {
     /// Breaks this metadata-partition block's tag in the main copy only.
     var corruptMainCopyOfBlock: Int?
     var vdpLoop = false
+    /// A sparable partition (no metadata partition) whose packet 0 and the first data packet of
+    /// each path in `relocate` are moved to a spare area recorded in the sparing table.
+    var sparable = false
+    var relocate: [String] = []
     var label = "DiscKit Test"
   }
 
@@ -74,6 +78,10 @@ final class UDFTestImageBuilder {
   var expected: [String: [UInt8]] = [:]
   var metadataMainBlocks: [Int] = []
   var metadataMirrorStart = 0
+  /// The first data block of each file (partition-relative).
+  var firstDataBlock: [String: Int] = [:]
+  var relocations: [(original: Int, mapped: Int)] = []
+  let sparingTableSector = 200
   var totalSectors = 0
 
   var metaRef: UInt16 { config.metadata ? 1 : 0 }
@@ -104,8 +112,9 @@ final class UDFTestImageBuilder {
     finishTag(&d, id: 256, location: UInt32(fsd), crcLength: 496)
     writeMeta(fsd, d)
     if config.metadata { placeMetadata() }
-    let partitionLength = nextPhysical + 16
+    let partitionLength = (nextPhysical + 16 + 31) / 32 * 32
     totalSectors = partitionStart + partitionLength + 1
+    if config.sparable { relocatePackets() }
     writeVolumeStructures(partitionLength: partitionLength)
   }
 
@@ -236,6 +245,7 @@ final class UDFTestImageBuilder {
         if shown != nil { for i in Int(offset)..<Int(offset + length) { shown?[i] = 0 } }
       } else {
         block = allocPhysical(count)
+        if firstDataBlock[path] == nil { firstDataBlock[path] = block }
         if let b = bytes {
           for k in 0..<count {
             let start = Int(offset) + k * 2048
@@ -290,6 +300,36 @@ final class UDFTestImageBuilder {
         block: feBlock, type: 5, form: file.form,
         length: file.informationLengthOverride ?? UInt64(size), ads: ads,
         fe: file.useFileEntry))
+  }
+
+  func relocatePackets() {
+    var packets: [Int] = [0]
+    for path in config.relocate {
+      if let block = firstDataBlock[path] { packets.append(block - block % 32) }
+    }
+    let unique = Set(packets).sorted()
+    let spare = totalSectors
+    totalSectors += 32 * unique.count + 1  // the spare area, then the last anchor
+    for (index, packet) in unique.enumerated() {
+      for k in 0..<32 {
+        sectors[spare + index * 32 + k] = sectors[partitionStart + packet + k] ?? zeros(2048)
+        sectors[partitionStart + packet + k] = [UInt8](repeating: 0xEE, count: 2048)
+      }
+      relocations.append((packet, spare + index * 32))
+    }
+    var d = zeros(56 + (relocations.count + 2) * 8)
+    d.replaceSubrange(16..<48, with: regid("*UDF Sparing Table", suffix: revisionSuffix))
+    put16(&d, 48, UInt16(relocations.count + 2))
+    put32(&d, 52, 1)
+    for (index, entry) in relocations.enumerated() {
+      put32(&d, 56 + index * 8, UInt32(entry.original))
+      put32(&d, 60 + index * 8, UInt32(entry.mapped))
+    }
+    for index in relocations.count..<relocations.count + 2 {
+      put32(&d, 56 + index * 8, 0xFFFF_FFF0)
+    }
+    finishTag(&d, id: 0, location: UInt32(sparingTableSector), crcLength: d.count - 16)
+    sectors[sparingTableSector] = padded(d)
   }
 
   func pattern(_ index: Int, first: Bool) -> [UInt8] {
@@ -427,6 +467,18 @@ final class UDFTestImageBuilder {
       put32(&pd, 192, UInt32(partitionLength))
       emit(5, pd)
       var maps: [UInt8] = [1, 6, 1, 0, 0, 0]
+      if config.sparable {
+        maps = zeros(64)
+        maps[0] = 2
+        maps[1] = 64
+        maps.replaceSubrange(4..<36, with: regid("*UDF Sparable Partition", suffix: revisionSuffix))
+        put16(&maps, 36, 1)
+        put16(&maps, 38, 0)
+        put16(&maps, 40, 32)
+        maps[42] = 1
+        put32(&maps, 44, 2048)
+        put32(&maps, 48, UInt32(sparingTableSector))
+      }
       if config.metadata {
         var m = zeros(64)
         m[0] = 2
