@@ -164,8 +164,11 @@ public struct UDFFileSystem: DiscFileSystem {
         if bytes[position...].allSatisfy({ $0 == 0 }) { break }
         throw DiscKitError.truncated(structure, at: absolute ?? entry.offset, needed: 38)
       }
+      // The descriptor's padded length, from L_FI (byte 19) and L_IU (bytes 36-37); rest >= 38.
+      let implementationUse = Int(bytes[position + 36]) | (Int(bytes[position + 37]) << 8)
+      let declared = (38 + implementationUse + Int(bytes[position + 19]) + 3) & ~3
       var head = BinaryReader(
-        Array(bytes[position..<position + min(rest, 38 + 65535 + 255 + 3)]),
+        Array(bytes[position..<position + min(rest, declared)]),
         baseOffset: absolute ?? entry.offset,
         structure: structure)
       let fid = try UDFFileIdentifier(parsing: &head)
