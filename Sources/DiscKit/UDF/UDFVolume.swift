@@ -549,7 +549,8 @@ final class UDFVolume: Sendable {
       }
       let (_, reader) = try readDescriptor(
         source: source, mappings: mappings, partition: pointer.partition, block: pointer.block,
-        expected: [UDFTagIdentifier.allocationExtent], structure: structure)
+        expected: [UDFTagIdentifier.allocationExtent], structure: structure,
+        from: pointer.descriptorOffset)
       let length = Int(try reader.uint32LE(atRelative: 20))
       guard length <= reader.count - 24 else {
         throw reader.malformed(
