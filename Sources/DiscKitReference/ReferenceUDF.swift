@@ -80,6 +80,61 @@ extension Reference {
       return out
     }
 
+    /// Reads `count` bytes at `offset` of a file with `udfread_file_seek` + `udfread_file_read`.
+    public func read(_ path: String, at offset: Int64, count: Int) throws(DiscKitError) -> [UInt8] {
+      guard let file = udfread_file_open(udf, path) else {
+        throw DiscKitError(.notFound, "libudfread", at: nil, "udfread_file_open failed for \(path)")
+      }
+      defer { udfread_file_close(file) }
+      guard udfread_file_seek(file, offset, Int32(UDF_SEEK_SET)) == offset else {
+        throw DiscKitError(.io, "libudfread", at: offset, "seek failed in \(path)")
+      }
+      var out = [UInt8](repeating: 0, count: max(0, count))
+      var done = 0
+      while done < out.count {
+        let got = out.withUnsafeMutableBytes { raw -> Int in
+          guard let base = raw.baseAddress else { return -1 }
+          return Int(udfread_file_read(file, base + done, raw.count - done))
+        }
+        if got <= 0 { break }
+        done += got
+      }
+      return Array(out.prefix(done))
+    }
+
+    /// Reads a file sequentially in `chunk`-byte pieces, calling `body` with each piece and its
+    /// offset until the file ends or `body` returns `false`. Returns the bytes read, or `nil`
+    /// when libudfread cannot open the file.
+    public func forEachChunk(
+      _ path: String, chunk: Int = 4 << 20, _ body: (UnsafeRawBufferPointer, Int64) throws -> Bool
+    ) rethrows -> Int64? {
+      guard let file = udfread_file_open(udf, path) else { return nil }
+      defer { udfread_file_close(file) }
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, chunk), alignment: 16)
+      defer { buffer.deallocate() }
+      var total: Int64 = 0
+      while let base = buffer.baseAddress {
+        var filled = 0
+        while filled < buffer.count {
+          let got = udfread_file_read(file, base + filled, buffer.count - filled)
+          if got <= 0 { break }
+          filled += Int(got)
+        }
+        if filled == 0 { break }
+        let keepGoing = try body(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]), total)
+        total += Int64(filled)
+        if !keepGoing || filled < buffer.count { break }
+      }
+      return total
+    }
+
+    /// The size libudfread reports for a file, or `nil` when it cannot open it.
+    public func fileSize(_ path: String) -> Int64? {
+      guard let file = udfread_file_open(udf, path) else { return nil }
+      defer { udfread_file_close(file) }
+      return udfread_file_size(file)
+    }
+
     /// Reads a file in `chunk`-byte pieces and returns the number of bytes read (benchmarks).
     public func drain(_ path: String, chunk: Int = 1 << 20) -> Int64 {
       guard let file = udfread_file_open(udf, path) else { return -1 }

@@ -1,0 +1,48 @@
+import DiscKit
+import DiscKitTestSupport
+import Foundation
+import Testing
+
+@testable import DiscKitCLI
+
+/// `disckit crosscheck` on file systems: DiscKit vs libudfread on real UDF images.
+@Suite("File-system crosscheck")
+struct FileSystemCrosscheckTests {
+  static let images: String = {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "disckit-cli-udf-\(getpid())"
+    ).path
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let script = Fixtures.testImages.appendingPathComponent("scripts/make-udf.sh").path
+    _ = try? Tool.run("/bin/bash", [script], environment: ["OUT": dir])
+    return dir
+  }()
+
+  @Test("genisoimage and pycdlib UDF images: no differences with libudfread")
+  func generatedImagesAgree() throws {
+    for name in ["udf-genisoimage.iso", "udf-pycdlib-260.iso"] {
+      let disc = try DiscImage.open(path: Self.images + "/" + name)
+      #expect(try FileSystemCrosscheck.compare(disc: disc) == [])
+    }
+  }
+
+  @Test("real UDF images: no differences", .enabled(if: Fixtures.hasRealData))
+  func realImagesAgree() throws {
+    let disc = try DiscImage.open(path: Fixtures.real("udf/libcdio_udf102.iso"))
+    #expect(try FileSystemCrosscheck.compare(disc: disc) == [])
+  }
+
+  @Test("listing differences are reported per path")
+  func reportsDifferences() {
+    typealias Row = FileSystemCrosscheck.Row
+    let lines = FileSystemCrosscheck.listingDifferences(
+      ours: [("/a", Row(size: 1, isDirectory: false)), ("/b", Row(size: 0, isDirectory: true))],
+      theirs: [("/a", Row(size: 2, isDirectory: false)), ("/c", Row(size: 3, isDirectory: false))],
+      referenceName: "libudfread")
+    #expect(
+      lines == [
+        "size differs: /a: disckit 1, libudfread 2", "only in disckit: /b",
+        "only in libudfread: /c",
+      ])
+  }
+}
