@@ -7,7 +7,7 @@ APT_PACKAGES=(
   # C reference libraries for the bridge target (tests, `disckit crosscheck`, benchmarks)
   libbluray-dev libudfread-dev libdvdread-dev libavformat-dev pkg-config
   # reference tools (oracles) and test-image makers
-  libbluray-bin lsdvd ffmpeg genisoimage xorriso dvdauthor udftools p7zip-full
+  libbluray-bin lsdvd ffmpeg genisoimage xorriso dvdauthor udftools p7zip-full openssl
   # GStreamer itself, for the segment-math oracle, and pycdlib for UDF 2.60 images
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 python3-pycdlib
 )
