@@ -35,27 +35,6 @@ enum UDFTag: UInt16 {
   case extendedFileEntry = 266
 }
 
-/// CRC-ITU-T (polynomial x^16 + x^12 + x^5 + 1, initial value 0, no reflection), as ECMA-167
-/// 1/7.2.6 defines the descriptor CRC.
-enum UDFCRC {
-  static let table: [UInt16] = (0..<256).map { byte -> UInt16 in
-    var crc = UInt16(byte) << 8
-    for _ in 0..<8 {
-      crc = (crc & 0x8000) != 0 ? (crc << 1) ^ 0x1021 : crc << 1
-    }
-    return crc
-  }
-
-  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt16 {
-    var crc: UInt16 = 0
-    table.withUnsafeBufferPointer { table in
-      for byte in bytes {
-        crc = (crc << 8) ^ table[Int(UInt8(truncatingIfNeeded: crc >> 8) ^ byte)]
-      }
-    }
-    return crc
-  }
-}
 
 /// A fixed-size byte buffer with little-endian field writers.
 struct DescriptorBuffer {
@@ -145,7 +124,7 @@ struct DescriptorBuffer {
     u16(6, UDFConstants.tagSerialNumber)
     let crcLength = length - 16
     let crc = bytes.withUnsafeBytes { raw in
-      UDFCRC.checksum(UnsafeRawBufferPointer(rebasing: raw[16..<length]))
+      UDFCRC.compute(UnsafeRawBufferPointer(rebasing: raw[16..<length]))
     }
     u16(8, crc)
     u16(10, UInt16(truncatingIfNeeded: crcLength))

@@ -246,10 +246,7 @@ public struct ProgramStreamScanner: Sendable {
   }
 
   private static func timestamp(_ b: [UInt8], _ p: Int) -> UInt64 {
-    let a = UInt64(b[p] >> 1) & 0x07
-    let c = UInt64(b[p + 1]) << 7 | UInt64(b[p + 2] >> 1)
-    let d = UInt64(b[p + 3]) << 7 | UInt64(b[p + 4] >> 1)
-    return a << 30 | c << 15 | d
+    MPEGTimestamp.decode(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4])
   }
 
   // MARK: Result

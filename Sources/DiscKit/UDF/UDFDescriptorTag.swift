@@ -101,8 +101,9 @@ enum UDFTagIdentifier {
   static let extendedFileEntry: UInt16 = 266
 }
 
-/// The descriptor CRC: CRC-16/CCITT (polynomial 0x1021, initial value 0, not reflected).
-enum UDFCRC {
+/// The descriptor CRC: CRC-16/CCITT (polynomial 0x1021, initial value 0, not reflected), as
+/// ECMA-167 1/7.2.6 defines it. Used by the reader and by DiscKitAuthoring's writer.
+public enum UDFCRC {
   static let table: [UInt16] = (0..<256).map { index -> UInt16 in
     var crc = UInt16(index) << 8
     for _ in 0..<8 { crc = crc & 0x8000 != 0 ? (crc << 1) ^ 0x1021 : crc << 1 }
@@ -110,7 +111,7 @@ enum UDFCRC {
   }
 
   /// The CRC of `bytes`.
-  static func compute<C: Collection>(_ bytes: C) -> UInt16 where C.Element == UInt8 {
+  public static func compute<C: Collection>(_ bytes: C) -> UInt16 where C.Element == UInt8 {
     var crc: UInt16 = 0
     table.withUnsafeBufferPointer { t in
       for byte in bytes { crc = (crc << 8) ^ t[Int(UInt8(truncatingIfNeeded: crc >> 8) ^ byte)] }
