@@ -127,12 +127,16 @@ public struct BDMVBuilder: Sendable {
     public var firstClipNumber: Int
     /// The BDMV version of the files written.
     public var version: BDMVVersion
+    /// Test option: bytes read from a source per call (the output does not depend on it).
+    public var readChunkSize: Int
 
     public init(
       chapterInterval: Double? = 300, language: String? = nil,
       connection: Connection = .automatic, decoys: [Decoy] = [], decoysInIndex: Bool = false,
-      firstPlaylistNumber: Int = 0, firstClipNumber: Int = 0, version: BDMVVersion = .v0200
+      firstPlaylistNumber: Int = 0, firstClipNumber: Int = 0, version: BDMVVersion = .v0200,
+      readChunkSize: Int = 4 << 20
     ) {
+      self.readChunkSize = readChunkSize
       self.chapterInterval = chapterInterval
       self.language = language
       self.connection = connection
@@ -372,7 +376,7 @@ public struct BDMVBuilder: Sendable {
       staging.track(path)
       let base = done
       let analysis = try ClipConverter.convert(
-        source: clip, to: path, language: options.language
+        source: clip, to: path, language: options.language, chunkSize: options.readChunkSize
       ) { bytes in progress?(base + bytes, sourceBytes) }
       done += (try? FileByteSource(path: clip).size) ?? 0
       analyses.append(analysis)

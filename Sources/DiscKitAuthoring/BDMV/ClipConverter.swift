@@ -63,7 +63,7 @@ enum ClipConverter {
 
   /// Converts `path` into `destination` (created, or replaced) and analyses it.
   static func convert(
-    source path: String, to destination: String, language: String?,
+    source path: String, to destination: String, language: String?, chunkSize: Int = chunkSize,
     progress: ((Int64) -> Void)? = nil
   ) throws(DiscKitError) -> BDMVClipAnalysis {
     let source = try FileByteSource(path: path)
@@ -105,7 +105,8 @@ enum ClipConverter {
       passThrough: program.format == .bdav,
       capturePIDs: Set(carried.map(\.info.pid)))
     var reader = TransportPacketReader(format: program.format)
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: max(1, chunkSize), alignment: 4096)
     defer { buffer.deallocate() }
     var offset: Int64 = 0
     var written: Int64 = 0
@@ -146,12 +147,15 @@ enum ClipConverter {
     }
     reader.finish(into: &consumer)
     if let failure = consumer.failure { throw failure }
+    let points = consumer.finishAccessPoints()
+    // Blu-ray stream files hold whole aligned units of 32 source packets (6144 bytes): pad with
+    // null packets, as libbluray reads in aligned units.
+    consumer.appendNullPackets((32 - Int(consumer.packetCount % 32)) % 32)
     consumer.resolvePending()
     try flush(&consumer, all: true)
-    let points = consumer.finishAccessPoints()
 
     // Validate what the clip information needs.
-    let packetCount = reader.packetCount
+    let packetCount = consumer.packetCount
     guard packetCount > 0, packetCount <= Int64(UInt32.max) else {
       throw DiscKitError(
         .limitExceeded, path, at: nil,
@@ -287,6 +291,8 @@ struct ConvertingConsumer: TransportPacketConsumer {
   /// The packet index of `out[resolvedBytes]`.
   var unresolvedIndex: Int64 = 0
   var packetCount: Int64 = 0
+  /// The `TP_extra_header` of the last source packet copied (pass-through mode).
+  var lastHeader: UInt32 = 0
 
   /// PCRs (27 MHz, unwrapped).
   var lastPCR: (value: Int64, index: Int64)?
@@ -325,6 +331,8 @@ struct ConvertingConsumer: TransportPacketConsumer {
     packetCount = index + 1
     if passThrough {
       out.append(contentsOf: packet.unit)
+      let u = packet.unit
+      lastHeader = UInt32(u[0]) << 24 | UInt32(u[1]) << 16 | UInt32(u[2]) << 8 | UInt32(u[3])
       resolvedBytes = out.count
       unresolvedIndex = index + 1
     } else {
@@ -365,6 +373,28 @@ struct ConvertingConsumer: TransportPacketConsumer {
         captures[pid]?.append(contentsOf: payload)
       }
       if let count = captures[pid]?.count, count >= 2048 { captureDone.insert(pid) }
+    }
+  }
+
+  /// Appends `count` null packets (PID 0x1FFF); their ATS continue the last rate.
+  mutating func appendNullPackets(_ count: Int) {
+    guard count > 0 else { return }
+    var packet = [UInt8](repeating: 0xFF, count: 192)
+    packet[4] = 0x47
+    packet[5] = 0x1F
+    packet[6] = 0xFF
+    packet[7] = 0x10
+    if passThrough {
+      // Repeat the last arrival time stamp (copy permission bits kept).
+      for k in 0..<4 { packet[k] = UInt8(truncatingIfNeeded: lastHeader >> (24 - 8 * UInt32(k))) }
+    } else {
+      packet.replaceSubrange(0..<4, with: [0, 0, 0, 0])
+    }
+    for _ in 0..<count { out.append(contentsOf: packet) }
+    packetCount += Int64(count)
+    if passThrough {
+      resolvedBytes = out.count
+      unresolvedIndex = packetCount
     }
   }
 
