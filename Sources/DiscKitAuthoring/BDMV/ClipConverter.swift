@@ -64,7 +64,7 @@ enum ClipConverter {
   /// Converts `path` into `destination` (created, or replaced) and analyses it.
   static func convert(
     source path: String, to destination: String, language: String?, chunkSize: Int = chunkSize,
-    progress: ((Int64) -> Void)? = nil
+    remapPIDs: Bool = true, progress: ((Int64) -> Void)? = nil
   ) throws(DiscKitError) -> BDMVClipAnalysis {
     let source = try FileByteSource(path: path)
     let program = try readProgram(source)
@@ -90,6 +90,12 @@ enum ClipConverter {
           + "\(program.programNumber): streams \(listed)")
     }
 
+    // 188-byte input: move the streams to the Blu-ray PIDs (PMT 0x0100, PCR 0x1001, video
+    // 0x1011, audio 0x1100, PG 0x1200, IG 0x1400, ...), which players and libbluray expect (its
+    // seek rewinds over packets with PIDs up to 0x1001, taking them for PSI/PCR).
+    let remap =
+      program.format == .plain && remapPIDs ? PIDRemapping.plan(program: program) : nil
+
     let fd: FileDescriptor
     do {
       fd = try FileDescriptor.open(
@@ -103,7 +109,7 @@ enum ClipConverter {
     var consumer = ConvertingConsumer(
       videoPID: video.info.pid, videoCodec: video.codec, pcrPID: pmt.pcrPID,
       passThrough: program.format == .bdav,
-      capturePIDs: Set(carried.map(\.info.pid)))
+      capturePIDs: Set(carried.map(\.info.pid)), remap: remap)
     var reader = TransportPacketReader(format: program.format)
     let buffer = UnsafeMutableRawBufferPointer.allocate(
       byteCount: max(1, chunkSize), alignment: 4096)
@@ -147,6 +153,7 @@ enum ClipConverter {
     }
     reader.finish(into: &consumer)
     if let failure = consumer.failure { throw failure }
+    let mapped: (UInt16) -> UInt16 = { pid in remap?.table[Int(pid & 0x1FFF)] ?? pid }
     let points = consumer.finishAccessPoints()
     // Blu-ray stream files hold whole aligned units of 32 source packets (6144 bytes): pad with
     // null packets, as libbluray reads in aligned units.
@@ -198,7 +205,7 @@ enum ClipConverter {
     // ProgramInfo streams with their attributes.
     var streams: [ClipProgramInfo.Stream] = []
     for (info, codec, coding) in carried {
-      var stream = ClipProgramInfo.Stream(pid: info.pid, codingType: coding)
+      var stream = ClipProgramInfo.Stream(pid: mapped(info.pid), codingType: coding)
       let payload = consumer.captures[info.pid].flatMap(ElementaryStreamProbe.pesPayload)
       switch codec.kind {
       case .video:
@@ -219,8 +226,9 @@ enum ClipConverter {
 
     return BDMVClipAnalysis(
       source: path, inputFormat: program.format, packetCount: UInt32(packetCount),
-      programNumber: program.programNumber, pmtPID: program.pmtPID, pcrPID: pmt.pcrPID,
-      streams: streams, ignoredStreams: ignored, videoPID: video.info.pid, videoCodec: video.codec,
+      programNumber: program.programNumber, pmtPID: mapped(program.pmtPID),
+      pcrPID: mapped(pmt.pcrPID), streams: streams, ignoredStreams: ignored.map(mapped),
+      videoPID: mapped(video.info.pid), videoCodec: video.codec,
       entryPoints: points, presentationStart90k: start, duration90k: duration, frameRate: fps,
       recordingRate: recordingRate, skippedBytes: reader.skippedBytes)
   }
@@ -314,10 +322,14 @@ struct ConvertingConsumer: TransportPacketConsumer {
   var captureDone: Set<UInt16> = []
   var failure: DiscKitError?
 
+  /// The PID rewriting of 188-byte input (nil: PIDs kept).
+  let remap: PIDRemapping?
+
   init(
     videoPID: UInt16, videoCodec: StreamCodec, pcrPID: UInt16, passThrough: Bool,
-    capturePIDs: Set<UInt16>
+    capturePIDs: Set<UInt16>, remap: PIDRemapping? = nil
   ) {
+    self.remap = passThrough ? nil : remap
     self.videoPID = videoPID
     self.pcrPID = pcrPID
     self.passThrough = passThrough
@@ -338,6 +350,25 @@ struct ConvertingConsumer: TransportPacketConsumer {
     } else {
       out.append(contentsOf: [0, 0, 0, 0])
       out.append(contentsOf: packet.bytes)
+      if let remap {
+        let base = out.count - 188
+        let original = packet.pid
+        let target = remap.table[Int(original)]
+        if target != original {
+          out[base + 1] = out[base + 1] & 0xE0 | UInt8(target >> 8)
+          out[base + 2] = UInt8(target & 0xFF)
+        }
+        if packet.header.payloadUnitStart, original == 0 || original == remap.pmtPID,
+          !remap.rewriteSection(&out, packetStart: base)
+        {
+          if failure == nil {
+            failure = DiscKitError(
+              .unsupported, "transport stream PSI", at: packet.offset,
+              "a PAT/PMT section continues past its packet; DiscKit rewrites PIDs only in single-packet sections"
+            )
+          }
+        }
+      }
     }
     let pid = packet.pid
     let header = packet.header
@@ -503,5 +534,94 @@ struct ConvertingConsumer: TransportPacketConsumer {
           iEndPositionOffset: EPMapLayout.iEndCode(bytes: (end - p.packetIndex) * 192)))
     }
     return result
+  }
+}
+
+/// Moves the streams of a 188-byte transport stream to the PIDs Blu-ray clips use, rewriting the
+/// PAT and PMT (with new CRCs).
+struct PIDRemapping: Sendable {
+  /// Old PID → new PID (identity for PIDs not moved).
+  var table: [UInt16]
+  /// The original PMT PID.
+  var pmtPID: UInt16
+
+  /// The Blu-ray PIDs for the program's streams, or nil when they are already there, the PMT
+  /// does not fit one packet, or the mapping would collide.
+  static func plan(program: ClipConverter.Program) -> PIDRemapping? {
+    let pmt = program.pmt
+    var map: [UInt16: UInt16] = [program.pmtPID: 0x0100]
+    var next: [String: UInt16] = [
+      "video": 0x1011, "audio": 0x1100, "pg": 0x1200, "ig": 0x1400, "audio2": 0x1A00,
+    ]
+    func take(_ key: String) -> UInt16? {
+      guard let v = next[key] else { return nil }
+      next[key] = v + 1
+      return v
+    }
+    for stream in pmt.streams {
+      let codec = stream.codec
+      let key: String? =
+        switch codec {
+        case .eac3Secondary, .dtsExpressSecondary: "audio2"
+        case .pgs, .textSubtitle: "pg"
+        case .interactiveGraphics: "ig"
+        default:
+          codec.kind == .video ? "video" : codec.kind == .audio ? "audio" : nil
+        }
+      if let key, let pid = take(key) { map[stream.pid] = pid }
+    }
+    if map[pmt.pcrPID] == nil, pmt.pcrPID != 0x1FFF { map[pmt.pcrPID] = 0x1001 }
+    // Nothing to do, or a collision with a PID that stays.
+    if map.allSatisfy({ $0.key == $0.value }) { return nil }
+    let kept = Set(pmt.streams.map(\.pid) + [pmt.pcrPID, program.pmtPID]).subtracting(map.keys)
+    let targets = Array(map.values)
+    guard Set(targets).count == targets.count, kept.isDisjoint(with: targets),
+      !targets.contains(0), !map.keys.contains(0)
+    else { return nil }
+    var table = (0..<8192).map { UInt16($0) }
+    for (from, to) in map { table[Int(from & 0x1FFF)] = to }
+    return PIDRemapping(table: table, pmtPID: program.pmtPID)
+  }
+
+  /// Rewrites the PIDs of a PAT (table 0) or PMT (table 2) section starting in the 188-byte
+  /// packet at `out[packetStart]`; false when the section does not end in this packet.
+  func rewriteSection(_ out: inout [UInt8], packetStart p: Int) -> Bool {
+    var start = p + 4
+    if out[p + 3] & 0x20 != 0 { start += 1 + Int(out[p + 4]) }
+    guard start < p + 188 else { return true }
+    let s = start + 1 + Int(out[start])
+    guard s + 3 <= p + 188 else { return false }
+    let tableID = out[s]
+    guard tableID == 0 || tableID == 2 else { return true }
+    let length = Int(out[s + 1] & 0x0F) << 8 | Int(out[s + 2])
+    let end = s + 3 + length
+    guard length >= 9, end <= p + 188 else { return false }
+    func pid(at i: Int) -> UInt16 { UInt16(out[i] & 0x1F) << 8 | UInt16(out[i + 1]) }
+    func setPID(at i: Int) {
+      let v = self.table[Int(pid(at: i) & 0x1FFF)]
+      out[i] = out[i] & 0xE0 | UInt8(v >> 8)
+      out[i + 1] = UInt8(v & 0xFF)
+    }
+    if tableID == 0 {
+      var i = s + 8
+      while i + 4 <= end - 4 {
+        if out[i] != 0 || out[i + 1] != 0 { setPID(at: i + 2) }
+        i += 4
+      }
+    } else {
+      guard s + 12 <= end - 4 else { return true }
+      setPID(at: s + 8)
+      var i = s + 12 + (Int(out[s + 10] & 0x0F) << 8 | Int(out[s + 11]))
+      while i + 5 <= end - 4 {
+        setPID(at: i + 1)
+        i += 5 + (Int(out[i + 3] & 0x0F) << 8 | Int(out[i + 4]))
+      }
+    }
+    let crc = MPEGCRC32.checksum(out[s..<(end - 4)])
+    out[end - 4] = UInt8(crc >> 24)
+    out[end - 3] = UInt8(crc >> 16 & 0xFF)
+    out[end - 2] = UInt8(crc >> 8 & 0xFF)
+    out[end - 1] = UInt8(crc & 0xFF)
+    return true
   }
 }
