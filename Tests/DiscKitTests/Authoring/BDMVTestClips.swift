@@ -44,7 +44,9 @@ final class BDMVTestClips: @unchecked Sendable {
       "-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=48000:duration=\(seconds)",
       "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-bf", "2", "-pix_fmt", "yuv420p",
       "-c:a", "ac3", "-b:a", "96k", "-ac", "2", "-metadata:s:a:0", "language=eng",
-      file(name),
+      // One audio frame per PES, as Blu-ray muxers write (libbluray wipes whole PES packets
+      // outside a play item's in/out window).
+      "-pes_payload_size", "0", file(name),
     ])
   }
 
@@ -94,19 +96,29 @@ final class BDMVTestClips: @unchecked Sendable {
     return Video(pts: pts, keyframes: keys.sorted(), frameDuration: duration)
   }
 
+  /// The PTS of every audio frame (packet) of a file.
+  static func audioPTS(_ path: String) throws -> [Int64] {
+    let result = try Tool.run(
+      "ffprobe",
+      ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts", "-of", "csv=p=0", path])
+    return result.text.split(separator: "\n").compactMap { Int64($0.split(separator: ",").first ?? "") }
+  }
+
   /// Frames ffprobe decodes per stream type of a file (`-count_frames`).
   static func countFrames(_ path: String) throws -> [String: Int] {
     let result = try Tool.run(
       "ffprobe",
       [
         "-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames",
-        "-of", "csv=p=0", path,
+        "-of", "json", path,
       ])
+    let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
     var counts: [String: Int] = [:]
-    for line in result.text.split(separator: "\n") {
-      let parts = line.split(separator: ",")
-      guard parts.count >= 2, let n = Int(parts[1]) else { continue }
-      counts[String(parts[0]), default: 0] += n
+    for stream in json?["streams"] as? [[String: Any]] ?? [] {
+      guard let type = stream["codec_type"] as? String,
+        let n = (stream["nb_read_frames"] as? String).flatMap({ Int($0) })
+      else { continue }
+      counts[type, default: 0] += n
     }
     return counts
   }
