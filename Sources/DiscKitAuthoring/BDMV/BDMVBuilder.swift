@@ -283,7 +283,9 @@ public struct BDMVBuilder: Sendable {
     }
     var titleNumbers: [Int] = []
     for title in titles {
-      if let n = title.playlistNumber { titleNumbers.append(n) } else {
+      if let n = title.playlistNumber {
+        titleNumbers.append(n)
+      } else {
         titleNumbers.append(try allocate())
       }
     }
@@ -350,6 +352,14 @@ public struct BDMVBuilder: Sendable {
     let staging = try StagingTree(beside: destination)
     defer { staging.remove() }
     var result = try build(into: staging, progress: progress)
+    if let time = udf.recordingTime { staging.setTimes(time) }
+    var udf = udf
+    if udf.volumeLabel == nil {
+      // The image's name without its extension, not the temporary folder's.
+      let name = destination.split(separator: "/").last.map(String.init) ?? "BLURAY"
+      let stem = name.split(separator: ".").first.map(String.init) ?? ""
+      udf.volumeLabel = String(stem.prefix(32)).isEmpty ? "BLURAY" : String(stem.prefix(32))
+    }
     let writer = try UDFImageWriter(folder: staging.root, options: udf)
     try writer.write(to: destination, overwrite: overwrite)
     result.output = destination
@@ -526,7 +536,8 @@ struct PlaylistPlanner {
         case .automatic:
           let p = segments[k - 1]
           let prev = analyses[p.clip]
-          let gap = Int64(bitPattern: (a.presentationStart90k &- prev.presentationEnd90k) << 31) >> 31
+          let gap =
+            Int64(bitPattern: (a.presentationStart90k &- prev.presentationEnd90k) << 31) >> 31
           let tolerance = Int64(90000 / max(1, prev.frameRate) / 2)
           if p.wholeClip, s.wholeClip, p.clip != s.clip, abs(gap) <= tolerance,
             a.videoCodec == prev.videoCodec
@@ -567,7 +578,8 @@ struct PlaylistPlanner {
           if o <= goal && o >= floor { best = max(best ?? 0, o) }
         }
         if let best {
-          let time = UInt32(truncatingIfNeeded: ((a.presentationStart90k &+ best) & BDMVClipAnalysis.ptsMask) >> 1)
+          let time = UInt32(
+            truncatingIfNeeded: ((a.presentationStart90k &+ best) & BDMVClipAnalysis.ptsMask) >> 1)
           let mark = PlaylistMark(playItemRef: UInt16(k), time: time)
           if let last = marks.last, last.playItemRef == mark.playItemRef, last.time == mark.time {
           } else {
@@ -645,7 +657,8 @@ struct PlaylistPlanner {
           start = c
         }
         segments.append(
-          Segment(clip: s.clip, angles: s.angles, inTime: start, outTime: s.outTime, wholeClip: false))
+          Segment(
+            clip: s.clip, angles: s.angles, inTime: start, outTime: s.outTime, wholeClip: false))
       }
       // A seeded Fisher-Yates shuffle (SplitMix64) that never keeps the original order.
       var state = seed &+ 0x9E37_79B9_7F4A_7C15

@@ -172,7 +172,8 @@ enum ClipConverter {
     guard let first = consumer.videoFirstPTS, consumer.videoPESCount > 0 else {
       throw DiscKitError(
         .unsupported, path, at: nil,
-        "the video stream (PID 0x\(String(video.info.pid, radix: 16))) has no PES packet with a PTS")
+        "the video stream (PID 0x\(String(video.info.pid, radix: 16))) has no PES packet with a PTS"
+      )
     }
     guard !points.isEmpty else {
       throw DiscKitError(
@@ -188,12 +189,14 @@ enum ClipConverter {
     let duration = UInt64(span) + UInt64(frameDuration.rounded())
     guard duration < 1 << 32 else {
       throw DiscKitError(
-        .unsupported, path, at: nil, "the video lasts \(duration / 90000) s; a clip lasts under 13 h")
+        .unsupported, path, at: nil,
+        "the video lasts \(duration / 90000) s; a clip lasts under 13 h")
     }
     if consumer.pcrCount == 0 {
       throw DiscKitError(
         .unsupported, path, at: nil,
-        "no PCR on the PCR PID 0x\(String(pmt.pcrPID, radix: 16)): arrival time stamps cannot be derived")
+        "no PCR on the PCR PID 0x\(String(pmt.pcrPID, radix: 16)): arrival time stamps cannot be derived"
+      )
     }
     var recordingRate: UInt32 = 6_000_000
     if let firstPCR = consumer.firstPCR, let last = consumer.lastPCR, last.value > firstPCR {

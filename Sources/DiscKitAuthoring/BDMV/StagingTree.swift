@@ -68,7 +68,8 @@ final class StagingTree {
     let fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
       let e = errno
-      throw DiscKitError(.cannotCreate, p, at: nil, "cannot create: \(String(cString: strerror(e)))")
+      throw DiscKitError(
+        .cannotCreate, p, at: nil, "cannot create: \(String(cString: strerror(e)))")
     }
     defer { close(fd) }
     var done = 0
@@ -81,6 +82,16 @@ final class StagingTree {
         throw DiscKitError(.io, p, at: Int64(done), "write failed: \(String(cString: strerror(e)))")
       }
       done += n
+    }
+  }
+
+  /// Sets the access and modification times of everything in the tree (reproducible images).
+  func setTimes(_ seconds: Int64) {
+    var times = [
+      timespec(tv_sec: Int(seconds), tv_nsec: 0), timespec(tv_sec: Int(seconds), tv_nsec: 0),
+    ]
+    for p in Set(files + directories + [root]) {
+      _ = utimensat(AT_FDCWD, p, &times, 0)
     }
   }
 

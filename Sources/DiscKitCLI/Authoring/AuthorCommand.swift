@@ -10,7 +10,8 @@ extension UDFImageWriter.Revision: ExpressibleByArgument {}
 struct AuthorCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "author",
-    abstract: "Write a folder as a UDF 2.50/2.60 disc image, or build a Blu-ray disc from transport streams.",
+    abstract:
+      "Write a folder as a UDF 2.50/2.60 disc image, or build a Blu-ray disc from transport streams.",
     discussion: """
       disckit author FOLDER -o disc.iso
         Records FOLDER (a BDMV tree, or anything). The image uses the Blu-ray layout: a read-only \
@@ -45,7 +46,8 @@ struct AuthorCommand: ParsableCommand {
   var folderOutput: String?
 
   @Option(
-    parsing: .upToNextOption, help: "Transport streams to build a Blu-ray disc from (one clip each).")
+    parsing: .upToNextOption,
+    help: "Transport streams to build a Blu-ray disc from (one clip each).")
   var clips: [String] = []
 
   @Option(
@@ -167,7 +169,9 @@ struct AuthorCommand: ParsableCommand {
   }
 
   /// Resolves `--title` entries against `--clips` (exact path, else unique file name).
-  static func titles(_ specs: [String], clips: [String]) throws(DiscKitError) -> [BDMVBuilder.Title]? {
+  static func titles(_ specs: [String], clips: [String]) throws(DiscKitError) -> [BDMVBuilder
+    .Title]?
+  {
     guard !specs.isEmpty else { return nil }
     func resolve(_ name: String) throws(DiscKitError) -> String {
       if clips.contains(name) { return name }

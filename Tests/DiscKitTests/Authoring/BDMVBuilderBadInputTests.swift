@@ -61,7 +61,8 @@ struct BDMVBuilderBadInputTests {
   @Test func unreadableSource() throws {
     let dir = try TemporaryDirectory("disckit-bdmv-bad")
     // A directory cannot be read as a stream (root ignores permission bits, so no chmod 000).
-    try FileManager.default.createDirectory(atPath: dir.file("dir.ts"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: dir.file("dir.ts"), withIntermediateDirectories: true)
     #expect(throws: DiscKitError.self) {
       let builder = try BDMVBuilder(clips: [dir.file("dir.ts")])
       _ = try builder.writeFolder(to: dir.file("out"))
@@ -100,8 +101,10 @@ struct BDMVBuilderBadInputTests {
     try AuthoringFixtures.write(AuthoringFixtures.bytes(10, seed: 2), dir.file("x.ts"))
     do {
       _ = try BDMVBuilder(
-        clips: [dir.file("x.ts")], titles: [.init(clips: [dir.file("x.ts")], playlistNumber: 99_990)],
-        options: .init(decoys: BDMVBuilder.Decoy.obfuscation(title: 0, count: 20), firstPlaylistNumber: 99_980))
+        clips: [dir.file("x.ts")],
+        titles: [.init(clips: [dir.file("x.ts")], playlistNumber: 99_990)],
+        options: .init(
+          decoys: BDMVBuilder.Decoy.obfuscation(title: 0, count: 20), firstPlaylistNumber: 99_980))
       Issue.record("no error")
     } catch {
       #expect(error.code == .limitExceeded)

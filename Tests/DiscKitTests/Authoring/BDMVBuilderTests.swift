@@ -225,7 +225,8 @@ struct BDMVBuilderTests {
     for entry in expected where !entry.isDirectory {
       #expect(
         Data(try udf.readFile(entry.path))
-          == (try Data(contentsOf: URL(fileURLWithPath: built.folder + entry.path))), "\(entry.path)")
+          == (try Data(contentsOf: URL(fileURLWithPath: built.folder + entry.path))),
+        "\(entry.path)")
     }
     if Tool.has("udfinfo") {
       #expect(try AuthoringFixtures.udfinfo(built.image).status == 0)
@@ -307,7 +308,10 @@ struct BDMVBuilderTests {
     let info = try #require(bd.playlistInfo(result.playlists[0].number))
     #expect(Int64(info.duration90k) == first.duration + second.duration)
     let out = dir.file("seamless.m2ts")
-    #expect(try Tool.run("bd_splice", ["-p", "\(result.playlists[0].number)", dir.file("seamless.iso"), out]).status == 0)
+    #expect(
+      try Tool.run(
+        "bd_splice", ["-p", "\(result.playlists[0].number)", dir.file("seamless.iso"), out]
+      ).status == 0)
     let whole = try BDMVTestClips.countFrames(clips.file("whole.ts"))
     #expect(try BDMVTestClips.countFrames(out)["video"] == whole["video"])
   }
@@ -327,7 +331,8 @@ struct BDMVBuilderTests {
     var streams: [[UInt8]] = []
     for angle in 0..<2 {
       let out = dir.file("angle\(angle).m2ts")
-      let run = try Tool.run("bd_splice", ["-p", "0", "-a", "\(angle + 1)", dir.file("angles.iso"), out])
+      let run = try Tool.run(
+        "bd_splice", ["-p", "0", "-a", "\(angle + 1)", dir.file("angles.iso"), out])
       #expect(run.status == 0)
       let frames = try BDMVTestClips.countFrames(out)["video"]
       #expect(frames == (try BDMVTestClips.countFrames(angles[angle])["video"]))
@@ -379,12 +384,14 @@ struct BDMVBuilderTests {
       }
     }
     // 192-byte input is copied as it is (the clip was already aligned or gets null packets).
-    let copied = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.file("ref/BDMV/STREAM/00001.m2ts"))))
+    let copied = [UInt8](
+      try Data(contentsOf: URL(fileURLWithPath: dir.file("ref/BDMV/STREAM/00001.m2ts"))))
     let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: sources[1])))
     #expect(Array(copied.prefix(original.count)) == original)
     // 188-byte input: every packet kept, behind a TP_extra_header with copy permission 0; PIDs
     // move one-to-one (PSI sections are rewritten, other packets keep their bytes).
-    let converted = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.file("ref/BDMV/STREAM/00000.m2ts"))))
+    let converted = [UInt8](
+      try Data(contentsOf: URL(fileURLWithPath: dir.file("ref/BDMV/STREAM/00000.m2ts"))))
     let input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: sources[0])))
     #expect(converted.count >= input.count / 188 * 192)
     var ats: [UInt32] = []
@@ -395,7 +402,9 @@ struct BDMVBuilderTests {
       #expect(pidMap[old, default: new] == new)
       pidMap[old] = new
       if old != 0 && old != 0x11 && old != 0x1000 {
-        #expect(Array(converted[(k * 192 + 7)..<(k * 192 + 192)]) == Array(input[(k * 188 + 3)..<(k * 188 + 188)]))
+        #expect(
+          Array(converted[(k * 192 + 7)..<(k * 192 + 192)])
+            == Array(input[(k * 188 + 3)..<(k * 188 + 188)]))
       }
       #expect(converted[k * 192] & 0xC0 == 0)
       let b0 = UInt32(converted[k * 192] & 0x3F) << 24
@@ -407,8 +416,11 @@ struct BDMVBuilderTests {
     #expect(Set(pidMap.values).count == pidMap.count)
     // ffprobe reads the converted clip with the Blu-ray PIDs.
     let probe = try Tool.run(
-      "ffprobe", ["-v", "error", "-show_entries", "stream=id,codec_name", "-of", "csv=p=0",
-      dir.file("ref/BDMV/STREAM/00000.m2ts")])
+      "ffprobe",
+      [
+        "-v", "error", "-show_entries", "stream=id,codec_name", "-of", "csv=p=0",
+        dir.file("ref/BDMV/STREAM/00000.m2ts"),
+      ])
     #expect(probe.text.contains("0x1011") && probe.text.contains("0x1100"), "\(probe.text)")
   }
 }

@@ -100,8 +100,13 @@ final class BDMVTestClips: @unchecked Sendable {
   static func audioPTS(_ path: String) throws -> [Int64] {
     let result = try Tool.run(
       "ffprobe",
-      ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts", "-of", "csv=p=0", path])
-    return result.text.split(separator: "\n").compactMap { Int64($0.split(separator: ",").first ?? "") }
+      [
+        "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts", "-of", "csv=p=0",
+        path,
+      ])
+    return result.text.split(separator: "\n").compactMap {
+      Int64($0.split(separator: ",").first ?? "")
+    }
   }
 
   /// Frames ffprobe decodes per stream type of a file (`-count_frames`).
