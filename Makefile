@@ -3,7 +3,7 @@ SHELL := /bin/bash
 # sample image; `make test` runs every test; `make bench` prints DiscKit/reference ratios.
 SWIFT ?= swift
 DISCKIT := .build/release/disckit
-SAMPLE := TestImages/sample.iso
+SAMPLE := TestImages/sample-bluray.iso
 
 .PHONY: all deps build sample images test bench format clean
 
@@ -18,16 +18,21 @@ build: deps
 sample: build
 	$(DISCKIT) info $(SAMPLE)
 	$(DISCKIT) ls $(SAMPLE) --recursive
+	$(DISCKIT) titles $(SAMPLE) --all
+	$(DISCKIT) scan $(SAMPLE)
 
 images: deps
-	@TestImages/scripts/make-all.sh
+	$(SWIFT) build --product disckit
+	DISCKIT=$(CURDIR)/.build/debug/disckit TestImages/scripts/make-all.sh
 
-test: deps images
+test: deps
 	$(SWIFT) build --build-tests
+	DISCKIT=$(CURDIR)/.build/debug/disckit TestImages/scripts/make-all.sh
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
 
 bench: deps images
-	$(SWIFT) build -c release --product DiscKitBench --product disckit
+	$(SWIFT) build -c release --product disckit
+	$(SWIFT) build -c release --product DiscKitBench
 	.build/release/DiscKitBench
 
 format:

@@ -52,8 +52,12 @@ public enum SmartTitleSelector {
   /// - Parameters:
   ///   - navigation: playlist number → index titles whose movie objects play it.
   ///   - minSeconds: shorter playlists are "too short".
+  ///   - relaxMinimum: when every otherwise acceptable playlist is too short (a disc of short
+  ///     clips), consider them anyway rather than report no main title. Pass `false` when the
+  ///     user asked for the minimum explicitly.
   public static func select(
-    _ candidates: [Candidate], navigation: [Int: [Int]] = [:], minSeconds: Double = 20
+    _ candidates: [Candidate], navigation: [Int: [Int]] = [:], minSeconds: Double = 20,
+    relaxMinimum: Bool = true
   )
     -> Result
   {
@@ -102,7 +106,13 @@ public enum SmartTitleSelector {
       }
     }
 
-    let survivors = candidates.indices.filter { entries[$0].excluded == nil }
+    var survivors = candidates.indices.filter { entries[$0].excluded == nil }
+    var relaxed = false
+    if survivors.isEmpty && relaxMinimum {
+      survivors = candidates.indices.filter { entries[$0].excluded == "too short" }
+      for i in survivors { entries[i].excluded = nil }
+      relaxed = !survivors.isEmpty
+    }
     guard let longest = survivors.map({ candidates[$0].playlist?.duration45k ?? 0 }).max(),
       longest > 0
     else {
@@ -166,6 +176,9 @@ public enum SmartTitleSelector {
       {
         reason[0] += " (other long playlists are not)"
       }
+    }
+    if relaxed {
+      reason.append("every playlist is shorter than \(Int(minSeconds)) s, so short ones count")
     }
     return Result(
       entries: entries, main: candidates[best].name, reason: reason.joined(separator: "; "))

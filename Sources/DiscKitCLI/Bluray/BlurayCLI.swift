@@ -131,7 +131,7 @@ enum BlurayCLI {
       let result = SmartTitleSelector.select(
         disc.playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },
         navigation: nav,
-        minSeconds: minLength ?? 20)
+        minSeconds: minLength ?? 20, relaxMinimum: minLength == nil)
       var rows: [Row] = []
       var n = 0
       for (file, entry) in zip(disc.playlists, result.entries) {
