@@ -53,6 +53,15 @@ let blurayBenchmarks: [Benchmark] = [
     let files = title.fileRanges().map { dir.path + $0.path }
     let cat = try Timing.best(runs: 3) { try Timing.tool("cat", files, stdout: out) }
     let catNull = try Timing.best(runs: 3) { try Timing.tool("cat", files, stdout: "/dev/null") }
+    // The durable equivalent of what the atomic writer does: a new file, written and synced.
+    let quoted = files.map { "'\($0)'" }.joined(separator: " ")
+    let catSync = try Timing.best(runs: 3) {
+      try? FileManager.default.removeItem(atPath: out)
+      try Timing.tool("/bin/sh", ["-c", "cat \(quoted) > '\(out)' && sync '\(out)'"])
+    }
+    Timing.report(
+      "extract to a file (synced)", disckit: ours, reference: catSync, referenceName: "cat+sync",
+      bytes: source.size)
     Timing.report(
       "extract to a file", disckit: ours, reference: cat, referenceName: "cat", bytes: source.size)
     Timing.report(
