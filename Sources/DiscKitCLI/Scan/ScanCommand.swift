@@ -159,7 +159,7 @@ struct ScanCommand: ParsableCommand {
         guard at >= 0, at < 1e7 else {
           throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
         }
-        start = chosen.byteOffset(forTitleTime: UInt64(at * 90_000))
+        start = try chosen.playbackOffset(forTitleTime: UInt64(at * 90_000))
       }
       var options = PESScanOptions()
       options.payloadBound = payloadBound

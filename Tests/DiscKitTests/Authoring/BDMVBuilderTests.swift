@@ -153,6 +153,8 @@ struct BDMVBuilderTests {
     let bd = try Reference.Bluray(path: built.image)
     let videoPID = try #require(built.result.clips.first?.videoPID)
     let info = try #require(bd.playlistInfo(0))
+    let disc = try BlurayDisc(disc: try DiscImage.open(path: built.image)).title(playlist: "00000.mpls")
+    let source = try disc.byteSource()
     var checked = 0
     for tenth in stride(from: 0, to: Int(info.duration90k / 9000), by: 3) {
       #expect(bd.selectPlaylist(0))
@@ -164,9 +166,16 @@ struct BDMVBuilderTests {
       var bytes: [UInt8] = []
       _ = bd.readToEnd(limit: 64 * 1024) { bytes += $0 }
       #expect(bytes.count >= 192)
-      #expect(
-        Self.firstVideoPESIsIDR(bytes, videoPID: videoPID) == true,
-        "seek to \(Double(target) / 90000) s (byte \(position))")
+      // DiscKit's playback offset is where libbluray's first read after the seek starts (it backs
+      // up over PAT/PMT/PCR packets), and its bytes are libbluray's.
+      // DiscKit's playback start (prefix + title bytes from its offset) is exactly what
+      // libbluray's first read after the seek returns: both back up over PAT/PMT/PCR packets.
+      let start = try disc.playbackStart(forTitleTime: target)
+      let count = min(bytes.count, start.prefix.count + 6144)
+      let ours = start.prefix + (try source.bytes(
+        at: start.offset, count: min(count - start.prefix.count, Int(source.size - start.offset))))
+      #expect(ours == Array(bytes[0..<ours.count]), "playback start for \(Double(target) / 90000) s")
+      #expect(start.offset - Int64(start.prefix.count) == Int64(bd.position) - Int64(bytes.count))
       checked += 1
     }
     #expect(checked >= 20)

@@ -1,0 +1,58 @@
+extension BlurayTitle {
+  /// Where playback from a title time starts: an offset in the title's bytes, plus the packets a
+  /// player must send first.
+  public struct PlaybackStart: Sendable, Hashable {
+    /// The offset in the title's bytes (``byteSource()``).
+    public var offset: Int64
+    /// PAT/PMT/PCR source packets (192 bytes each) of the clip that precede its range in the title
+    /// (a non-seamless clip's range starts at an EP-map entry, after the clip's first PSI
+    /// packets). Send them before the title bytes from `offset`; usually empty.
+    public var prefix: [UInt8]
+  }
+
+  /// Where playback from title time `time90k` should start: the random access point at or before
+  /// it (``byteOffset(forTitleTime:)``), moved back over the PAT, PMT and PCR packets (PID ≤
+  /// 0x1001) that directly precede it in the same 6144-byte aligned unit.
+  ///
+  /// libbluray does the same on its first read after a seek: `prefix` followed by the title bytes
+  /// from `offset` are exactly the bytes `bd_read` returns after `bd_seek_time`. It matters to
+  /// demuxers with a PAT gate (GStreamer's tsdemux drops every PES that arrives before the first
+  /// PAT): started at the bare EP-map position they drop the IDR picture there.
+  ///
+  public func playbackStart(forTitleTime time90k: UInt64)
+    throws(DiscKitError) -> PlaybackStart
+  {
+    let offset = byteOffset(forTitleTime: time90k)
+    guard
+      let clip = clips.last(where: { $0.byteCount > 0 && $0.titleOffset <= offset }),
+      offset < clip.titleOffset + clip.byteCount
+    else { return PlaybackStart(offset: offset, prefix: []) }
+    let rangeStart = Int64(clip.startPacket) * 192
+    let clipPosition = rangeStart + (offset - clip.titleOffset)
+    let unitStart = clipPosition / 6144 * 6144
+    guard unitStart < clipPosition else { return PlaybackStart(offset: offset, prefix: []) }
+    // Read the unit up to the seek point from the clip's own stream file (it may begin before
+    // the clip's range in the title).
+    let file = try disc.fileSystem.openFile(atPath: "/BDMV/STREAM/" + clip.streamFileName)
+    let bytes = try file.bytes(
+      at: unitStart, count: Int(clipPosition - unitStart), structure: clip.streamFileName)
+    var position = bytes.count
+    while position >= 192 {
+      let packet = position - 192
+      let pid = (UInt16(bytes[packet + 5] & 0x1F) << 8) | UInt16(bytes[packet + 6])
+      guard bytes[packet + 4] == 0x47, pid <= 0x1001 else { break }
+      position = packet
+    }
+    let newClipPosition = unitStart + Int64(position)
+    if newClipPosition >= rangeStart {
+      return PlaybackStart(offset: clip.titleOffset + (newClipPosition - rangeStart), prefix: [])
+    }
+    let prefixEnd = Int(rangeStart - unitStart)
+    return PlaybackStart(offset: clip.titleOffset, prefix: Array(bytes[position..<prefixEnd]))
+  }
+
+  /// ``playbackStart(forTitleTime:)``'s offset (its `prefix` is usually empty).
+  public func playbackOffset(forTitleTime time90k: UInt64) throws(DiscKitError) -> Int64 {
+    try playbackStart(forTitleTime: time90k).offset
+  }
+}
