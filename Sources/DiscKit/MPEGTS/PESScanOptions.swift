@@ -10,6 +10,9 @@ public struct PESScanOptions: Sendable, Hashable {
   public var maxWarnings = 64
   /// PIDs carrying PES packets that are followed (more are counted, not followed).
   public var maxTrackedPIDs = 128
+  /// Absolute offsets where a new stream file begins (the clips of a Blu-ray title): continuity
+  /// counters restart there, so the jump is not reported as a continuity error. Sorted.
+  public var streamBoundaries: [Int64] = []
 
   public init() {}
 }

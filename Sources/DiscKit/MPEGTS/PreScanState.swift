@@ -32,6 +32,8 @@ struct PreScanState: TransportPacketConsumer {
 
   let options: PESScanOptions
   var continuity = ContinuityCounterTracker()
+  /// The next entry of `options.streamBoundaries` not yet passed.
+  var nextBoundary = 0
   var slotIndex: [Int16]
   var slots: [Slot] = []
   var isPMTPID: [Bool]
@@ -97,6 +99,13 @@ struct PreScanState: TransportPacketConsumer {
       warn(
         ScanWarning(
           .transportError, offset: packet.offset, pid: pid, "transport_error_indicator set"))
+    }
+    let boundaries = options.streamBoundaries
+    if nextBoundary < boundaries.count && packet.offset >= boundaries[nextBoundary] {
+      while nextBoundary < boundaries.count && packet.offset >= boundaries[nextBoundary] {
+        nextBoundary += 1
+      }
+      continuity.reset()
     }
     let cc = continuity.check(packet)
     var continuous = true

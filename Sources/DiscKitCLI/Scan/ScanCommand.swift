@@ -163,6 +163,7 @@ struct ScanCommand: ParsableCommand {
       }
       var options = PESScanOptions()
       options.payloadBound = payloadBound
+      options.streamBoundaries = chosen.clips.map(\.titleOffset).filter { $0 > 0 }
       let report = try PESPreScanner.scan(source: source, offset: start, window: window, options: options)
       if output.json {
         Output.line(try Output.json(report))
