@@ -72,7 +72,8 @@ final class SparseCopier {
           var input = sourceOffset + done
           var output = destinationOffset + done
           let want = Int(min(length - done, 1 << 30))
-          switch ZeroCopy.copy(from: source, at: &input, to: destination, at: &output, length: want) {
+          switch ZeroCopy.copy(from: source, at: &input, to: destination, at: &output, length: want)
+          {
           case .copied(0):
             throw DiscKitError(
               .io, path, at: sourceOffset + done,

@@ -35,7 +35,6 @@ enum UDFTag: UInt16 {
   case extendedFileEntry = 266
 }
 
-
 /// A fixed-size byte buffer with little-endian field writers.
 struct DescriptorBuffer {
   var bytes: [UInt8]

@@ -25,7 +25,8 @@ let dvdBenchmarks: [Benchmark] = [
   },
   Benchmark(
     name: "dvd-extract",
-    summary: "extract the main title of a 2-minute DVD (built once in .bench/dvd-large) vs cat of its VOB"
+    summary:
+      "extract the main title of a 2-minute DVD (built once in .bench/dvd-large) vs cat of its VOB"
   ) {
     let folder = try largeDVD()
     let disc = try DVDDisc(fileSystem: try FolderFileSystem(root: folder))
@@ -56,7 +57,8 @@ let dvdBenchmarks: [Benchmark] = [
     }
     try? FileManager.default.removeItem(atPath: output)
     Timing.report(
-      "extract title \(main) (synced)", disckit: ours, reference: catSync, referenceName: "cat+sync",
+      "extract title \(main) (synced)", disckit: ours, reference: catSync,
+      referenceName: "cat+sync",
       bytes: source.size)
     Timing.report(
       "extract title \(main), copy only (no fsync)", disckit: oursNoSync, reference: cat,

@@ -7,9 +7,13 @@ import Testing
 @Suite("disckit end to end")
 struct EndToEndTests {
   static let binary: String = {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments.first { $0.contains(".xctest") } ?? CommandLine.arguments[0])
+    let bundle = URL(
+      fileURLWithPath: CommandLine.arguments.first { $0.contains(".xctest") }
+        ?? CommandLine.arguments[0])
     var dir = bundle.deletingLastPathComponent()
-    while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("disckit").path) {
+    while dir.path != "/"
+      && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("disckit").path)
+    {
       dir = dir.deletingLastPathComponent()
     }
     return dir.appendingPathComponent("disckit").path
@@ -26,11 +30,16 @@ struct EndToEndTests {
     try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
   }
 
-  @Test(.enabled(if: haveBinary && haveImages, "needs the built disckit and TestImages/scripts/make-all.sh output"))
+  @Test(
+    .enabled(
+      if: haveBinary && haveImages,
+      "needs the built disckit and TestImages/scripts/make-all.sh output"))
   func infoAndRecursiveListingOfADVDImage() throws {
     let info = try Self.json(try Self.disckit(["info", Self.dvd, "--json"]))
     #expect(info["discKind"] as? String == "dvd")
-    #expect(info["imageSize"] as? Int == Int(try FileManager.default.attributesOfItem(atPath: Self.dvd)[.size] as? Int ?? -1))
+    #expect(
+      info["imageSize"] as? Int
+        == Int(try FileManager.default.attributesOfItem(atPath: Self.dvd)[.size] as? Int ?? -1))
     let listing = try Self.json(try Self.disckit(["ls", Self.dvd, "--recursive", "--json"]))
     let entries = try #require(listing["entries"] as? [[String: Any]])
     let paths = entries.compactMap { $0["path"] as? String }
@@ -38,28 +47,36 @@ struct EndToEndTests {
     #expect(Set(paths).count == paths.count, "every entry once")
     #expect(paths.allSatisfy { $0.hasPrefix("/") })
     // The folder the image was made from lists the same files with the same sizes.
-    let folder = try Self.json(try Self.disckit(["ls", Fixtures.generated("dvd-pal"), "--recursive", "--json"]))
+    let folder = try Self.json(
+      try Self.disckit(["ls", Fixtures.generated("dvd-pal"), "--recursive", "--json"]))
     let folderEntries = try #require(folder["entries"] as? [[String: Any]])
     func sizes(_ list: [[String: Any]]) -> [String: Int] {
-      Dictionary(uniqueKeysWithValues: list.filter { $0["isDirectory"] as? Bool == false }.compactMap { e in
-        (e["path"] as? String).map { ($0.uppercased(), e["size"] as? Int ?? -1) }
-      })
+      Dictionary(
+        uniqueKeysWithValues: list.filter { $0["isDirectory"] as? Bool == false }.compactMap { e in
+          (e["path"] as? String).map { ($0.uppercased(), e["size"] as? Int ?? -1) }
+        })
     }
     #expect(sizes(entries) == sizes(folderEntries))
   }
 
-  @Test(.enabled(if: haveBinary && haveImages, "needs the built disckit and TestImages/scripts/make-all.sh output"))
+  @Test(
+    .enabled(
+      if: haveBinary && haveImages,
+      "needs the built disckit and TestImages/scripts/make-all.sh output"))
   func catWritesAtomicallyAndRefusesToOverwrite() throws {
     let dir = try TemporaryDirectory()
     let out = dir.file("vts.ifo")
     let ok = try Self.disckit(["cat", Self.dvd, "/VIDEO_TS/VTS_01_0.IFO", "-o", out])
     #expect(ok.status == 0)
-    let expected = try Data(contentsOf: URL(fileURLWithPath: Fixtures.generated("dvd-pal") + "/VIDEO_TS/VTS_01_0.IFO"))
+    let expected = try Data(
+      contentsOf: URL(fileURLWithPath: Fixtures.generated("dvd-pal") + "/VIDEO_TS/VTS_01_0.IFO"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == expected)
     let again = try Self.disckit(["cat", Self.dvd, "/VIDEO_TS/VTS_01_0.IFO", "-o", out])
     #expect(again.status == 73)
     #expect(again.stderr.contains("--force"))
-    #expect(try Self.disckit(["cat", Self.dvd, "/VIDEO_TS/VTS_01_0.IFO", "-o", out, "--force"]).status == 0)
+    #expect(
+      try Self.disckit(["cat", Self.dvd, "/VIDEO_TS/VTS_01_0.IFO", "-o", out, "--force"]).status
+        == 0)
     // Nothing but the output is left in the directory (no temporary files).
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["vts.ifo"])
     // Standard output.
@@ -67,7 +84,10 @@ struct EndToEndTests {
     #expect(stdout.stdout == expected)
   }
 
-  @Test(.enabled(if: haveBinary && haveImages, "needs the built disckit and TestImages/scripts/make-all.sh output"))
+  @Test(
+    .enabled(
+      if: haveBinary && haveImages,
+      "needs the built disckit and TestImages/scripts/make-all.sh output"))
   func extractFailureLeavesNothingBehind() throws {
     let dir = try TemporaryDirectory()
     let full = try Self.disckit(["extract", Self.dvd, "-o", "/dev/full"])
@@ -77,7 +97,9 @@ struct EndToEndTests {
     let ok = try Self.disckit(["extract", Self.dvd, "--title", "1", "-o", out])
     #expect(ok.status == 0, "\(ok.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["title.vob"])
-    let missing = try Self.disckit(["extract", Self.dvd, "--title", "99", "-o", dir.file("none.vob")])
+    let missing = try Self.disckit([
+      "extract", Self.dvd, "--title", "99", "-o", dir.file("none.vob"),
+    ])
     #expect(missing.status != 0)
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["title.vob"])
   }
@@ -91,14 +113,18 @@ struct EndToEndTests {
     #expect(usage.status == 64)
     let dir = try TemporaryDirectory()
     let garbage = dir.file("garbage.iso")
-    try Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: URL(fileURLWithPath: garbage))
+    try Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(
+      to: URL(fileURLWithPath: garbage))
     let malformed = try Self.disckit(["info", garbage])
     #expect(malformed.status == 65)
     #expect(malformed.stderr.split(separator: "\n").count == 1)
     #expect(malformed.stderr.contains("at byte 0x"))
   }
 
-  @Test(.enabled(if: haveBinary && haveImages, "needs the built disckit and TestImages/scripts/make-all.sh output"))
+  @Test(
+    .enabled(
+      if: haveBinary && haveImages,
+      "needs the built disckit and TestImages/scripts/make-all.sh output"))
   func titlesAndScanOfADVD() throws {
     let titles = try Self.json(try Self.disckit(["titles", Self.dvd, "--json"]))
     let list = try #require(titles["titles"] as? [[String: Any]])

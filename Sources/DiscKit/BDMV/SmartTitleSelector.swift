@@ -167,7 +167,9 @@ public enum SmartTitleSelector {
         "best of \(pool.count) playlists at least 80% as long as the longest (length, then chapters, streams, segment order)"
       )
     }
-    if excludedCount > 0 { reason.append("\(excludedCount) playlist\(excludedCount == 1 ? "" : "s") set aside") }
+    if excludedCount > 0 {
+      reason.append("\(excludedCount) playlist\(excludedCount == 1 ? "" : "s") set aside")
+    }
     if let titles = entries[best].playedByTitles.first.map({ [$0] }), !titles.isEmpty {
       reason[0] =
         titles[0] == 0 ? "played by the first-play object" : "played by index title \(titles[0])"

@@ -64,7 +64,8 @@ public final class AtomicFileWriter {
       let type = st.st_mode & S_IFMT
       if type == S_IFCHR || type == S_IFIFO {
         do {
-          self.descriptor = try FileDescriptor.open(FilePath(destination), .writeOnly, options: [.closeOnExec])
+          self.descriptor = try FileDescriptor.open(
+            FilePath(destination), .writeOnly, options: [.closeOnExec])
         } catch {
           throw DiscKitError(.cannotCreate, destination, at: nil, "cannot open: \(error)")
         }
@@ -75,7 +76,8 @@ public final class AtomicFileWriter {
         throw DiscKitError(.cannotCreate, destination, at: nil, "is a directory")
       }
       guard overwrite else {
-        throw DiscKitError(.alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
+        throw DiscKitError(
+          .alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
       }
     }
     let components = destination.split(separator: "/", omittingEmptySubsequences: false)
@@ -84,7 +86,8 @@ public final class AtomicFileWriter {
     var lastError = ""
     for attempt in 0..<64 {
       let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-      let candidate = (directory.isEmpty ? "" : directory + "/") + ".\(name).disckit-\(suffix)-\(attempt)"
+      let candidate =
+        (directory.isEmpty ? "" : directory + "/") + ".\(name).disckit-\(suffix)-\(attempt)"
       do {
         let fd = try FileDescriptor.open(
           FilePath(candidate), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
@@ -99,7 +102,8 @@ public final class AtomicFileWriter {
         break
       }
     }
-    throw DiscKitError(.cannotCreate, destination, at: nil, "cannot create a temporary file: \(lastError)")
+    throw DiscKitError(
+      .cannotCreate, destination, at: nil, "cannot create a temporary file: \(lastError)")
   }
 
   deinit {
@@ -148,7 +152,8 @@ public final class AtomicFileWriter {
       let e = errno
       _ = unlink(temporaryPath)
       finished = true
-      throw DiscKitError(.cannotCreate, destination, at: nil, "rename failed: \(String(cString: strerror(e)))")
+      throw DiscKitError(
+        .cannotCreate, destination, at: nil, "rename failed: \(String(cString: strerror(e)))")
     }
     finished = true
   }
@@ -184,10 +189,12 @@ extension ByteSource {
     let range = range ?? 0..<size
     guard range.lowerBound >= 0, range.upperBound <= size else {
       throw DiscKitError(
-        .invalidArgument, "copy", at: range.lowerBound, "range \(range) lies outside the \(size)-byte source")
+        .invalidArgument, "copy", at: range.lowerBound,
+        "range \(range) lies outside the \(size)-byte source")
     }
     guard !range.isEmpty else { return }
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 4096), alignment: 4096)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: max(chunkSize, 4096), alignment: 4096)
     defer { buffer.deallocate() }
     var done: Int64 = 0
     var zeroCopy = ZeroCopy.isAvailable && writer.temporaryPath != nil
@@ -197,7 +204,10 @@ extension ByteSource {
         var offset = piece.offset
         kernel: while copied < piece.length {
           let want = Int(min(Int64(1 << 30), piece.length - copied))
-          switch ZeroCopy.copy(from: file.descriptor.rawValue, at: &offset, to: writer.descriptor.rawValue, at: nil, length: want) {
+          switch ZeroCopy.copy(
+            from: file.descriptor.rawValue, at: &offset, to: writer.descriptor.rawValue, at: nil,
+            length: want)
+          {
           case .copied(0):
             throw DiscKitError.truncated(file.path, at: offset, needed: piece.length - copied)
           case .copied(let n):
@@ -209,7 +219,8 @@ extension ByteSource {
             break kernel
           case .failed(let e):
             throw DiscKitError(
-              .io, writer.destination, at: writer.bytesWritten, "copy_file_range failed: \(String(cString: strerror(e)))")
+              .io, writer.destination, at: writer.bytesWritten,
+              "copy_file_range failed: \(String(cString: strerror(e)))")
           }
         }
       }
@@ -218,7 +229,8 @@ extension ByteSource {
         let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want])
         let got = try piece.source.readFully(at: piece.offset + copied, into: slice)
         guard got == want else {
-          throw DiscKitError.truncated("copy source", at: piece.offset + copied + Int64(got), needed: Int64(want - got))
+          throw DiscKitError.truncated(
+            "copy source", at: piece.offset + copied + Int64(got), needed: Int64(want - got))
         }
         try writer.write(UnsafeRawBufferPointer(slice))
         copied += Int64(want)

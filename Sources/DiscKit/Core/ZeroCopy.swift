@@ -102,7 +102,9 @@ extension ByteSource {
   /// (usually ``FileByteSource`` ranges of the image or of files in a folder).
   ///
   /// Nesting deeper than `maxDepth` is left unresolved (read through the outer source).
-  public func resolvedPieces(in range: Range<Int64>, maxDepth: Int = 8) -> [ConcatenatedByteSource.Extent] {
+  public func resolvedPieces(in range: Range<Int64>, maxDepth: Int = 8) -> [ConcatenatedByteSource
+    .Extent]
+  {
     guard maxDepth > 0, let mapped = self as? any ExtentMappedByteSource else {
       let lower = max(0, range.lowerBound)
       let upper = min(size, range.upperBound)
@@ -110,7 +112,8 @@ extension ByteSource {
     }
     var result: [ConcatenatedByteSource.Extent] = []
     for piece in mapped.pieces(in: range) {
-      result += piece.source.resolvedPieces(in: piece.offset..<piece.offset + piece.length, maxDepth: maxDepth - 1)
+      result += piece.source.resolvedPieces(
+        in: piece.offset..<piece.offset + piece.length, maxDepth: maxDepth - 1)
     }
     return result
   }

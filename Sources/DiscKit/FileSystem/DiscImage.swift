@@ -24,12 +24,18 @@ public struct DiscImage: Sendable {
   public let source: (any ByteSource)?
   /// The file system read from the image or folder.
   public let fileSystem: any DiscFileSystem
+  /// What went wrong but did not stop the disc from opening (e.g. a damaged UDF volume read
+  /// through the ISO9660 bridge instead).
+  public let notes: [String]
 
   /// Creates a disc over an already opened file system.
-  public init(path: String, source: (any ByteSource)?, fileSystem: any DiscFileSystem) {
+  public init(
+    path: String, source: (any ByteSource)?, fileSystem: any DiscFileSystem, notes: [String] = []
+  ) {
     self.path = path
     self.source = source
     self.fileSystem = fileSystem
+    self.notes = notes
   }
 
   /// Opens an image file or a folder.
@@ -54,8 +60,20 @@ public struct DiscImage: Sendable {
     throws(DiscKitError) -> DiscImage
   {
     if try UDFFileSystem.hasVolumeRecognitionSequence(source) {
-      return DiscImage(
-        path: path, source: source, fileSystem: try UDFFileSystem(source: source, limits: limits))
+      do throws(DiscKitError) {
+        return DiscImage(
+          path: path, source: source, fileSystem: try UDFFileSystem(source: source, limits: limits))
+      } catch {
+        // A damaged UDF volume on a bridge disc (DVDs, data discs): the ISO9660 side may still be
+        // whole. Blu-ray images have no ISO9660 side worth reading (32-bit sizes), so there the
+        // error stands unless ISO9660 opens.
+        guard (try? ISO9660FileSystem.hasPrimaryVolumeDescriptor(source)) == true,
+          let iso = try? ISO9660FileSystem(source: source, limits: limits)
+        else { throw error }
+        return DiscImage(
+          path: path, source: source, fileSystem: iso,
+          notes: ["the UDF volume is unreadable (\(error)); read through the ISO9660 bridge"])
+      }
     }
     if try ISO9660FileSystem.hasPrimaryVolumeDescriptor(source) {
       return DiscImage(

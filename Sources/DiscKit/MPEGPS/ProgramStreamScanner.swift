@@ -13,7 +13,9 @@ public struct ProgramStreamScanner: Sendable {
     source: any ByteSource, offset: Int64 = 0, window: Int64 = 30 << 20, chunkSize: Int = 1 << 20
   ) throws(DiscKitError) -> ProgramStreamScanReport {
     guard offset >= 0, window >= 0, chunkSize >= 1 else {
-      throw DiscKitError(.invalidArgument, "program stream scan", at: offset, "negative offset, window or chunk size")
+      throw DiscKitError(
+        .invalidArgument, "program stream scan", at: offset, "negative offset, window or chunk size"
+      )
     }
     var scanner = ProgramStreamScanner(start: offset)
     let end = min(source.size, offset > Int64.max - window ? Int64.max : offset + window)
@@ -23,7 +25,8 @@ public struct ProgramStreamScanner: Sendable {
       let want = Int(min(Int64(chunkSize), end - position))
       let outcome = chunk.withUnsafeMutableBytes { raw in
         Result { () throws(DiscKitError) -> Int in
-          try source.readFully(at: position, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<want]))
+          try source.readFully(
+            at: position, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<want]))
         }
       }
       let got = try outcome.get()
@@ -79,7 +82,9 @@ public struct ProgramStreamScanner: Sendable {
       guard pending[p] == 0, pending[p + 1] == 0, pending[p + 2] == 1 else {
         // Resynchronise on the next start-code prefix.
         var q = p + 1
-        while q + 2 < pending.count && !(pending[q] == 0 && pending[q + 1] == 0 && pending[q + 2] == 1) { q += 1 }
+        while q + 2 < pending.count
+          && !(pending[q] == 0 && pending[q + 1] == 0 && pending[q + 2] == 1)
+        { q += 1 }
         if q + 2 >= pending.count { q = max(p + 1, pending.count - 2) }
         noteSkip(Int64(q - p))
         p = q
@@ -136,11 +141,14 @@ public struct ProgramStreamScanner: Sendable {
     var pts: UInt64?
     if q < end, pending[q] & 0xC0 == 0x80 {
       // MPEG-2 PES header.
-      guard q + 3 <= end else { return warn("PES 0x\(String(code, radix: 16)) header is cut short") }
+      guard q + 3 <= end else {
+        return warn("PES 0x\(String(code, radix: 16)) header is cut short")
+      }
       let flags = pending[q + 1]
       let headerLength = Int(pending[q + 2])
       guard q + 3 + headerLength <= end else {
-        return warn("PES 0x\(String(code, radix: 16)) header length \(headerLength) runs past its packet")
+        return warn(
+          "PES 0x\(String(code, radix: 16)) header length \(headerLength) runs past its packet")
       }
       if flags & 0x80 != 0, headerLength >= 5 { pts = Self.timestamp(pending, q + 3) }
       q += 3 + headerLength
@@ -184,7 +192,9 @@ public struct ProgramStreamScanner: Sendable {
   }
 
   private mutating func audio(streamId: Int, substream: Int?, codec: String, pts: UInt64?) {
-    if let index = audios.firstIndex(where: { $0.streamId == streamId && $0.substreamId == substream }) {
+    if let index = audios.firstIndex(where: {
+      $0.streamId == streamId && $0.substreamId == substream
+    }) {
       if audios[index].firstPTS == nil, let pts { audios[index].firstPTS = pts }
     } else {
       audios.append(.init(streamId: streamId, substreamId: substream, codec: codec, firstPTS: pts))
@@ -252,7 +262,9 @@ public struct ProgramStreamScanner: Sendable {
   // MARK: Result
 
   private mutating func finish() -> ProgramStreamScanReport {
-    if resyncs > 0 { warn("skipped \(skippedBytes) bytes of garbage while looking for start codes") }
+    if resyncs > 0 {
+      warn("skipped \(skippedBytes) bytes of garbage while looking for start codes")
+    }
     if packs == 0 { warn("no MPEG program stream pack header found") }
     if videos.isEmpty { warn("no video stream found") }
     for v in videos where v.keyframeWithoutPTS {

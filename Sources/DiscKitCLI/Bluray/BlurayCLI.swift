@@ -311,7 +311,8 @@ enum BlurayCLI {
         t.angles, Double(t.size) / 1_048_576, a.video.count, a.audio.count, a.pg.count, a.ig.count)
       if t.main { line += "  [main]" }
       if !t.playedByTitles.isEmpty {
-        line += "  title \(t.playedByTitles.map(String.init).joined(separator: ","))"
+        let names = t.playedByTitles.map { $0 == 0 ? "first play" : "title \($0)" }
+        line += "  played by " + names.joined(separator: ", ")
       }
       if let excluded = t.excluded { line += "  (\(excluded))" }
       Output.line(line)
@@ -328,7 +329,8 @@ enum BlurayCLI {
 
   /// The title named by `--playlist` or `--title` (1-based), else the main title; `angle` is 1-based.
   static func chooseTitle(
-    _ disc: BlurayDisc, playlist: String?, title: Int?, angle oneBasedAngle: Int, select: TitleSelection
+    _ disc: BlurayDisc, playlist: String?, title: Int?, angle oneBasedAngle: Int,
+    select: TitleSelection
   ) throws -> BlurayTitle {
     let angle = oneBasedAngle - 1
     if let playlist {

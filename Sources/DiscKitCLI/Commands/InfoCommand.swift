@@ -18,6 +18,7 @@ struct InfoCommand: ParsableCommand {
     var volumeLabel: String
     var imageSize: Int64?
     var discKind: String
+    var notes: [String]?
   }
 
   static func report(for disc: DiscImage) -> Report {
@@ -25,7 +26,7 @@ struct InfoCommand: ParsableCommand {
       path: disc.path, fileSystem: disc.fileSystem.kind.rawValue,
       udfRevision: disc.fileSystem.revision,
       volumeLabel: disc.fileSystem.volumeLabel, imageSize: disc.source?.size,
-      discKind: disc.kind.rawValue)
+      discKind: disc.kind.rawValue, notes: disc.notes.isEmpty ? nil : disc.notes)
   }
 
   func run() throws {
@@ -40,6 +41,7 @@ struct InfoCommand: ParsableCommand {
         Output.line("Volume label: \(report.volumeLabel)")
         if let size = report.imageSize { Output.line("Image size:   \(size) bytes") }
         Output.line("Disc kind:    \(report.discKind)")
+        for note in report.notes ?? [] { Output.line("Note:         \(note)") }
       }
     }
   }

@@ -130,7 +130,8 @@ struct ScanCommand: ParsableCommand {
     case .dvd:
       let dvd = try DVDDisc(fileSystem: disc.fileSystem)
       guard playlist == nil else {
-        throw DiscKitError(.invalidArgument, "--playlist", at: nil, "a DVD has titles, not playlists")
+        throw DiscKitError(
+          .invalidArgument, "--playlist", at: nil, "a DVD has titles, not playlists")
       }
       guard let number = title ?? DVDSmartTitleSelector.select(dvd).title else {
         throw DiscKitError(.notFound, disc.path, at: nil, "no playable title")
@@ -164,7 +165,8 @@ struct ScanCommand: ParsableCommand {
       var options = PESScanOptions()
       options.payloadBound = payloadBound
       options.streamBoundaries = chosen.clips.map(\.titleOffset).filter { $0 > 0 }
-      let report = try PESPreScanner.scan(source: source, offset: start, window: window, options: options)
+      let report = try PESPreScanner.scan(
+        source: source, offset: start, window: window, options: options)
       if output.json {
         Output.line(try Output.json(report))
       } else {
@@ -177,15 +179,19 @@ struct ScanCommand: ParsableCommand {
   }
 
   static func printText(_ r: ProgramStreamScanReport, title: Int) {
-    Output.line("Title \(title): MPEG program stream, \(r.bytesScanned) bytes from offset \(r.scanStart), \(r.packs) packs")
+    Output.line(
+      "Title \(title): MPEG program stream, \(r.bytesScanned) bytes from offset \(r.scanStart), \(r.packs) packs"
+    )
     for v in r.video {
       Output.line("Video stream 0x\(String(v.streamId, radix: 16)) \(v.codec)")
       Output.line("  first PTS:    \(pts(v.firstPTS))")
       Output.line("  first I-picture: \(pts(v.firstIDRPTS))")
-      Output.line("  pre-I gap:    \(v.preIDRGapSeconds.map { String(format: "%.6f s", $0) } ?? "unknown")")
+      Output.line(
+        "  pre-I gap:    \(v.preIDRGapSeconds.map { String(format: "%.6f s", $0) } ?? "unknown")")
     }
     for a in r.audio {
-      let id = a.substreamId.map { "0x\(String($0, radix: 16))" } ?? "0x\(String(a.streamId, radix: 16))"
+      let id =
+        a.substreamId.map { "0x\(String($0, radix: 16))" } ?? "0x\(String(a.streamId, radix: 16))"
       Output.line("Audio stream \(id) \(a.codec)")
       Output.line("  first PTS:    \(pts(a.firstPTS))")
     }
@@ -215,7 +221,13 @@ struct ScanCommand: ParsableCommand {
         "Video PID \(v.pid) (0x\(String(v.pid, radix: 16))) \(v.codec.rawValue)\(v.dependentView ? " dependent view" : "")"
       )
       Output.line("  first PTS:    \(pts(v.firstPTS))")
-      Output.line("  first \(v.firstIDRKind?.rawValue ?? "IDR"):    \(pts(v.firstIDRPTS))")
+      let kind =
+        switch v.firstIDRKind {
+        case .iPicture: "I-picture"
+        case .entryPoint: "entry point"
+        default: "IDR"
+        }
+      Output.line("  first \(kind):    \(pts(v.firstIDRPTS))")
       if v.codec == .hevc { Output.line("  first CRA/BLA: \(pts(v.firstCRAPTS))") }
       Output.line(
         "  pre-IDR gap:  \(v.preIDRGapSeconds.map { String(format: "%.6f s", $0) } ?? "unknown")")

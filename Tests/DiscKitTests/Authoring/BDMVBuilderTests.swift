@@ -153,7 +153,8 @@ struct BDMVBuilderTests {
     let bd = try Reference.Bluray(path: built.image)
     let videoPID = try #require(built.result.clips.first?.videoPID)
     let info = try #require(bd.playlistInfo(0))
-    let disc = try BlurayDisc(disc: try DiscImage.open(path: built.image)).title(playlist: "00000.mpls")
+    let disc = try BlurayDisc(disc: try DiscImage.open(path: built.image)).title(
+      playlist: "00000.mpls")
     let source = try disc.byteSource()
     var checked = 0
     for tenth in stride(from: 0, to: Int(info.duration90k / 9000), by: 3) {
@@ -172,9 +173,12 @@ struct BDMVBuilderTests {
       // libbluray's first read after the seek returns: both back up over PAT/PMT/PCR packets.
       let start = try disc.playbackStart(forTitleTime: target)
       let count = min(bytes.count, start.prefix.count + 6144)
-      let ours = start.prefix + (try source.bytes(
-        at: start.offset, count: min(count - start.prefix.count, Int(source.size - start.offset))))
-      #expect(ours == Array(bytes[0..<ours.count]), "playback start for \(Double(target) / 90000) s")
+      let ours =
+        start.prefix
+        + (try source.bytes(
+          at: start.offset, count: min(count - start.prefix.count, Int(source.size - start.offset))))
+      #expect(
+        ours == Array(bytes[0..<ours.count]), "playback start for \(Double(target) / 90000) s")
       #expect(start.offset - Int64(start.prefix.count) == Int64(bd.position) - Int64(bytes.count))
       checked += 1
     }

@@ -1,8 +1,9 @@
-@testable import DiscKit
 import DiscKitReference
 import DiscKitTestSupport
 import Foundation
 import Testing
+
+@testable import DiscKit
 
 /// Each clip's GStreamer segment puts the clip's in-time at the title time libbluray reports for
 /// that clip (`BLURAY_CLIP_INFO.start_time`), so PTS from every clip's epoch land on one timeline.
@@ -21,9 +22,11 @@ struct BlurayTimeSegmentTests {
         for (clip, reference) in zip(title.clips, info.clips) where clip.outTime >= clip.inTime {
           let segment = try #require(clip.timeSegment, "\(path) \(file.name)")
           let inTime = try #require(ClockTime.nanoseconds(ticks90kHz: reference.inTime90k))
-          let expectedStart = try #require(ClockTime.nanoseconds(ticks90kHz: reference.startTime90k))
+          let expectedStart = try #require(
+            ClockTime.nanoseconds(ticks90kHz: reference.startTime90k))
           // The PTS at the clip's in-time plays at libbluray's title time of the clip start...
-          #expect(segment.toStreamTime(inTime) == expectedStart, "\(path) \(file.name) \(clip.clipID)")
+          #expect(
+            segment.toStreamTime(inTime) == expectedStart, "\(path) \(file.name) \(clip.clipID)")
           // ...and a PTS one second later, one second later on the title timeline.
           let later = reference.inTime90k + 90_000
           if later <= reference.outTime90k {

@@ -20,12 +20,17 @@ struct ProgramStreamScannerTests {
   static func ffprobe(_ path: String) throws -> Oracle {
     let result = try Tool.run(
       "ffprobe",
-      ["-v", "error", "-show_entries", "stream=index,id,codec_type:packet=stream_index,pts,flags", "-of", "json", path])
+      [
+        "-v", "error", "-show_entries", "stream=index,id,codec_type:packet=stream_index,pts,flags",
+        "-of", "json", path,
+      ])
     let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
     let streams = try #require(json["streams"] as? [[String: Any]])
     var kinds: [Int: (String, String)] = [:]
     for stream in streams {
-      if let index = stream["index"] as? Int, let id = stream["id"] as? String, let type = stream["codec_type"] as? String {
+      if let index = stream["index"] as? Int, let id = stream["id"] as? String,
+        let type = stream["codec_type"] as? String
+      {
         kinds[index] = (type, id)
       }
     }
@@ -49,7 +54,10 @@ struct ProgramStreamScannerTests {
     "0x" + String(audio.substreamId ?? (0x100 + audio.streamId), radix: 16)
   }
 
-  @Test(.enabled(if: haveDiscs && Tool.has("ffprobe"), "needs ffprobe and TestImages/scripts/make-all.sh output"))
+  @Test(
+    .enabled(
+      if: haveDiscs && Tool.has("ffprobe"),
+      "needs ffprobe and TestImages/scripts/make-all.sh output"))
   func everyTitleMatchesFFprobe() throws {
     let scratch = try TemporaryDirectory()
     var checked = 0
@@ -67,7 +75,9 @@ struct ProgramStreamScannerTests {
         #expect(video.firstIDRPTS == oracle.firstKeyframePTS, "\(path) title \(index + 1)")
         #expect(!report.audio.isEmpty)
         for audio in report.audio {
-          #expect(audio.firstPTS == oracle.firstAudioPTS[Self.ffprobeID(audio)], "\(path) title \(index + 1) \(audio)")
+          #expect(
+            audio.firstPTS == oracle.firstAudioPTS[Self.ffprobeID(audio)],
+            "\(path) title \(index + 1) \(audio)")
         }
         #expect(Set(report.audio.map(Self.ffprobeID)) == Set(oracle.firstAudioPTS.keys))
         checked += 1
@@ -76,14 +86,18 @@ struct ProgramStreamScannerTests {
     #expect(checked >= 4)
   }
 
-  @Test(.enabled(if: haveDiscs && Tool.has("ffprobe"), "needs ffprobe and TestImages/scripts/make-all.sh output"))
+  @Test(
+    .enabled(
+      if: haveDiscs && Tool.has("ffprobe"),
+      "needs ffprobe and TestImages/scripts/make-all.sh output"))
   func scanFromTheMiddleOfAVOBMatchesFFprobe() throws {
     let vob = try FileByteSource(path: Self.discs[0] + "/VIDEO_TS/VTS_01_1.VOB")
     let scratch = try TemporaryDirectory()
     // A start that is not on a pack boundary: the scanner must resynchronise, like ffprobe.
     for start in [Int64(2048 * 40 + 777), vob.size / 2 + 5] {
       let file = scratch.file("cut-\(start).vob")
-      try Data(try vob.bytes(at: start, count: Int(vob.size - start))).write(to: URL(fileURLWithPath: file))
+      try Data(try vob.bytes(at: start, count: Int(vob.size - start))).write(
+        to: URL(fileURLWithPath: file))
       let report = try ProgramStreamScanner.scan(source: vob, offset: start)
       let oracle = try Self.ffprobe(file)
       #expect(report.video.first?.firstIDRPTS == oracle.firstKeyframePTS, "cut at \(start)")
@@ -97,9 +111,12 @@ struct ProgramStreamScannerTests {
   func reportDoesNotDependOnReadSize() throws {
     let vob = try FileByteSource(path: Self.discs[1] + "/VIDEO_TS/VTS_01_1.VOB")
     let window: Int64 = 600_000
-    let reference = try ProgramStreamScanner.scan(source: vob, offset: 3, window: window, chunkSize: 1 << 20)
+    let reference = try ProgramStreamScanner.scan(
+      source: vob, offset: 3, window: window, chunkSize: 1 << 20)
     for chunk in [1, 7, 188, 2048, 4096] {
-      #expect(try ProgramStreamScanner.scan(source: vob, offset: 3, window: window, chunkSize: chunk) == reference)
+      #expect(
+        try ProgramStreamScanner.scan(source: vob, offset: 3, window: window, chunkSize: chunk)
+          == reference)
     }
   }
 
@@ -119,7 +136,8 @@ struct ProgramStreamScannerTests {
 
   @Test func fuzzedVOBNeverCrashes() throws {
     guard Self.haveDiscs else { return }
-    let original = try FileByteSource(path: Self.discs[1] + "/VIDEO_TS/VTS_01_1.VOB").bytes(at: 0, count: 200_000)
+    let original = try FileByteSource(path: Self.discs[1] + "/VIDEO_TS/VTS_01_1.VOB").bytes(
+      at: 0, count: 200_000)
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     for _ in 0..<60 {
       var bytes = original

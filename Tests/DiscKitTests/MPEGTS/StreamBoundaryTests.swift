@@ -17,7 +17,10 @@ struct StreamBoundaryTests {
     options.streamBoundaries = [title.clips[1].titleOffset]
     let bounded = try PESPreScanner.scan(source: source, options: options)
     #expect(plain.continuityErrors > 0)
-    #expect(plain.warnings.allSatisfy { $0.kind != .continuity || $0.offset ?? 0 >= title.clips[1].titleOffset })
+    #expect(
+      plain.warnings.allSatisfy {
+        $0.kind != .continuity || $0.offset ?? 0 >= title.clips[1].titleOffset
+      })
     #expect(bounded.continuityErrors == 0)
     #expect(bounded.video == plain.video)
     #expect(bounded.audio == plain.audio)
