@@ -9,8 +9,8 @@ public struct DiscKitCommand: AsyncParsableCommand {
     discussion: """
       IMAGE is an .iso image (UDF or ISO9660) or a folder holding BDMV/ or VIDEO_TS/.
       Errors are one line on stderr naming the structure and byte offset. Exit codes follow
-      sysexits(3): 0 ok, 64 usage, 65 malformed input, 66 cannot open input,
-      73 cannot create output, 74 I/O error.
+      sysexits(3): 0 ok, 64 usage, 65 malformed input, 66 cannot open input, 73 cannot create
+      output, 74 I/O error.
       """,
     version: DiscKitVersion.string,
     subcommands: [

@@ -7,7 +7,7 @@ struct ScanCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "scan",
     abstract:
-      "Find the first PAT, first IDR and first audio PTS at the head of a transport stream.",
+      "Find the first PAT, first IDR and first audio PTS of a stream file or a disc title.",
     discussion: """
       Reads a window (default 30M) of a .m2ts/.ts/.mts file from --offset and reports, per video
       PID, the PTS of the first PES and of the first random access point (H.264/HEVC IDR, HEVC
