@@ -8,8 +8,9 @@ public struct DiscKitCommand: AsyncParsableCommand {
     abstract: "Read Blu-ray and DVD disc images: list, inspect, scan and extract.",
     discussion: """
       IMAGE is an .iso image (UDF or ISO9660) or a folder holding BDMV/ or VIDEO_TS/.
-      Errors are one line on stderr naming the structure and byte offset. Exit codes follow
-      sysexits(3): 0 ok, 64 usage, 65 malformed input, 66 cannot open input, 73 cannot create
+
+      Errors are one line on stderr naming the structure and byte offset. Exit codes follow \
+      sysexits(3): 0 ok, 64 usage, 65 malformed input, 66 cannot open input, 73 cannot create \
       output, 74 I/O error.
       """,
     version: DiscKitVersion.string,
