@@ -7,7 +7,7 @@ struct CrosscheckCommand: ParsableCommand {
     commandName: "crosscheck",
     abstract: "Compare DiscKit's reading of an image with libudfread, libbluray and libdvdread.",
     discussion: """
-      Prints every difference found (file list, sizes, file bytes; titles on Blu-ray and DVD).
+      Prints every difference found (file list, sizes, file bytes; titles on Blu-ray and DVD). \
       Exits 0 when DiscKit and the references agree, 1 when they differ.
       """)
 

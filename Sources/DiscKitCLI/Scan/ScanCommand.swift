@@ -9,19 +9,19 @@ struct ScanCommand: ParsableCommand {
     abstract:
       "Find the first PAT, first IDR and first audio PTS of a stream file or a disc title.",
     discussion: """
-      Reads a window (default 30M) of a .m2ts/.ts/.mts file from --offset and reports, per video
-      PID, the PTS of the first PES and of the first random access point (H.264/HEVC IDR, HEVC
-      CRA/BLA separately, MPEG-2 I-picture after a sequence header, VC-1 entry point) and the
-      pre-IDR gap; per audio PID the first PTS; and the A/V offset. PES packets that start before
-      the first PAT are counted (pesBeforePAT) and otherwise ignored, as GStreamer's tsdemux drops
-      them. PTS values are the raw 33-bit 90 kHz values in the stream; differences are taken
+      Reads a window (default 30M) of a .m2ts/.ts/.mts file from --offset and reports, per video \
+      PID, the PTS of the first PES and of the first random access point (H.264/HEVC IDR, HEVC \
+      CRA/BLA separately, MPEG-2 I-picture after a sequence header, VC-1 entry point) and the \
+      pre-IDR gap; per audio PID the first PTS; and the A/V offset. PES packets that start before \
+      the first PAT are counted (pesBeforePAT) and otherwise ignored, as GStreamer's tsdemux drops \
+      them. PTS values are the raw 33-bit 90 kHz values in the stream; differences are taken \
       modulo 2^33. Sizes accept K, M, G suffixes (powers of 1024).
 
-      SOURCE may also be a disc image or folder. On a Blu-ray the title (--playlist 00800 or
-      --title N as numbered by `disckit titles`, default the main title) is scanned as one stream
-      of its clip ranges, from its start or from the random access point at or before --at
-      SECONDS (CLPI EP map). On a DVD the title (--title N, default the main
-      title) is scanned as an MPEG program stream from its start, or from the cell playing at
+      SOURCE may also be a disc image or folder. On a Blu-ray the title (--playlist 00800 or \
+      --title N as numbered by `disckit titles`, default the main title) is scanned as one stream \
+      of its clip ranges, from its start or from the random access point at or before --at \
+      SECONDS (CLPI EP map). On a DVD the title (--title N, default the main \
+      title) is scanned as an MPEG program stream from its start, or from the cell playing at \
       --at SECONDS; the report then has stream ids instead of PIDs (container "mpeg-ps").
       """)
 

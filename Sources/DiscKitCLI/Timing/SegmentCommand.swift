@@ -9,26 +9,28 @@ struct SegmentCommand: ParsableCommand {
     abstract:
       "Convert between buffer timestamps, stream time and running time with GStreamer's segment rules.",
     discussion: """
-      Computes what GStreamer's GstSegment functions compute, bit for bit (GStreamer 1.22 semantics).
+      Computes what GStreamer's GstSegment functions compute, bit for bit (GStreamer 1.22 semantics). \
       All times are nanoseconds; `none` is GST_CLOCK_TIME_NONE.
 
-        stream-time   --position NS      → stream time of a buffer timestamp
-                                           (position − start) × |applied-rate| + time
-        position      --stream-time NS   → buffer timestamp of a stream time (the inverse)
-                      --running-time NS  → buffer timestamp of a running time
-        running-time  --position NS      → running time of a buffer timestamp
-                                           (position − start − offset) / |rate| + base
-        clip          --position NS --end NS → [position, end] clipped to [start, stop]
+        stream-time   --position NS       stream time of a buffer timestamp:
+                        (position - start) * |applied-rate| + time
+        position      --stream-time NS    buffer timestamp of a stream time
+                      --running-time NS   buffer timestamp of a running time
+        running-time  --position NS       running time of a buffer timestamp:
+                        (position - start - offset) / |rate| + base
+        clip          --position NS --end NS
+                                          [position, end] clipped to [start, stop]
 
-      Each prints the plain result (none outside [start, stop]) and the extrapolated signed
+      Each prints the plain result (none outside [start, stop]) and the extrapolated signed \
       ("full") result. Example, audio of a Blu-ray title whose segment starts at PTS 1 s = title 600 s:
 
-        disckit segment stream-time --start 1000000000 --time 600000000000 --position 1500000000
+        disckit segment stream-time --start 1000000000 --time 600000000000 \\
+          --position 1500000000
 
-      --batch reads JSON lines from stdin, one request per line, and writes one JSON line per
+      --batch reads JSON lines from stdin, one request per line, and writes one JSON line per \
       request (the protocol of Tests/oracles/gst_segment_oracle.py):
         {"op":"streamTimeFull","segment":{"start":0,"stop":null,"time":0,"rate":1,"appliedRate":-1},"value":5}
-      op is one of: \(SegmentOperation.allCases.map(\.rawValue).joined(separator: ", ")).
+      op is one of: \(SegmentOperation.allCases.map(\.rawValue).joined(separator: ", ")). \
       A line that cannot be read gives {"error":"..."} and the batch goes on.
       """
   )
