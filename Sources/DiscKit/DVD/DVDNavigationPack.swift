@@ -120,7 +120,8 @@ public struct DVDNavigationPack: Sendable, Hashable {
     let pciLength = Int(try reader.readUInt16BE())
     let pciPacket = reader.relativePosition
     guard pciLength >= 97, try reader.uint8(atRelative: pciPacket) == 0x00 else {
-      throw fail("the first private stream 2 packet is not a PCI (substream 0) of at least 97 bytes")
+      throw fail(
+        "the first private stream 2 packet is not a PCI (substream 0) of at least 97 bytes")
     }
     let pci = pciPacket + 1
     pciStart = pci - start
@@ -143,11 +144,13 @@ public struct DVDNavigationPack: Sendable, Hashable {
     let dsiLength = Int(try reader.readUInt16BE())
     let dsiPacket = reader.relativePosition
     guard dsiLength >= 403, try reader.uint8(atRelative: dsiPacket) == 0x01 else {
-      throw fail("the second private stream 2 packet is not a DSI (substream 1) of at least 403 bytes")
+      throw fail(
+        "the second private stream 2 packet is not a DSI (substream 1) of at least 403 bytes")
     }
     guard dsiPacket + dsiLength - start <= 2048 else {
       throw DiscKitError(
-        .truncated, "NV_PCK", at: packOffset, "the DSI packet runs past the end of the 2048-byte sector")
+        .truncated, "NV_PCK", at: packOffset,
+        "the DSI packet runs past the end of the 2048-byte sector")
     }
     let dsi = dsiPacket + 1
     dsiStart = dsi - start

@@ -60,7 +60,8 @@ public struct DVDTitleByteSource: ByteSource {
           position += run.sectorCount * 2048
         }
       } else {
-        extents.append(.init(source: vobs, offset: Int64(p.firstSector) * 2048, length: count * 2048))
+        extents.append(
+          .init(source: vobs, offset: Int64(p.firstSector) * 2048, length: count * 2048))
         position += count * 2048
       }
     }
