@@ -75,6 +75,7 @@ import Testing
       let ours = try source.bytes(at: 0, count: Int(source.size))
       let played = try Reference.DVDNav.play(path: disc.path, title: 1, angle: Int32(angle))
       #expect(played.ending != "block limit")
+      #expect(played.cells == [1, 1 + angle, disc.angleCount + 2], "cells libdvdnav played")
       #expect(played.bytes.count == ours.count, "angle \(angle)")
       #expect(played.bytes == ours, "angle \(angle)")
       // The angle's ILVUs and nothing else in the block.
@@ -156,6 +157,34 @@ import Testing
     } catch {
       return error
     }
+  }
+
+  @Test(.enabled(if: enabled, "needs ffmpeg and dvdauthor"))
+  func navigationPackParserRejectsOtherSectors() throws {
+    let disc = try Self.disc()
+    let vob = try [UInt8](Data(contentsOf: URL(fileURLWithPath: disc.vobPath)))
+    let s = disc.ilvus[0][0].firstSector
+    let pack = Array(vob[(s * 2048)..<((s + 1) * 2048)])
+    func error(_ bytes: [UInt8]) -> DiscKitError? {
+      do {
+        _ = try DVDNavigationPack(sector: bytes, at: 4096)
+        return nil
+      } catch { return error }
+    }
+    #expect(error([UInt8](repeating: 0, count: 2048))?.code == .malformed)
+    #expect(error([UInt8](repeating: 0, count: 2048))?.offset == 4096)
+    #expect(error(Array(pack.prefix(1000)))?.code == .truncated)
+    var noDSI = pack
+    noDSI[0x406] = 0x00  // DSI substream byte
+    #expect(error(noDSI)?.code == .malformed)
+    var longDSI = pack
+    longDSI[0x404] = 0x07  // DSI length past the sector
+    #expect(error(longDSI)?.code == .truncated)
+    var video = pack
+    video[0x29] = 0xE0  // first packet is video, not private stream 2
+    #expect(error(video)?.detail.contains("PCI") == true)
+    // A following sector is video data, not a navigation pack.
+    #expect(error(Array(vob[((s + 1) * 2048)..<((s + 2) * 2048)])) != nil)
   }
 
   @Test(.enabled(if: enabled, "needs ffmpeg and dvdauthor"))
