@@ -36,9 +36,11 @@ let package = Package(
       name: "CBluray", pkgConfig: "libbluray", providers: [.apt(["libbluray-dev"])]),
     .systemLibrary(
       name: "CDVDRead", pkgConfig: "dvdread", providers: [.apt(["libdvdread-dev"])]),
+    .systemLibrary(
+      name: "CDVDNav", pkgConfig: "dvdnav", providers: [.apt(["libdvdnav-dev"])]),
     .target(
       name: "DiscKitReference",
-      dependencies: ["DiscKit", "CUDFRead", "CBluray", "CDVDRead"]
+      dependencies: ["DiscKit", "CUDFRead", "CBluray", "CDVDRead", "CDVDNav"]
     ),
     .target(
       name: "DiscKitCLI",

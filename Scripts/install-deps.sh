@@ -5,7 +5,7 @@ set -euo pipefail
 
 APT_PACKAGES=(
   # C reference libraries for the bridge target (tests, `disckit crosscheck`, benchmarks)
-  libbluray-dev libudfread-dev libdvdread-dev libavformat-dev pkg-config
+  libbluray-dev libudfread-dev libdvdread-dev libdvdnav-dev libavformat-dev pkg-config
   # reference tools (oracles) and test-image makers
   libbluray-bin lsdvd ffmpeg genisoimage xorriso dvdauthor udftools p7zip-full openssl
   # GStreamer itself, for the segment-math oracle, and pycdlib for UDF 2.60 images

@@ -140,14 +140,17 @@ public struct DVDDisc: Sendable {
   ///
   /// - Throws: the title's error, ``DiscKitError/Code/invalidArgument`` for a missing angle or
   ///   chapter, ``DiscKitError/Code/malformed`` when a cell lies past the end of the title VOBs
-  ///   (naming the cell's entry in the IFO).
+  ///   (naming the cell's entry in the IFO), and for cells of an interleaved angle block the
+  ///   navigation pack errors of ``DVDInterleavedCellWalk``.
   public func byteSource(title number: Int, angle: Int = 1, chapters: ClosedRange<Int>? = nil)
     throws(DiscKitError) -> DVDTitleByteSource
   {
     let title = try title(number)
     let cells = try title.cells(angle: angle, chapters: chapters)
     let vts = try titleSet(title.titleSet)
+    let number = title.titleSet
     return try DVDTitleByteSource(
-      cells: cells, vobs: try titleVOBs(titleSet: title.titleSet), ifoName: vts.fileName)
+      cells: cells, vobs: try titleVOBs(titleSet: number), ifoName: vts.fileName,
+      vobsName: "VTS_" + (number < 10 ? "0" : "") + String(number) + " title VOBs")
   }
 }

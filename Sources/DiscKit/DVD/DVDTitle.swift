@@ -157,12 +157,15 @@ public struct DVDTitle: Sendable {
         continue
       }
       var block: [DVDTitleCell] = [cell]
+      block[0].angle = 1
       var j = i + 1
       if cell.playback.blockMode != 3 {
         while j < range.upperBound, cells[j].playback.isInAngleBlock,
           cells[j].playback.blockMode != 1
         {
-          block.append(cells[j])
+          var member = cells[j]
+          member.angle = block.count + 1
+          block.append(member)
           j += 1
           if block.last?.playback.blockMode == 3 { break }
         }
@@ -196,7 +199,9 @@ public struct DVDTitle: Sendable {
     return cells(angle: angle, in: lower..<max(lower, upper))
   }
 
-  /// Bytes of the first angle's cells (`Σ (last − first + 1) × 2048`).
+  /// Bytes of the first angle's cells (`Σ (last − first + 1) × 2048`). For cells of an
+  /// interleaved angle block this counts the block's whole sector range (every angle's ILVUs);
+  /// the bytes actually played are ``DVDTitleByteSource/size``.
   public var sizeBytes: Int64 {
     cells(angle: 1).reduce(Int64(0)) { $0 + ($1.playback.sectorCount ?? 0) * 2048 }
   }

@@ -10,7 +10,7 @@ extension DVDTitleByteSource {
     for (index, cell) in cells.enumerated() {
       let length = cell.playback.playbackTime.ticks90k
       if ticks90k < time &+ length || index == cells.count - 1 {
-        return (concatenation.starts[min(index, concatenation.starts.count - 1)], time)
+        return (cellStarts[index], time)
       }
       time &+= length
     }

@@ -8,4 +8,12 @@ public struct DVDTitleCell: Sendable, Hashable {
   public var chapter: Int
   /// The cell playback entry (sectors, time, block mode).
   public var playback: DVDCellPlayback
+  /// The cell's 1-based position in its angle block (the angle it plays), 1 outside blocks.
+  public var angle: Int = 1
+
+  /// Whether the cell is read by walking its navigation packs: an interleaved cell of an angle
+  /// block, whose sector range also holds the other angles' interleaved units.
+  public var isInterleavedAngleCell: Bool {
+    playback.interleaved && playback.isInAngleBlock
+  }
 }
