@@ -62,7 +62,9 @@ let package = Package(
     ),
     .testTarget(
       name: "DiscKitTests",
-      dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitTestSupport"]
+      dependencies: [
+        "DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitTestSupport", "DiscKitCLI",
+      ]
     ),
     .testTarget(
       name: "DiscKitCLITests",

@@ -51,6 +51,16 @@ enum DVDCLI {
     var error: String?
   }
 
+  /// The bytes a player reads for the title's first angle: the cells' sector ranges, except in an
+  /// interleaved angle block, where only that angle's interleaved units count (needs the VOBs;
+  /// without them the whole block's range is counted).
+  static func playedSize(_ disc: DVDDisc, _ title: DVDTitle) -> Int64 {
+    guard title.cells(angle: 1).contains(where: \.isInterleavedAngleCell),
+      let source = try? disc.byteSource(title: title.number)
+    else { return title.sizeBytes }
+    return source.size
+  }
+
   static func selection(_ disc: DVDDisc, _ mode: TitleSelection) -> (Int?, String, [Int: String]) {
     switch mode {
     case .lsdvd:
@@ -104,7 +114,7 @@ enum DVDCLI {
             video: VideoJSON(
               format: t.video.formatName, aspect: t.video.aspectName, width: t.video.width,
               height: t.video.height),
-            sizeBytes: t.sizeBytes, main: isMain, reason: aside[number], error: nil))
+            sizeBytes: playedSize(disc, t), main: isMain, reason: aside[number], error: nil))
       case .failure(let error):
         rows.append(
           TitleJSON(

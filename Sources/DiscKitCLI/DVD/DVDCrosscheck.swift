@@ -47,6 +47,23 @@ enum DVDCrosscheck {
           differences.append("dvd title \(n): playback times differ")
         }
         guard compareBytes else { continue }
+        if t.cells(angle: 1).contains(where: \.isInterleavedAngleCell) {
+          // An interleaved angle block: compare with what libdvdnav plays for angle 1 (libdvdread's
+          // raw cell ranges hold every angle's interleaved units).
+          do {
+            let source = try disc.byteSource(title: n)
+            let played = try Reference.DVDNav.play(path: image.path, title: Int32(n), angle: 1)
+            if source.size != Int64(played.bytes.count) {
+              differences.append(
+                "dvd title \(n): \(source.size) bytes, libdvdnav plays \(played.bytes.count)")
+            } else if try source.bytes(at: 0, count: played.bytes.count) != played.bytes {
+              differences.append("dvd title \(n): bytes differ from libdvdnav's playback")
+            }
+          } catch {
+            differences.append("dvd title \(n): bytes not compared: \(error)")
+          }
+          continue
+        }
         do {
           let source = try disc.byteSource(title: n)
           var offset: Int64 = 0
