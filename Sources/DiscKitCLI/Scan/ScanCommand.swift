@@ -116,7 +116,13 @@ struct ScanCommand: ParsableCommand {
     do throws(DiscKitError) {
       disc = try DiscImage.open(path: source)
     } catch {
-      if forced || error.code == .cannotOpen { throw error }
+      if error.code == .cannotOpen { throw error }
+      if forced {
+        throw DiscKitError(
+          .invalidArgument, source, at: nil,
+          "--title, --playlist and --at select a title of a disc image or folder; this is a stream file (use --offset BYTES)"
+        )
+      }
       return nil
     }
     if disc.kind != .data { return disc }
