@@ -21,7 +21,7 @@ struct ScanCommand: ParsableCommand {
       --title N as numbered by `disckit titles`, default the main title) is scanned as one stream \
       of its clip ranges, from its start or from the random access point at or before --at \
       SECONDS (CLPI EP map). On a DVD the title (--title N, default the main \
-      title) is scanned as an MPEG program stream from its start, or from the cell playing at \
+      title) is scanned as an MPEG program stream from its start, or from the VOBU playing at \
       --at SECONDS; the report then has stream ids instead of PIDs (container "mpeg-ps").
       """)
 
@@ -148,7 +148,9 @@ struct ScanCommand: ParsableCommand {
         guard at >= 0, at < 1e7 else {
           throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
         }
-        start = source.cellStart(atTime: Int64(at * 90_000)).offset
+        start = try dvd.timeSeek(
+          in: source, titleSet: try dvd.title(number).titleSet, to: Int64(at * 90_000)
+        ).offset
       }
       let report = try ProgramStreamScanner.scan(source: source, offset: start, window: window)
       if output.json {
