@@ -270,16 +270,8 @@ struct ISO9660BadInputTests {
 
   // MARK: Fuzz
 
-  struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
+  typealias SplitMix64 = SeededRandom
+
 
   /// Random byte flips in the descriptors and directories of the plain, Joliet and Rock Ridge
   /// images: every outcome is a listing or a DiscKitError (typed throws), never a trap or hang.
@@ -288,7 +280,7 @@ struct ISO9660BadInputTests {
     let path = try ISO9660GeneratedImageTests.image(image)
     let base = MemoryByteSource([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
     let metadataEnd = min(base.size, 32768 + 24 * 2048)
-    var rng = SplitMix64(state: 0xD15C_0001 &+ UInt64(image.utf8.count))
+    var rng = SplitMix64(seed: 0xD15C_0001 &+ UInt64(image.utf8.count))
     var successes = 0
     var failures: [String: Int] = [:]
     for _ in 0..<400 {
