@@ -96,29 +96,14 @@ public struct DVDTitleSetInfo: Sendable {
     cellAddresses = try DVDCellAddressTable(parsing: &cells)
     var vobus = try required(vobuSector, "VTS_VOBU_ADMAP", 228)
     vobuAddresses = try DVDVOBUAddressMap(parsing: &vobus)
-    timeMaps =
-      tmaptSector == 0
-      ? nil
-      : Result { () throws(DiscKitError) in
-        var r = try DVDVideoManagerInfo.table(
-          file, byte: tmaptSector * 2048, name: "VTS_TMAPT", pointerAt: 212)
-        return try DVDTimeMapTable(parsing: &r)
-      }
-    menuCellAddresses =
-      menuCellSector == 0
-      ? nil
-      : Result { () throws(DiscKitError) in
-        var r = try DVDVideoManagerInfo.table(
-          file, byte: menuCellSector * 2048, name: "VTSM_C_ADT", pointerAt: 216)
-        return try DVDCellAddressTable(parsing: &r)
-      }
-    menuVOBUAddresses =
-      menuVOBUSector == 0
-      ? nil
-      : Result { () throws(DiscKitError) in
-        var r = try DVDVideoManagerInfo.table(
-          file, byte: menuVOBUSector * 2048, name: "VTSM_VOBU_ADMAP", pointerAt: 220)
-        return try DVDVOBUAddressMap(parsing: &r)
-      }
+    timeMaps = DVDVideoManagerInfo.optionalTable(
+      file, sector: tmaptSector, name: "VTS_TMAPT", pointerAt: 212
+    ) { (r) throws(DiscKitError) in try DVDTimeMapTable(parsing: &r) }
+    menuCellAddresses = DVDVideoManagerInfo.optionalTable(
+      file, sector: menuCellSector, name: "VTSM_C_ADT", pointerAt: 216
+    ) { (r) throws(DiscKitError) in try DVDCellAddressTable(parsing: &r) }
+    menuVOBUAddresses = DVDVideoManagerInfo.optionalTable(
+      file, sector: menuVOBUSector, name: "VTSM_VOBU_ADMAP", pointerAt: 220
+    ) { (r) throws(DiscKitError) in try DVDVOBUAddressMap(parsing: &r) }
   }
 }

@@ -82,22 +82,12 @@ public struct DVDVideoManagerInfo: Sendable {
     var attributeReader = try DVDVideoManagerInfo.table(
       file, byte: attributeSector * 2048, name: "VTS_ATRT", pointerAt: 208)
     titleSetAttributes = try DVDTitleSetAttributeTable(parsing: &attributeReader)
-    menuCellAddresses =
-      menuCellSector == 0
-      ? nil
-      : Result { () throws(DiscKitError) in
-        var r = try DVDVideoManagerInfo.table(
-          file, byte: menuCellSector * 2048, name: "VMGM_C_ADT", pointerAt: 216)
-        return try DVDCellAddressTable(parsing: &r)
-      }
-    menuVOBUAddresses =
-      menuVOBUSector == 0
-      ? nil
-      : Result { () throws(DiscKitError) in
-        var r = try DVDVideoManagerInfo.table(
-          file, byte: menuVOBUSector * 2048, name: "VMGM_VOBU_ADMAP", pointerAt: 220)
-        return try DVDVOBUAddressMap(parsing: &r)
-      }
+    menuCellAddresses = DVDVideoManagerInfo.optionalTable(
+      file, sector: menuCellSector, name: "VMGM_C_ADT", pointerAt: 216
+    ) { (r) throws(DiscKitError) in try DVDCellAddressTable(parsing: &r) }
+    menuVOBUAddresses = DVDVideoManagerInfo.optionalTable(
+      file, sector: menuVOBUSector, name: "VMGM_VOBU_ADMAP", pointerAt: 220
+    ) { (r) throws(DiscKitError) in try DVDVOBUAddressMap(parsing: &r) }
   }
 
   /// A reader from `byte` to the end of `file`, or an error naming the pointer field.
@@ -111,6 +101,19 @@ public struct DVDVideoManagerInfo: Sendable {
     }
     return try file.slice(
       atRelative: byte, count: file.count - byte, structure: file.structure + " " + name)
+  }
+
+  /// An optional table: `nil` when its sector pointer is 0, else the table parsed (or the error
+  /// that stopped it: optional tables never fail the whole IFO, as in libdvdread).
+  static func optionalTable<T>(
+    _ file: BinaryReader, sector: Int, name: String, pointerAt: Int,
+    _ parse: (inout BinaryReader) throws(DiscKitError) -> T
+  ) -> Result<T, DiscKitError>? {
+    guard sector != 0 else { return nil }
+    return Result { () throws(DiscKitError) in
+      var reader = try table(file, byte: sector * 2048, name: name, pointerAt: pointerAt)
+      return try parse(&reader)
+    }
   }
 
   /// Printable ASCII with trailing spaces/NULs removed.
