@@ -27,17 +27,10 @@ extension Segment {
         .invalidArgument, "playlist clip segment", at: nil,
         "OUT_time \(outTime45kHz) is before IN_time \(inTime45kHz)")
     }
-    guard let start = ClockTime.nanoseconds(ticks45kHz: inTime45kHz),
-      let stop = ClockTime.nanoseconds(ticks45kHz: outTime45kHz),
-      titleTimeAtClipStart != ClockTime.none
-    else {
-      throw DiscKitError(
-        .invalidArgument, "playlist clip segment", at: nil,
-        "time does not fit in 64-bit nanoseconds")
-    }
-    return Segment(
-      base: runningTimeAtClipStart ?? titleTimeAtClipStart, start: start, stop: stop,
-      time: titleTimeAtClipStart, position: start)
+    return try clipSegment(
+      start: ClockTime.nanoseconds(ticks45kHz: inTime45kHz),
+      stop: ClockTime.nanoseconds(ticks45kHz: outTime45kHz),
+      titleTimeAtClipStart: titleTimeAtClipStart, runningTimeAtClipStart: runningTimeAtClipStart)
   }
 
   /// The segment of one clip whose in- and out-times are given as 90 kHz PTS ticks (e.g. the first
@@ -54,10 +47,17 @@ extension Segment {
         .invalidArgument, "playlist clip segment", at: nil,
         "out-time \(outTime90kHz) is before in-time \(inTime90kHz) (90 kHz)")
     }
-    guard let start = ClockTime.nanoseconds(ticks90kHz: inTime90kHz),
-      let stop = ClockTime.nanoseconds(ticks90kHz: outTime90kHz),
-      titleTimeAtClipStart != ClockTime.none
-    else {
+    return try clipSegment(
+      start: ClockTime.nanoseconds(ticks90kHz: inTime90kHz),
+      stop: ClockTime.nanoseconds(ticks90kHz: outTime90kHz),
+      titleTimeAtClipStart: titleTimeAtClipStart, runningTimeAtClipStart: runningTimeAtClipStart)
+  }
+
+  /// A clip's segment from its in/out times already in nanoseconds (`nil` = did not fit).
+  private static func clipSegment(
+    start: UInt64?, stop: UInt64?, titleTimeAtClipStart: UInt64, runningTimeAtClipStart: UInt64?
+  ) throws(DiscKitError) -> Segment {
+    guard let start, let stop, titleTimeAtClipStart != ClockTime.none else {
       throw DiscKitError(
         .invalidArgument, "playlist clip segment", at: nil,
         "time does not fit in 64-bit nanoseconds")
