@@ -34,7 +34,7 @@ struct TransportStreamTimeSeekTests {
 
   static func expectation(_ path: String, data: [UInt8]) throws -> Expectation {
     let probe = try TSOracle.probe(path)
-    let unit = path.hasSuffix(".m2ts") ? 192 : 188
+    let unit = path.hasSuffix(".m2ts") || path.hasSuffix(".mts") ? 192 : 188
     let walk = TSOracle.walk(data, unit: unit)
     let gate = try #require(walk.firstPATOffset)
     let videoPID = try #require(
@@ -232,6 +232,35 @@ struct TransportStreamTimeSeekTests {
       let result = try Self.check(source, data, e, seconds: t)
       #expect(result.bytesRead < Int64(data.count) / 2)
     }
+  }
+
+  @Test(
+    "real samples: the access point equals ffprobe's",
+    .enabled(
+      if: Fixtures.hasRealData && Tool.has("ffprobe"), Comment(rawValue: Fixtures.realDataMissing)),
+    arguments: [
+      "ts/gomediainfo_sample_h264_aac.ts", "ts/tsduck_test-064_h264_mp2.ts",
+      "ts/tsduck_test-100.1_hevc.ts", "ts/tsduck_test-139_hdmv_mpeg2_dtshdma.ts",
+      "m2ts/exiftool_M2TS.mts",
+    ])
+  func realSamples(name: String) throws {
+    let path = Fixtures.real(name)
+    let data = try TSOracle.bytes(path)
+    let e = try Self.expectation(path, data: data)
+    let source = try FileByteSource(path: path)
+    var times = [0, 0.5, 2, 5, 9, 100]
+    times += e.keys.map { Double(e.distance($0.pts)) / 90_000 }
+    for t in times { try Self.check(source, data, e, seconds: t) }
+  }
+
+  @Test(
+    "real sample whose video PID carries no packets: notFound",
+    .enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)))
+  func realSampleWithoutVideoPackets() throws {
+    let source = try FileByteSource(path: Fixtures.real("ts/tsduck_test-151_h264_aac_eac3.ts"))
+    #expect {
+      try TransportStreamTimeSeek.seek(source: source, to: 3)
+    } throws: { ($0 as? DiscKitError)?.code == .notFound }
   }
 
   // MARK: Bad input
