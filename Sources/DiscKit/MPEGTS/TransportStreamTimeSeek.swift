@@ -3,7 +3,7 @@
 /// should begin.
 ///
 /// The seek:
-/// 1. scans the head (``PESPreScanner``, ``headWindow`` bytes) for the packet size, the first
+/// 1. scans the head (``PESPreScanner``, 1 MiB, then ``headWindow`` bytes if needed) for the packet size, the first
 ///    video PID (not an MVC dependent view), its codec from the PMT and its first PTS `P0` (the
 ///    first PES after the PAT gate);
 /// 2. bisects packet-aligned file offsets, reading ``probeWindow``-byte windows, for the first
@@ -109,8 +109,13 @@ public enum TransportStreamTimeSeek {
       throw DiscKitError(
         .invalidArgument, "time seek", at: nil, "\(seconds) is not a time (seconds ≥ 0)")
     }
-    let head = try PESPreScanner.scan(
-      source: source, offset: 0, window: min(headWindow, source.size))
+    // A 1 MiB head usually holds the PAT, PMT and first video PES; widen it only when not.
+    var head = try PESPreScanner.scan(source: source, offset: 0, window: min(1 << 20, source.size))
+    var headBytes = head.bytesScanned
+    if head.video.allSatisfy({ $0.firstPTS == nil }), source.size > head.bytesScanned {
+      head = try PESPreScanner.scan(source: source, offset: 0, window: min(headWindow, source.size))
+      headBytes += head.bytesScanned
+    }
     guard let unit = head.packetSize, let format = TransportPacketFormat(rawValue: unit) else {
       throw DiscKitError(.malformed, "transport stream", at: 0, "no transport packets")
     }
@@ -133,7 +138,7 @@ public enum TransportStreamTimeSeek {
       ticks >= Double(MPEGTimestamp.modulus - 1) ? MPEGTimestamp.modulus - 1 : UInt64(ticks)
     var context = Context(
       source: source, format: format, pid: video.pid, codec: video.codec, p0: p0,
-      phase: p0Offset % Int64(unit), target: target, bytesRead: head.bytesScanned)
+      phase: p0Offset % Int64(unit), target: target, bytesRead: headBytes)
     defer { context.buffer.deallocate() }
 
     // 2. Bisection: PES starts before `lo` decode at or before the target; the first PES start
