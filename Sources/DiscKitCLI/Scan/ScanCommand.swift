@@ -23,6 +23,12 @@ struct ScanCommand: ParsableCommand {
       SECONDS (CLPI EP map). On a DVD the title (--title N, default the main \
       title) is scanned as an MPEG program stream from its start, or from the VOBU playing at \
       --at SECONDS; the report then has stream ids instead of PIDs (container "mpeg-ps").
+
+      On a stream file, --at SECONDS starts the scan at the last video random access point whose \
+      PTS is at most SECONDS after the first video PTS (bisection of the file by PES time \
+      stamps, then a backward search for the keyframe), moved back over the PAT/PMT packets just \
+      before it; the JSON report gains a "seek" object (offset, accessPointOffset, pts, seconds, \
+      placement, clamped, warnings). --at and --offset are exclusive.
       """)
 
   @Argument(help: "A .m2ts, .ts or .mts file, or a disc image or folder (see --title).")
@@ -49,7 +55,10 @@ struct ScanCommand: ParsableCommand {
   )
   var playlist: String?
 
-  @Option(help: "Start SECONDS into the title (disc images).")
+  @Option(
+    help:
+      "Start SECONDS into the title (disc images), or into a stream file: at the last random access point at or before that time after the first video PTS."
+  )
   var at: Double?
 
   @OptionGroup var output: JSONFlag
@@ -94,24 +103,31 @@ struct ScanCommand: ParsableCommand {
         try scanDisc(disc)
         return
       }
-      let start = try Self.parseSize(offset, name: "--offset")
+      var start = try Self.parseSize(offset, name: "--offset")
       let window = try Self.parseSize(bytes, name: "--bytes")
       let file = try FileByteSource(path: source)
+      var seek: TransportStreamTimeSeek.Result?
+      if let at {
+        seek = try TransportStreamTimeSeek.seek(source: file, to: at)
+        start = seek?.offset ?? start
+      }
       var options = PESScanOptions()
       options.payloadBound = payloadBound
       let report = try PESPreScanner.scan(
         source: file, offset: start, window: window, options: options)
       if output.json {
-        Output.line(try Output.json(report))
+        Output.line(try Output.json(SeekingReport(report: report, seek: seek)))
       } else {
+        if let seek { Self.printText(seek) }
         Self.printText(report)
       }
     }
   }
 
   /// The disc image or folder SOURCE names, or nil when SOURCE is a plain stream file.
+  /// `--at` alone on a stream file is a time seek in the file (``TransportStreamTimeSeek``).
   func discSource() throws(DiscKitError) -> DiscImage? {
-    let forced = title != nil || playlist != nil || at != nil
+    let forced = title != nil || playlist != nil
     let disc: DiscImage
     do throws(DiscKitError) {
       disc = try DiscImage.open(path: source)
@@ -120,7 +136,7 @@ struct ScanCommand: ParsableCommand {
       if forced {
         throw DiscKitError(
           .invalidArgument, source, at: nil,
-          "--title, --playlist and --at select a title of a disc image or folder; this is a stream file (use --offset BYTES)"
+          "--title and --playlist select a title of a disc image or folder; this is a stream file"
         )
       }
       return nil
@@ -184,6 +200,23 @@ struct ScanCommand: ParsableCommand {
     case .data:
       throw DiscKitError(.unsupported, disc.path, at: nil, "neither a Blu-ray nor a DVD")
     }
+  }
+
+  static func printText(_ seek: TransportStreamTimeSeek.Result) {
+    let placement =
+      switch seek.placement {
+      case .atOrBefore:
+        seek.clamped ? "the last one; the time is beyond the end" : "at or before it"
+      case .after: "the next one after it"
+      case .streamStart: "the stream's first one"
+      }
+    Output.line(
+      "Seek to \(seek.targetSeconds) s: \(seek.kind.rawValue) on PID \(seek.pid) at offset \(seek.accessPointOffset), PTS \(pts(seek.pts)), \(String(format: "%.6f", seek.seconds)) s after the first PTS (\(placement))"
+    )
+    Output.line(
+      "  start offset: \(seek.offset) (moved back over \(seek.accessPointOffset - seek.offset) bytes of PSI packets)"
+    )
+    for w in seek.warnings { Output.line("warning: \(w)") }
   }
 
   static func printText(_ r: ProgramStreamScanReport, title: Int) {
@@ -261,4 +294,20 @@ struct ScanCommand: ParsableCommand {
     }
     if r.warningsOmitted > 0 { Output.line("(\(r.warningsOmitted) more warnings)") }
   }
+}
+
+/// The transport-stream report, plus the time seek that chose its start (`seek`, null without
+/// `--at`).
+struct SeekingReport: Encodable {
+  var report: PESScanReport
+  var seek: TransportStreamTimeSeek.Result?
+
+  func encode(to encoder: any Encoder) throws {
+    try report.encode(to: encoder)
+    guard let seek else { return }
+    var c = encoder.container(keyedBy: Key.self)
+    try c.encode(seek, forKey: .seek)
+  }
+
+  enum Key: String, CodingKey { case seek }
 }
