@@ -167,8 +167,9 @@ struct BDMVBuilderTests {
       var bytes: [UInt8] = []
       _ = bd.readToEnd(limit: 64 * 1024) { bytes += $0 }
       #expect(bytes.count >= 192)
-      // DiscKit's playback offset is where libbluray's first read after the seek starts (it backs
-      // up over PAT/PMT/PCR packets), and its bytes are libbluray's.
+      #expect(
+        Self.firstVideoPESIsIDR(bytes, videoPID: videoPID) == true,
+        "seek to \(Double(target) / 90000) s (byte \(position))")
       // DiscKit's playback start (prefix + title bytes from its offset) is exactly what
       // libbluray's first read after the seek returns: both back up over PAT/PMT/PCR packets.
       let start = try disc.playbackStart(forTitleTime: target)

@@ -47,7 +47,7 @@ struct InterleavedAngleDisc {
   static var toolsAvailable: Bool { Tool.has("ffmpeg") && Tool.has("dvdauthor") }
 
   /// Built once per test process.
-  nonisolated(unsafe) static let shared: Result<InterleavedAngleDisc, any Error> = Result {
+  static let shared: Result<InterleavedAngleDisc, any Error> = Result {
     let disc = try InterleavedAngleDisc(angles: 3, vobusPerILVU: 2)
     atexit {  // a static is never deinitialised: remove the folder when the test process ends
       if case .success(let disc) = InterleavedAngleDisc.shared {

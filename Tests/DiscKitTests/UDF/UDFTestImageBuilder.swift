@@ -534,7 +534,7 @@ final class UDFTestImageBuilder {
 
   /// Writes the image (sparse) to `path`.
   func write(to path: String) throws {
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? handle.close() }
     for sector in sectors.keys.sorted() where sector < totalSectors {
