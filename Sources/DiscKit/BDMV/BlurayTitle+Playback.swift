@@ -56,3 +56,25 @@ extension BlurayTitle {
     try playbackStart(forTitleTime: time90k).offset
   }
 }
+
+extension BlurayTitle.PlaybackStart {
+  /// The title's bytes with ``prefix`` spliced in just before ``offset``, and the offset to read
+  /// from: reading the result from there gives exactly what libbluray's `bd_read` returns after
+  /// the seek, at the positions libbluray reports (`bd_tell`). Without a prefix this is `source`
+  /// and ``offset`` unchanged.
+  public func splice(into source: any ByteSource) throws(DiscKitError) -> (
+    source: any ByteSource, offset: Int64
+  ) {
+    let count = Int(min(Int64(prefix.count), offset))
+    guard count > 0 else { return (source, offset) }
+    let from = offset - Int64(count)
+    let spliced = try ConcatenatedByteSource(
+      [
+        .init(source: source, offset: 0, length: from),
+        .init(
+          source: MemoryByteSource(Array(prefix.suffix(count))), offset: 0, length: Int64(count)),
+        .init(source: source, offset: offset, length: source.size - offset),
+      ], structure: "title with playback prefix")
+    return (spliced, from)
+  }
+}

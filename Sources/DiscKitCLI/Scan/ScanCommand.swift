@@ -178,17 +178,24 @@ struct ScanCommand: ParsableCommand {
       let bluray = try BlurayDisc(disc: disc)
       let chosen = try BlurayCLI.chooseTitle(
         bluray, playlist: playlist, title: title, angle: 1, select: .smart)
-      let source = try chosen.byteSource()
+      var source: any ByteSource = try chosen.byteSource()
       var start = try Self.parseSize(offset, name: "--offset")
+      var boundaries = chosen.clips.map(\.titleOffset).filter { $0 > 0 }
       if let at {
         guard at >= 0, at < 1e7 else {
           throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
         }
-        start = try chosen.playbackOffset(forTitleTime: UInt64(at * 90_000))
+        // Start where libbluray's first read after a seek starts: PAT/PMT first, even when they
+        // precede a non-seamless clip's range (then spliced in, as bd_read delivers them).
+        let playback = try chosen.playbackStart(forTitleTime: UInt64(at * 90_000))
+        let spliced = try playback.splice(into: source)
+        source = spliced.source
+        start = spliced.offset
+        boundaries = boundaries.map { $0 == playback.offset ? spliced.offset : $0 }
       }
       var options = PESScanOptions()
       options.payloadBound = payloadBound
-      options.streamBoundaries = chosen.clips.map(\.titleOffset).filter { $0 > 0 }
+      options.streamBoundaries = boundaries
       let report = try PESPreScanner.scan(
         source: source, offset: start, window: window, options: options)
       if output.json {

@@ -181,6 +181,11 @@ struct BDMVBuilderTests {
       #expect(
         ours == Array(bytes[0..<ours.count]), "playback start for \(Double(target) / 90000) s")
       #expect(start.offset - Int64(start.prefix.count) == Int64(bd.position) - Int64(bytes.count))
+      // The spliced source read from its offset is libbluray's stream at libbluray's positions.
+      let spliced = try start.splice(into: source)
+      #expect(spliced.offset == Int64(bd.position) - Int64(bytes.count))
+      let n = min(count, Int(spliced.source.size - spliced.offset))
+      #expect(try spliced.source.bytes(at: spliced.offset, count: n) == Array(bytes[0..<n]))
       checked += 1
     }
     #expect(checked >= 20)

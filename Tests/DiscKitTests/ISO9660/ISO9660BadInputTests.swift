@@ -272,7 +272,6 @@ struct ISO9660BadInputTests {
 
   typealias SplitMix64 = SeededRandom
 
-
   /// Random byte flips in the descriptors and directories of the plain, Joliet and Rock Ridge
   /// images: every outcome is a listing or a DiscKitError (typed throws), never a trap or hang.
   @Test(arguments: ["iso9660-plain.iso", "iso9660-joliet.iso", "iso9660-rockridge.iso"])

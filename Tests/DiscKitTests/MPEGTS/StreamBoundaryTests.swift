@@ -27,3 +27,28 @@ struct StreamBoundaryTests {
     #expect(bounded.firstPATOffset == plain.firstPATOffset)
   }
 }
+
+/// Playback from any chapter of the sample's main title, clip boundary included, starts with the
+/// PAT before the IDR (the PSI of a non-seamless clip is spliced in as libbluray delivers it), so a
+/// PAT-gated demuxer drops nothing.
+@Suite("Playback start at chapters")
+struct PlaybackStartTests {
+  @Test func everyChapterStartsWithThePATBeforeTheIDR() throws {
+    let path = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
+    let title = try BlurayDisc(disc: try DiscImage.open(path: path)).title(playlist: "00000.mpls")
+    let source = try title.byteSource()
+    #expect(
+      title.chapters.contains { UInt64($0.titleTime) * 2 == UInt64(title.clips[1].titleTime) * 2 })
+    for chapter in title.chapters {
+      let start = try title.playbackStart(forTitleTime: UInt64(chapter.titleTime) * 2)
+      let (spliced, offset) = try start.splice(into: source)
+      var options = PESScanOptions()
+      options.streamBoundaries = [offset == start.offset ? title.clips[1].titleOffset : offset]
+      let report = try PESPreScanner.scan(
+        source: spliced, offset: offset, window: 1 << 20, options: options)
+      #expect(report.pesBeforePAT == 0, "chapter \(chapter.index)")
+      #expect((report.firstPATOffset ?? .max) - offset < 6144, "chapter \(chapter.index)")
+      #expect(report.video.first?.preIDRGapSeconds == 0, "chapter \(chapter.index)")
+    }
+  }
+}

@@ -133,7 +133,6 @@ enum UDFTesting {
   }
 }
 
-
 extension Array where Element == UInt8 {
   static func random(count: Int, seed: UInt64) -> [UInt8] {
     var rng = SeededRandom(seed: seed)
