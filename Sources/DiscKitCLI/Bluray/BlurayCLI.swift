@@ -378,6 +378,13 @@ enum BlurayCLI {
         ? title.chapters[chapters.upperBound].offset : source.size
       range = min(start, source.size)..<min(max(end, start), source.size)
     }
+    if let path = options.chaptersFile {
+      let chapters = ChapterFile.rebased(
+        starts: title.chapters.map { Int64($0.titleTime) * 2 },
+        durations: title.chapters.map { Int64($0.duration) * 2 },
+        range: try options.chapters.map { try ExtractOptions.parseChapters($0) })
+      try ChapterFile.write(ChapterFile.ffmetadata(chapters), to: path, overwrite: options.force)
+    }
     let sink = try AtomicFileWriter(destination: options.output, overwrite: options.force)
     let bar = ProgressBar(
       total: sink.isStreaming ? 0 : Int64(range.count), label: "extract \(title.name)")

@@ -12,6 +12,12 @@ struct ExtractOptions: ParsableArguments {
     String?
   @Option(name: .shortAndLong, help: "Output file, or - for standard output.") var output: String
   @Flag(name: .long, help: "Overwrite the output file if it exists.") var force = false
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Also write the chapters (FFMETADATA1, times from the extracted stream's start) to FILE.",
+      discussion: "Mux them with: ffmpeg -i title.m2ts -i FILE -map_metadata 1 -c copy title.mkv"))
+  var chaptersFile: String?
   @Option(name: .long, help: "Main-title selection when extracting the main title.")
   var select: TitleSelection = .smart
 

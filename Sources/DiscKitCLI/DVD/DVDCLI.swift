@@ -176,6 +176,13 @@ enum DVDCLI {
     }
     let chapters = try options.chapters.map { try ExtractOptions.parseChapters($0) }
     let source = try disc.byteSource(title: number, angle: options.angle, chapters: chapters)
+    if let path = options.chaptersFile {
+      let title = try disc.title(number)
+      let list = ChapterFile.rebased(
+        starts: title.chapters.map(\.start90k), durations: title.chapters.map(\.duration90k),
+        range: chapters)
+      try ChapterFile.write(ChapterFile.ffmetadata(list), to: path, overwrite: options.force)
+    }
     let writer = try AtomicFileWriter(destination: options.output, overwrite: options.force)
     let progress = ProgressBar(total: source.size, label: "title \(number)")
     do {
