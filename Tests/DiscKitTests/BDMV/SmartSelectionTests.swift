@@ -33,7 +33,7 @@ struct SmartSelectionTests {
     let disc = try SyntheticBluray()
     let segments = (0..<20).map { String(format: "%05d", 100 + $0) }
     for id in segments { try disc.clip(id, SyntheticBluray.clipInfo(seconds: 400)) }
-    var rng = SystemRandomNumberGenerator()
+    var rng = SeededRandom(seed: 0x0800_0800)
     let feature = segments.map { SyntheticBluray.item($0, from: 0, to: 300) }
     try disc.playlist(
       800,
