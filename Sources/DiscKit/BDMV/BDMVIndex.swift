@@ -19,6 +19,7 @@ public struct BDMVIndex: Sendable, Hashable, Codable {
 
   /// A title entry.
   public struct Title: Sendable, Hashable, Codable {
+    /// What the title starts.
     public var object: Object
     /// `title_access_type` (2 bits).
     public var accessType: UInt8

@@ -16,6 +16,7 @@ public struct BlurayTitle: Sendable {
     public var angle: Int
     /// In/out time in the clip (45 kHz).
     public var inTime: UInt32
+    /// `OUT_time` in the clip (45 kHz).
     public var outTime: UInt32
     /// STC sequence id.
     public var stcID: UInt8
@@ -23,6 +24,8 @@ public struct BlurayTitle: Sendable {
     public var connectionCondition: UInt8
     /// First and end (exclusive) source packet in the stream file.
     public var startPacket: UInt32
+    /// The end (exclusive) source packet, looked up in the EP map at `OUT_time`; 0 without clip
+    /// information.
     public var endPacket: UInt32
     /// The first packet of this clip in the title.
     public var titlePacket: UInt32
@@ -32,6 +35,7 @@ public struct BlurayTitle: Sendable {
     public var hasClipInformation: Bool
     /// Still mode and time of the play item.
     public var stillMode: UInt8
+    /// The play item's `still_time`, in seconds (still mode 1).
     public var stillTime: UInt16
 
     /// Packets in the range.
@@ -55,15 +59,19 @@ public struct BlurayTitle: Sendable {
 
   /// The per-clip timeline data a player or server needs to map demuxed PTS onto title time.
   public struct ClipTimeline: Sendable, Hashable, Codable {
+    /// The five-digit name of the clip read, e.g. `"00012"`.
     public var clipID: String
     /// The clip's in and out PTS (90 kHz, the clip's own STC epoch).
     public var inTime90k: UInt64
+    /// The clip's out PTS (90 kHz, the clip's own STC epoch).
     public var outTime90k: UInt64
     /// The title time at which this clip starts (90 kHz).
     public var titleStart90k: UInt64
+    /// The STC sequence (`ref_to_STC_id`) the in and out times belong to.
     public var stcID: UInt8
     /// The clip's bytes in the title: `byteStart..<byteEnd`.
     public var byteStart: Int64
+    /// The end (exclusive) of the clip's bytes in the title.
     public var byteEnd: Int64
   }
 
@@ -75,6 +83,8 @@ public struct BlurayTitle: Sendable {
     public var playItem: Int
     /// Start and duration in title time (45 kHz, as libbluray computes them).
     public var titleTime: UInt32
+    /// The chapter's duration (45 kHz): the mark's `duration`, or, when that is 0, the time to the
+    /// next entry mark or to the end of the title.
     public var duration: UInt32
     /// The random access point of the mark in the title (packets): libbluray's `title_pkt`.
     public var titlePacket: UInt32

@@ -4,8 +4,11 @@ public struct ClipInformation: Sendable, Hashable, Codable {
   public var version: BDMVVersion
   /// ClipInfo fields.
   public var clipStreamType: UInt8
+  /// `application_type` (1 for the main TS of a movie; other values for slide shows and sub-paths).
   public var applicationType: UInt8
+  /// `is_ATC_delta`.
   public var isATCDelta: Bool
+  /// `TS_recording_rate`: the stream's maximum rate, in bytes per second.
   public var tsRecordingRate: UInt32
   /// The number of 192-byte source packets in the clip's stream file.
   public var sourcePacketCount: UInt32

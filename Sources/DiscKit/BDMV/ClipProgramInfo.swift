@@ -2,15 +2,20 @@
 public struct ClipProgramInfo: Sendable, Hashable, Codable {
   /// One elementary stream of a program.
   public struct Stream: Sendable, Hashable, Codable {
+    /// The elementary stream's PID (`stream_PID`).
     public var pid: UInt16
+    /// `stream_coding_type` (e.g. 0x02 MPEG-2, 0x1B H.264, 0x24 HEVC, 0x81 AC-3, 0x90 PG).
     public var codingType: UInt8
     /// Video format / audio layout, video rate / audio sample rate, video aspect ratio.
     public var format: UInt8
+    /// Video `frame_rate` or audio `sampling_frequency` code (0 for other streams).
     public var rate: UInt8
+    /// Video `aspect_ratio` code (0 for other streams).
     public var aspect: UInt8
     /// Language code (audio, PG, IG, text).
     public var language: String
 
+    /// Creates a stream entry.
     public init(
       pid: UInt16, codingType: UInt8, format: UInt8 = 0, rate: UInt8 = 0, aspect: UInt8 = 0,
       language: String = ""
@@ -26,11 +31,16 @@ public struct ClipProgramInfo: Sendable, Hashable, Codable {
 
   /// One program sequence.
   public struct Program: Sendable, Hashable, Codable {
+    /// `SPN_program_sequence_start`: the source packet where the program sequence begins.
     public var spnProgramSequenceStart: UInt32
+    /// `program_map_PID`: the PID of the sequence's PMT.
     public var programMapPID: UInt16
+    /// `num_of_groups`.
     public var groupCount: UInt8
+    /// The elementary streams of the program sequence.
     public var streams: [Stream]
 
+    /// Creates a program sequence.
     public init(
       spnProgramSequenceStart: UInt32 = 0, programMapPID: UInt16 = 0x100, groupCount: UInt8 = 0,
       streams: [Stream]
@@ -42,8 +52,10 @@ public struct ClipProgramInfo: Sendable, Hashable, Codable {
     }
   }
 
+  /// The program sequences, in stream order.
   public var programs: [Program]
 
+  /// Creates ProgramInfo from its program sequences.
   public init(programs: [Program]) { self.programs = programs }
 
   /// Parses ProgramInfo at the reader's cursor.

@@ -2,13 +2,16 @@
 public struct ClipSequenceInfo: Sendable, Hashable, Codable {
   /// One STC sequence: a run of packets with one continuous PCR time base.
   public struct STCSequence: Sendable, Hashable, Codable {
+    /// `PCR_PID`: the PID carrying the sequence's PCR.
     public var pcrPID: UInt16
     /// First source packet of the sequence.
     public var spnSTCStart: UInt32
     /// Presentation start/end time (45 kHz).
     public var presentationStartTime: UInt32
+    /// `presentation_end_time` (45 kHz).
     public var presentationEndTime: UInt32
 
+    /// Creates an STC sequence.
     public init(
       pcrPID: UInt16, spnSTCStart: UInt32, presentationStartTime: UInt32,
       presentationEndTime: UInt32
@@ -22,11 +25,14 @@ public struct ClipSequenceInfo: Sendable, Hashable, Codable {
 
   /// One ATC (arrival time clock) sequence.
   public struct ATCSequence: Sendable, Hashable, Codable {
+    /// `SPN_ATC_start`: the first source packet of the ATC sequence.
     public var spnATCStart: UInt32
     /// The STC id of `stcSequences[0]`.
     public var offsetSTCID: UInt8
+    /// The STC sequences; `stcSequences[i]` has STC id `offsetSTCID + i`.
     public var stcSequences: [STCSequence]
 
+    /// Creates an ATC sequence.
     public init(spnATCStart: UInt32 = 0, offsetSTCID: UInt8 = 0, stcSequences: [STCSequence]) {
       self.spnATCStart = spnATCStart
       self.offsetSTCID = offsetSTCID
@@ -37,6 +43,7 @@ public struct ClipSequenceInfo: Sendable, Hashable, Codable {
   /// The ATC sequences.
   public var atcSequences: [ATCSequence]
 
+  /// Creates SequenceInfo from its ATC sequences.
   public init(atcSequences: [ATCSequence]) { self.atcSequences = atcSequences }
 
   /// Parses SequenceInfo at the reader's cursor.

@@ -13,6 +13,7 @@ public struct EPMap: Sendable, Hashable, Codable {
     /// Source packet number (full 32 bits; the low 17 bits are refined by the fine entries).
     public var spn: UInt32
 
+    /// Creates a coarse entry.
     public init(refFineID: UInt32, pts: UInt16, spn: UInt32) {
       self.refFineID = refFineID
       self.pts = pts
@@ -22,6 +23,7 @@ public struct EPMap: Sendable, Hashable, Codable {
 
   /// A fine entry.
   public struct Fine: Sendable, Hashable, Codable {
+    /// `is_angle_change_point`: whether the angle may change at this entry point.
     public var isAngleChangePoint: Bool
     /// `I_end_position_offset` (3 bits).
     public var iEndPositionOffset: UInt8
@@ -30,6 +32,7 @@ public struct EPMap: Sendable, Hashable, Codable {
     /// Lower SPN bits (17).
     public var spn: UInt32
 
+    /// Creates a fine entry.
     public init(
       isAngleChangePoint: Bool = true, iEndPositionOffset: UInt8 = 1, pts: UInt16, spn: UInt32
     ) {
@@ -42,11 +45,16 @@ public struct EPMap: Sendable, Hashable, Codable {
 
   /// The entry points of one stream.
   public struct Stream: Sendable, Hashable, Codable {
+    /// `stream_PID`: the PID whose entry points these are (normally the video PID).
     public var pid: UInt16
+    /// `EP_stream_type` (1 for a video stream).
     public var streamType: UInt8
+    /// The `EP_coarse` entries.
     public var coarse: [Coarse]
+    /// The `EP_fine` entries.
     public var fine: [Fine]
 
+    /// Creates a stream's entry points from coarse and fine tables as stored.
     public init(pid: UInt16, streamType: UInt8 = 1, coarse: [Coarse], fine: [Fine]) {
       self.pid = pid
       self.streamType = streamType
@@ -100,6 +108,7 @@ public struct EPMap: Sendable, Hashable, Codable {
   /// The mapped streams; libbluray uses only `streams[0]`.
   public var streams: [Stream]
 
+  /// Creates an EP map.
   public init(type: UInt8 = 1, streams: [Stream]) {
     self.type = type
     self.streams = streams

@@ -6,9 +6,14 @@
 public enum LibblurayTitleSelector {
   /// `TITLES_FILTER_DUP_TITLE` / `TITLES_FILTER_DUP_CLIP`.
   public struct Flags: OptionSet, Sendable, Hashable {
+    /// The flag bits (libbluray's `TITLES_*` values).
     public let rawValue: UInt8
+    /// Creates flags from libbluray's bit values.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `TITLES_FILTER_DUP_TITLE`: leave out a playlist identical to one already listed.
     public static let duplicateTitles = Flags(rawValue: 1)
+    /// `TITLES_FILTER_DUP_CLIP`: leave out a playlist that plays one (clip, in, out) segment more
+    /// than twice.
     public static let duplicateClips = Flags(rawValue: 2)
     /// `TITLES_RELEVANT`.
     public static let relevant: Flags = [.duplicateTitles, .duplicateClips]
@@ -26,9 +31,11 @@ public enum LibblurayTitleSelector {
 
   /// One playlist and its fate.
   public struct Entry: Sendable {
+    /// The playlist file name, e.g. `00800.mpls`.
     public var name: String
     /// Index in the title list, or `nil` when excluded.
     public var titleIndex: Int?
+    /// Why the playlist is left out, or `nil` when it is listed.
     public var exclusion: Exclusion?
   }
 

@@ -2,9 +2,13 @@
 public struct MovieObjectFile: Sendable, Hashable, Codable {
   /// One movie object.
   public struct MovieObject: Sendable, Hashable, Codable {
+    /// `resume_intention_flag`.
     public var resumeIntention: Bool
+    /// `menu_call_mask`: menu calls are forbidden while the object runs.
     public var menuCallMask: Bool
+    /// `title_search_mask`: title search is forbidden while the object runs.
     public var titleSearchMask: Bool
+    /// The navigation commands, in program order.
     public var commands: [NavigationCommand]
   }
 

@@ -13,8 +13,11 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
   public var playbackCount: UInt16
   /// AppInfo flags.
   public var randomAccessFlag: Bool
+  /// `audio_mix_app_flag`.
   public var audioMixFlag: Bool
+  /// `lossless_may_bypass_mixer_flag`.
   public var losslessBypassFlag: Bool
+  /// `MVC_Base_view_R_flag`: the MVC base view is the right-eye view.
   public var mvcBaseViewRightFlag: Bool
   /// The main path.
   public var playItems: [PlayItem]
@@ -29,7 +32,9 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
 
   /// An extension data entry's identifiers.
   public struct ExtensionID: Sendable, Hashable, Codable {
+    /// `ID1` of the entry.
     public var id1: UInt16
+    /// `ID2` of the entry.
     public var id2: UInt16
   }
 

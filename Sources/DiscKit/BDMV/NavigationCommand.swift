@@ -8,22 +8,32 @@ public struct NavigationCommand: Sendable, Hashable, Codable {
   public var instruction: UInt32
   /// Destination and source operands.
   public var destination: UInt32
+  /// The source operand: a value when ``sourceIsImmediate``, otherwise a register reference.
   public var source: UInt32
 
+  /// Creates a command from its three 32-bit words.
   public init(instruction: UInt32, destination: UInt32, source: UInt32) {
     self.instruction = instruction
     self.destination = destination
     self.source = source
   }
 
+  /// `op_cnt`: the number of operands.
   public var operandCount: UInt8 { UInt8(instruction >> 29) }
   /// 0 branch, 1 compare, 2 set.
   public var group: UInt8 { UInt8((instruction >> 27) & 3) }
+  /// `sub_grp`: the command class within the group (branch: 0 goto, 1 jump/call, 2 play).
   public var subGroup: UInt8 { UInt8((instruction >> 24) & 7) }
+  /// Whether the destination operand is a value rather than a register (`imm_op1`).
   public var destinationIsImmediate: Bool { instruction & 0x0080_0000 != 0 }
+  /// Whether the source operand is a value rather than a register (`imm_op2`).
   public var sourceIsImmediate: Bool { instruction & 0x0040_0000 != 0 }
+  /// `branch_opt`: the branch command within its sub-group (e.g. jump: 0 `JumpObject`, 1
+  /// `JumpTitle`).
   public var branchOption: UInt8 { UInt8((instruction >> 16) & 0x0F) }
+  /// `cmp_opt`: the comparison of a compare command.
   public var compareOption: UInt8 { UInt8((instruction >> 8) & 0x0F) }
+  /// `set_opt`: the operation of a set command (1 = `Move`).
   public var setOption: UInt8 { UInt8(instruction & 0x1F) }
 
   /// An operand: a value, or a register whose value is only known at run time.

@@ -18,9 +18,13 @@
 public enum SmartTitleSelector {
   /// A candidate playlist.
   public struct Candidate: Sendable {
+    /// The playlist file name, e.g. `00800.mpls`.
     public var name: String
+    /// The playlist number (800 for `00800.mpls`).
     public var number: Int
+    /// The parsed playlist, or `nil` when it could not be read.
     public var playlist: MoviePlaylist?
+    /// Creates a candidate.
     public init(name: String, number: Int, playlist: MoviePlaylist?) {
       self.name = name
       self.number = number
@@ -30,6 +34,7 @@ public enum SmartTitleSelector {
 
   /// One playlist's fate.
   public struct Entry: Sendable {
+    /// The playlist file name, e.g. `00800.mpls`.
     public var name: String
     /// `nil` when kept; otherwise why it was set aside ("duplicate of 00801.mpls", ...).
     public var excluded: String?

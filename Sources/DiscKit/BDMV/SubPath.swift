@@ -44,9 +44,11 @@ public struct SubPlayItem: Sendable, Hashable, Codable {
   public var connectionCondition: UInt8
   /// In/out time in the clip (45 kHz).
   public var inTime: UInt32
+  /// `SubPlayItem_OUT_time` in the clip (45 kHz).
   public var outTime: UInt32
   /// The main-path play item this item is synchronised with, and the PTS.
   public var syncPlayItemID: UInt16
+  /// `sync_start_PTS_of_PlayItem`: where in that play item this item starts (45 kHz).
   public var syncPTS: UInt32
 
   /// Parses a SubPlayItem (length u16 ≥ 24).

@@ -6,8 +6,11 @@
 public struct ConcatenatedByteSource: ByteSource {
   /// One piece of the concatenation: `length` bytes at `offset` in `source`.
   public struct Extent: Sendable {
+    /// The source the bytes come from.
     public let source: any ByteSource
+    /// The offset in `source` of the extent's first byte.
     public let offset: Int64
+    /// The number of bytes taken from `source`.
     public let length: Int64
 
     /// Creates an extent. `offset` and `length` must lie within `source`.

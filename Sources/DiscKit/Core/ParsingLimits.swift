@@ -26,5 +26,6 @@ public struct ParsingLimits: Sendable, Hashable {
   /// The default limits: generous for every real disc, small enough for hostile input.
   public static let `default` = ParsingLimits()
 
+  /// Creates the default limits.
   public init() {}
 }

@@ -3,9 +3,15 @@
 public struct DVDCellAddressTable: Sendable, Hashable {
   /// One cell piece (`cell_adr_t`, 12 bytes).
   public struct Entry: Sendable, Hashable {
+    /// `vob_id`: the VOB the piece belongs to (1-based).
     public var vobID: UInt16
+    /// `cell_id`: the cell within that VOB (1-based).
     public var cellID: UInt8
+    /// `start_sector`: the piece's first sector (2048 bytes), relative to the first sector of the
+    /// VOBs.
     public var startSector: UInt32
+    /// `last_sector`: the piece's last sector (inclusive), relative to the first sector of the
+    /// VOBs.
     public var lastSector: UInt32
   }
 

@@ -7,20 +7,33 @@ public struct DVDCellPlayback: Sendable, Hashable {
   public var blockMode: Int
   /// 0 none, 1 angle block.
   public var blockType: Int
+  /// `seamless_play`: the cell follows the previous one without a gap.
   public var seamlessPlay: Bool
+  /// `interleaved`: the cell is stored in interleaved units (ILVUs).
   public var interleaved: Bool
+  /// `stc_discontinuity`: the system time clock restarts at this cell.
   public var stcDiscontinuity: Bool
+  /// `seamless_angle`: angle changes within the block are seamless.
   public var seamlessAngle: Bool
+  /// `playback_mode`: pause (still) after each VOBU.
   public var playbackMode: Bool
+  /// `restricted`: the cell's access restriction flag (raw bit).
   public var restricted: Bool
+  /// `cell_type` (5 bits; used by karaoke discs, otherwise 0).
   public var cellType: Int
+  /// `still_time`: seconds to hold the cell's last picture (0 none, 0xFF indefinitely).
   public var stillTime: UInt8
+  /// `cell_cmd_nr`: the 1-based cell command run at the end of the cell (0 none).
   public var cellCommandNumber: UInt8
   /// The cell's playback time.
   public var playbackTime: DVDTime
+  /// `first_sector`: the cell's first sector.
   public var firstSector: UInt32
+  /// `first_ilvu_end_sector`: the last sector of the cell's first ILVU (interleaved cells).
   public var firstInterleavedUnitEndSector: UInt32
+  /// `last_vobu_start_sector`: the first sector (navigation pack) of the cell's last VOBU.
   public var lastVOBUStartSector: UInt32
+  /// `last_sector`: the cell's last sector.
   public var lastSector: UInt32
   /// The absolute offset of this entry in its IFO file (for errors).
   public var offset: Int64

@@ -20,8 +20,11 @@ public struct DVDNavigationPack: Sendable, Hashable {
   public static let endOfCell: UInt32 = 0x3FFF_FFFF
   /// `sml_pbi.category` bits (libdvdnav's `DSI_ILVU_*`).
   public static let ilvuPreparation: UInt16 = 0x8000
+  /// `DSI_ILVU_BLOCK`: the VOBU lies in an interleaved block.
   public static let ilvuBlock: UInt16 = 0x4000
+  /// `DSI_ILVU_FIRST`: the VOBU is the first of its ILVU.
   public static let ilvuFirst: UInt16 = 0x2000
+  /// `DSI_ILVU_LAST`: the VOBU is the last of its ILVU.
   public static let ilvuLast: UInt16 = 0x1000
 
   /// Byte offset of the PCI data (after the substream byte) in a standard navigation pack.
@@ -33,6 +36,7 @@ public struct DVDNavigationPack: Sendable, Hashable {
   public var offset: Int64
   /// Where the PCI and DSI data (after their substream bytes) start in the sector.
   public var pciStart: Int
+  /// Where the DSI data (after its substream byte) starts in the sector, in bytes.
   public var dsiStart: Int
 
   // PCI (pci_gi, nsml_agli)
@@ -40,6 +44,7 @@ public struct DVDNavigationPack: Sendable, Hashable {
   public var pciLogicalBlock: UInt32
   /// `pci_gi.vobu_s_ptm` / `vobu_e_ptm`: the VOBU's start and end presentation times (90 kHz).
   public var vobuStartPTM: UInt32
+  /// `pci_gi.vobu_e_ptm`: the VOBU's end presentation time (90 kHz).
   public var vobuEndPTM: UInt32
   /// `nsml_agli.nsml_agl_dsta[0..<9]`: non-seamless angle destinations (0 = none).
   public var nonSeamlessAngleDestinations: [UInt32]
@@ -54,6 +59,7 @@ public struct DVDNavigationPack: Sendable, Hashable {
   public var vobuEndAddress: UInt32
   /// `dsi_gi.vobu_vob_idn` and `vobu_c_idn`: the VOB and cell this VOBU belongs to.
   public var vobID: UInt16
+  /// `dsi_gi.vobu_c_idn`: the cell this VOBU belongs to.
   public var cellID: UInt8
   /// `dsi_gi.c_eltm`: elapsed time in the cell.
   public var cellElapsedTime: DVDTime
@@ -74,8 +80,11 @@ public struct DVDNavigationPack: Sendable, Hashable {
   /// `vobu_sri.next_video`, `next_vobu`, `prev_vobu`, `prev_video`: bits 0-29 a relative sector
   /// distance (``endOfCell`` when none), bit 31 set when a VOBU exists.
   public var nextVideo: UInt32
+  /// `vobu_sri.next_vobu`: the next VOBU, encoded like ``nextVideo``.
   public var nextVOBU: UInt32
+  /// `vobu_sri.prev_vobu`: the previous VOBU, encoded like ``nextVideo``.
   public var previousVOBU: UInt32
+  /// `vobu_sri.prev_video`: the previous VOBU with video, encoded like ``nextVideo``.
   public var previousVideo: UInt32
 
   /// Whether this VOBU is in an interleaved block (``ilvuBlock``).

@@ -20,10 +20,15 @@ public struct DVDProgramChain: Sendable, Hashable {
   public var audioControl: [UInt16]
   /// Subpicture stream control, one per subpicture stream (bit 31 = present).
   public var subpictureControl: [UInt32]
+  /// `next_pgc_nr`: the next PGC's number (0 = none).
   public var nextProgramChain: UInt16
+  /// `prev_pgc_nr`: the previous PGC's number (0 = none).
   public var previousProgramChain: UInt16
+  /// `goup_pgc_nr`: the PGC that Go Up leads to (0 = none).
   public var goUpProgramChain: UInt16
+  /// `pg_playback_mode`: 0 plays the programs in order; otherwise random or shuffle (raw byte).
   public var playbackMode: UInt8
+  /// `still_time`: seconds to hold the last picture after the PGC (0 none, 0xFF indefinitely).
   public var stillTime: UInt8
   /// The 16 subpicture palette entries (0x00YYCrCb).
   public var palette: [UInt32]

@@ -20,6 +20,7 @@ public struct DVDStream: Sendable, Hashable {
   /// Code extension (audio: 1 normal, 3 director's comments; subpictures: 1 normal, 5 captions ...).
   public var codeExtension: Int
 
+  /// Creates a stream; ``language`` is decoded from `rawLanguage`.
   public init(
     kind: Kind, slot: Int, streamID: Int, codec: String, channels: Int?, rawLanguage: UInt16,
     codeExtension: Int

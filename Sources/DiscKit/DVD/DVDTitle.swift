@@ -10,6 +10,7 @@ public struct DVDTitle: Sendable {
   public var number: Int
   /// The title set (VTS) and the title's number within it.
   public var titleSet: Int
+  /// The title's number within its title set (1-based).
   public var titleInSet: Int
   /// Angles declared in the title search table.
   public var angleCount: Int
@@ -27,6 +28,7 @@ public struct DVDTitle: Sendable {
   public var video: DVDVideoAttributes
   /// Audio and subpicture streams enabled by the first PGC.
   public var audio: [DVDStream]
+  /// Subpicture streams enabled by the first PGC.
   public var subpictures: [DVDStream]
   /// Duration as lsdvd measures it: the first PGC's BCD playback time, in lsdvd's milliseconds.
   public var lsdvdMilliseconds: Int

@@ -15,11 +15,13 @@ public struct DVDTitleSetInfo: Sendable {
   public var category: UInt32
   /// Start sector of the menu VOBs and of the title VOBs, relative to the VTS.
   public var menuVOBsSector: UInt32
+  /// Start sector of the title VOBs (`vtstt_vobs`), relative to the VTS.
   public var titleVOBsSector: UInt32
   /// The title video attributes.
   public var video: DVDVideoAttributes
   /// Declared number of audio and subpicture streams.
   public var audioStreamCount: Int
+  /// Declared number of subpicture streams (`nr_of_vts_subp_streams`).
   public var subpictureStreamCount: Int
   /// All 8 audio attribute slots (the PGC's audio control says which are used).
   public var audio: [DVDAudioAttributes]

@@ -10,6 +10,7 @@ public struct DVDVideoAttributes: Sendable, Hashable {
   public var permittedDisplayFormat: Int
   /// Line 21 closed captions in field 1 / field 2.
   public var line21Field1: Bool
+  /// Line 21 closed captions in field 2.
   public var line21Field2: Bool
   /// 0 = 720, 1 = 704, 2 = 352, 3 = 352 (half height) pixels.
   public var pictureSize: Int

@@ -17,6 +17,7 @@ public struct DVDVideoManagerInfo: Sendable {
   public var category: UInt32
   /// Number of volumes and this volume's number.
   public var volumeCount: Int
+  /// This volume's number (`vmg_this_volume_nr`, 1-based).
   public var volumeNumber: Int
   /// Disc side (1 or 2).
   public var discSide: Int

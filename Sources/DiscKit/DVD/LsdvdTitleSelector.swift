@@ -13,37 +13,58 @@
 public enum LsdvdTitleSelector {
   /// One chapter as lsdvd prints it.
   public struct Chapter: Sendable, Hashable {
+    /// The summed playback time of the chapter's cells (every angle), in lsdvd's milliseconds.
     public var lengthMilliseconds: Int
+    /// The program's entry cell (1-based), from the PGC's program map.
     public var startCell: Int
   }
 
   /// One audio stream as lsdvd prints it.
   public struct Audio: Sendable, Hashable {
+    /// The two-letter language code, or `xx` when either byte is not a letter.
     public var languageCode: String
+    /// lsdvd's name of the coding mode (`ac3`, `mpeg1`, `mpeg2`, `lpcm`, `sdds`, `dts`, or `?`).
     public var format: String
+    /// The number of channels.
     public var channels: Int
+    /// The program stream id: the coding's base id plus the stream number of the PGC's audio
+    /// control.
     public var streamID: Int
   }
 
   /// One subpicture stream as lsdvd prints it.
   public struct Subpicture: Sendable, Hashable {
+    /// The two-letter language code, or `xx` when either byte is not a letter.
     public var languageCode: String
+    /// `0x20` plus the attribute slot, as lsdvd 0.17 prints it.
     public var streamID: Int
   }
 
   /// One listed title (an lsdvd "track").
   public struct Track: Sendable, Hashable {
+    /// The 1-based title number on the disc.
     public var number: Int
+    /// The first PGC's playback time, in lsdvd's milliseconds.
     public var lengthMilliseconds: Int
+    /// The title set (VTS) number.
     public var titleSet: Int
+    /// The title's number within its title set.
     public var titleInSet: Int
+    /// The frame rate of the first PGC's playback time (25 or 29.97; -1 when unknown).
     public var framesPerSecond: Double
+    /// `"NTSC"` when the title set's video format is 0, otherwise `"PAL"`.
     public var format: String
+    /// The number of angles in the title search table.
     public var angles: Int
+    /// The number of chapters the title search table declares.
     public var reportedChapterCount: Int
+    /// The first PGC's programs.
     public var chapters: [Chapter]
+    /// The playback time of each cell of the first PGC, in lsdvd's milliseconds.
     public var cellLengthsMilliseconds: [Int]
+    /// The audio streams the first PGC enables.
     public var audio: [Audio]
+    /// The subpicture streams the first PGC enables.
     public var subpictures: [Subpicture]
   }
 

@@ -19,6 +19,7 @@ public struct DiscFileEntry: Sendable, Hashable, Codable {
   /// Whether the entry is a directory.
   public var isDirectory: Bool
 
+  /// Creates an entry.
   public init(name: String, path: String, size: Int64, isDirectory: Bool) {
     self.name = name
     self.path = path

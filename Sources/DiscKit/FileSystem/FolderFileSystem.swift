@@ -16,8 +16,11 @@ import SystemPackage
 public struct FolderFileSystem: DiscFileSystem {
   /// The folder's path on the local file system.
   public let root: String
+  /// Always ``FileSystemKind/folder``.
   public var kind: FileSystemKind { .folder }
+  /// Always `nil`: a folder has no UDF revision.
   public var revision: String? { nil }
+  /// The last path component of ``root`` (``root`` itself when it has none).
   public var volumeLabel: String { DiscPath.components(root).last ?? root }
 
   /// Opens a folder.
@@ -37,6 +40,7 @@ public struct FolderFileSystem: DiscFileSystem {
     return local
   }
 
+  /// The entries of the directory at `path`, sorted by name; directories have size 0.
   public func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] {
     let resolved = try resolve(path)
     let local = localPath(resolved)
@@ -52,6 +56,8 @@ public struct FolderFileSystem: DiscFileSystem {
     }
   }
 
+  /// The file at `path` as a ``FileByteSource``; throws ``DiscKitError/Code/invalidArgument`` for a
+  /// directory.
   public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
     let resolved = try resolve(path)
     let local = localPath(resolved)

@@ -37,7 +37,9 @@ public struct ISO9660FileSystem: DiscFileSystem {
     case rockRidge, joliet, plain
   }
 
+  /// Always ``FileSystemKind/iso9660``.
   public var kind: FileSystemKind { .iso9660 }
+  /// Always `nil`: ISO 9660 has no UDF revision.
   public var revision: String? { nil }
   /// The primary volume descriptor's volume identifier (what `isoinfo -d` and xorriso show).
   public let volumeLabel: String
@@ -191,6 +193,8 @@ public struct ISO9660FileSystem: DiscFileSystem {
 
   // MARK: DiscFileSystem
 
+  /// The entries of the directory at `path`; throws ``DiscKitError/Code/invalidArgument`` if `path`
+  /// is a file.
   public func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] {
     let node = try resolve(path)
     guard node.entry.isDirectory else {
@@ -199,6 +203,9 @@ public struct ISO9660FileSystem: DiscFileSystem {
     return try children(of: node).map(\.entry)
   }
 
+  /// The file at `path` as a byte source over its extents in the image; throws
+  /// ``DiscKitError/Code/invalidArgument`` for a directory and ``DiscKitError/Code/unsupported``
+  /// for an interleaved file.
   public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
     let node = try resolve(path)
     guard !node.entry.isDirectory else {

@@ -17,6 +17,7 @@ public struct AccessUnitFlags: Sendable, Hashable {
   /// VC-1: an entry-point header (`00 00 01 0E`).
   public var vc1EntryPoint = false
 
+  /// Creates flags with nothing found.
   public init() {}
 
   /// The random access point this PES begins, read under `codec`.

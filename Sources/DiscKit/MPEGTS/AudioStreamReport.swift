@@ -1,7 +1,11 @@
 /// What the pre-scanner found on one audio PID.
 public struct AudioStreamReport: Sendable, Hashable, Encodable {
+  /// The transport stream PID.
   public var pid: UInt16
+  /// The PMT `stream_type` (nil when the PID is in no PMT).
   public var streamType: UInt8?
+  /// The codec from the PMT, or guessed from the first PES payload when the PMT does not identify
+  /// it.
   public var codec: StreamCodec
   /// The ISO 639 language of the PMT descriptor, e.g. `"eng"`.
   public var language: String?
@@ -14,7 +18,9 @@ public struct AudioStreamReport: Sendable, Hashable, Encodable {
   public var offsetFromVideoSeconds: Double?
   /// `(firstPTS - first video firstIDRPTS)`, likewise.
   public var offsetFromIDRSeconds: Double?
+  /// PES packets that started on this PID after the gate, within the window.
   public var pesCount: Int
+  /// Of those, how many started before the PMT listing this PID was read.
   public var pesBeforePMT: Int
 
   public func encode(to encoder: any Encoder) throws {

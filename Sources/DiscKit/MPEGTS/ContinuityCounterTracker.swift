@@ -16,6 +16,7 @@ public struct ContinuityCounterTracker: Sendable {
 
   private var last: [UInt8]
 
+  /// Creates a tracker with no counter seen on any PID.
   public init() {
     last = [UInt8](repeating: 0xFF, count: 8192)
   }

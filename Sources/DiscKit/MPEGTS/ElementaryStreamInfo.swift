@@ -2,7 +2,9 @@
 public struct ElementaryStreamInfo: Sendable, Hashable {
   /// One descriptor: tag and body.
   public struct Descriptor: Sendable, Hashable {
+    /// `descriptor_tag`.
     public var tag: UInt8
+    /// The descriptor's payload (`descriptor_length` bytes, after the tag and length bytes).
     public var body: [UInt8]
   }
 

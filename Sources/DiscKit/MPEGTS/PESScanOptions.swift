@@ -14,5 +14,6 @@ public struct PESScanOptions: Sendable, Hashable {
   /// counters restart there, so the jump is not reported as a continuity error. Sorted.
   public var streamBoundaries: [Int64] = []
 
+  /// Creates the default options.
   public init() {}
 }

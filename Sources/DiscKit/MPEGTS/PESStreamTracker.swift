@@ -19,6 +19,7 @@ public struct PESStreamTracker: Sendable {
 
   /// A PES whose bytes have all arrived (the next PES started, or the stream ended).
   public struct Finished: Sendable, Hashable {
+    /// Where the PES started and what its header says.
     public var start: Start
     /// What the scanned head of the payload announces.
     public var flags: AccessUnitFlags
@@ -29,6 +30,7 @@ public struct PESStreamTracker: Sendable {
     /// The first (up to) four payload bytes, big-endian, left-aligned; `payloadPrefixCount` of
     /// them are valid (for sniffing the codec of an unlabelled stream).
     public var payloadPrefix: UInt32
+    /// How many bytes of `payloadPrefix` are valid (0-4).
     public var payloadPrefixCount: Int
     /// Whether a non-zero `PES_packet_length` disagrees with the bytes that arrived before the
     /// next PES (a lying length). Never set for the PES cut off by the end of the stream.

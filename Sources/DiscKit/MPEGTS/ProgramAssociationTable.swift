@@ -3,7 +3,9 @@ public struct ProgramAssociationTable: Sendable, Hashable {
   /// One program: its number and the PID of its program map table (or, for program 0, the
   /// network PID).
   public struct Program: Sendable, Hashable, Codable {
+    /// `program_number` (0 for the network PID entry).
     public var number: UInt16
+    /// `program_map_PID`, or `network_PID` for program 0 (13 bits).
     public var pid: UInt16
   }
 
@@ -15,6 +17,7 @@ public struct ProgramAssociationTable: Sendable, Hashable {
   public var isCurrent: Bool
   /// `section_number` and `last_section_number`.
   public var sectionNumber: UInt8
+  /// `last_section_number`: the number of the table's last section.
   public var lastSectionNumber: UInt8
   /// The programs listed (including program 0, the network PID, when present).
   public var programs: [Program]

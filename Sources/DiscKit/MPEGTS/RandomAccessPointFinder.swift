@@ -8,12 +8,15 @@
 public struct RandomAccessPointFinder {
   /// The packet-level part (a ``TransportPacketConsumer``).
   public struct Collector: TransportPacketConsumer {
+    /// The video PID followed.
     public let pid: UInt16
+    /// The codec the PID's payloads are read as.
     public let codec: StreamCodec
     /// The access points found so far.
     public private(set) var accessPoints: [RandomAccessPoint] = []
     /// The PTS of the first and of the last PES with a PTS on the PID.
     public private(set) var firstPTS: UInt64?
+    /// The PTS of the last PES with a PTS on the PID.
     public private(set) var lastPTS: UInt64?
     /// PES packets seen on the PID.
     public private(set) var pesCount = 0
@@ -28,6 +31,8 @@ public struct RandomAccessPointFinder {
       self.tracker = PESStreamTracker(payloadBound: payloadBound, scanMode: .always)
     }
 
+    /// Takes one packet: packets of other PIDs, without payload or duplicated are ignored; a
+    /// counter jump counts as a continuity error.
     public mutating func consume(_ packet: TransportPacket) {
       guard packet.pid == pid else { return }
       let header = packet.header

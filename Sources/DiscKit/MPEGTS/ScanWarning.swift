@@ -38,6 +38,7 @@ public struct ScanWarning: Sendable, Hashable, Encodable {
     case tooManyPIDs
   }
 
+  /// What kind of problem.
   public var kind: Kind
   /// The absolute offset of the packet (unit) concerned, when there is one.
   public var offset: Int64?
@@ -46,6 +47,7 @@ public struct ScanWarning: Sendable, Hashable, Encodable {
   /// A human-readable explanation.
   public var detail: String
 
+  /// Creates a warning of `kind`, with the offset and PID concerned when known.
   public init(_ kind: Kind, offset: Int64? = nil, pid: UInt16? = nil, _ detail: String) {
     self.kind = kind
     self.offset = offset

@@ -8,6 +8,7 @@ public struct StartCodeScanner: Sendable {
   private var follow = 0  // follow bytes still wanted after `code`
   private var first: UInt8 = 0
 
+  /// Creates a scanner with nothing found.
   public init() {}
 
   /// Forgets the bytes seen (call at the start of each PES payload).

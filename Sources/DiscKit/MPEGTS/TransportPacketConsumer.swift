@@ -12,9 +12,12 @@ public protocol TransportPacketConsumer {
 }
 
 extension TransportPacketConsumer {
+  /// Does nothing by default.
   public mutating func syncAcquired(
     at offset: Int64, format: TransportPacketFormat, skippedBytes: Int64
   ) {}
+  /// Does nothing by default.
   public mutating func syncLost(at offset: Int64) {}
+  /// Does nothing by default.
   public mutating func truncatedPacket(at offset: Int64, bytes: Int) {}
 }

@@ -1,8 +1,11 @@
 /// What the pre-scanner found on one video PID.
 public struct VideoStreamReport: Sendable, Hashable, Encodable {
+  /// The transport stream PID.
   public var pid: UInt16
   /// The PMT `stream_type` (nil when the PID is in no PMT).
   public var streamType: UInt8?
+  /// The codec from the PMT, or guessed from the first PES payload when the PMT does not identify
+  /// it.
   public var codec: StreamCodec
   /// Whether this is a dependent view (H.264 MVC: stream type 0x20, or MVC NAL units seen).
   public var dependentView: Bool
@@ -19,6 +22,7 @@ public struct VideoStreamReport: Sendable, Hashable, Encodable {
   public var firstIDRKind: AccessPointKind?
   /// HEVC only: the first CRA or BLA picture (reported apart from IDR).
   public var firstCRAPTS: UInt64?
+  /// The offset of the packet where that PES starts.
   public var firstCRAOffset: Int64?
   /// HEVC only: the NAL unit type of that picture (16-18 BLA, 21 CRA).
   public var firstCRANALType: UInt8?

@@ -1,6 +1,8 @@
 /// `GstSeekFlags` (the bit values are GStreamer's).
 public struct SeekFlags: OptionSet, Sendable, Hashable, Codable {
+  /// The `GstSeekFlags` bit mask.
   public let rawValue: UInt32
+  /// Creates flags from a `GstSeekFlags` bit mask.
   public init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// `GST_SEEK_FLAG_FLUSH`: flush; resets the running time (segment flag ``SegmentFlags/reset``).

@@ -1,6 +1,8 @@
 /// `GstSegmentFlags`: flags a segment carries (the bit values are GStreamer's).
 public struct SegmentFlags: OptionSet, Sendable, Hashable, Codable {
+  /// The `GstSegmentFlags` bit mask.
   public let rawValue: UInt32
+  /// Creates flags from a `GstSegmentFlags` bit mask.
   public init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// `GST_SEGMENT_FLAG_RESET`: the running time was reset (a flushing seek).

@@ -13,6 +13,7 @@ import Synchronization
 /// Every descriptor's tag checksum, tag location and CRC are verified; see `docs/udf.md` for
 /// what happens when one does not match.
 public struct UDFFileSystem: DiscFileSystem {
+  /// Always ``FileSystemKind/udf``.
   public var kind: FileSystemKind { .udf }
   /// The UDF revision from the logical volume's domain identifier, e.g. `"2.50"`.
   public let revision: String?
@@ -51,6 +52,8 @@ public struct UDFFileSystem: DiscFileSystem {
     return String(value >> 8, radix: 16) + "." + (minor.count < 2 ? "0" + minor : minor)
   }
 
+  /// The entries of the directory at `path`; throws ``DiscKitError/Code/invalidArgument`` if `path`
+  /// is a file.
   public func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] {
     let (resolved, record) = try resolve(path)
     guard record.isDirectory else {
@@ -63,6 +66,8 @@ public struct UDFFileSystem: DiscFileSystem {
     }
   }
 
+  /// The file at `path` as a ``ConcatenatedByteSource`` of its extents; throws
+  /// ``DiscKitError/Code/invalidArgument`` for a directory.
   public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
     let (resolved, record) = try resolve(path)
     guard !record.isDirectory else {
