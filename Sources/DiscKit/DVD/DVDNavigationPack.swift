@@ -78,7 +78,7 @@ public struct DVDNavigationPack: Sendable, Hashable {
   /// `sml_agli.data[0..<9]`: each angle's next ILVU.
   public var seamlessAngles: [AngleAddress]
   /// `vobu_sri.next_video`, `next_vobu`, `prev_vobu`, `prev_video`: bits 0-29 a relative sector
-  /// distance (``endOfCell`` when none), bit 31 set when a VOBU exists.
+  /// distance, bit 31 set when a VOBU exists; the whole value is ``endOfCell`` at the end of the cell.
   public var nextVideo: UInt32
   /// `vobu_sri.next_vobu`: the next VOBU, encoded like ``nextVideo``.
   public var nextVOBU: UInt32

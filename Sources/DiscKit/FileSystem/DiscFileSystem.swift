@@ -42,14 +42,17 @@ public protocol DiscFileSystem: Sendable {
   /// The volume label (UDF logical volume identifier, ISO9660 volume identifier, folder name).
   var volumeLabel: String { get }
 
-  /// The entries of the directory at `path`, in on-disc order, without `.` and `..`.
+  /// The entries of the directory at `path`, without `.` and `..`: in on-disc order for images,
+  /// in name order for folders (whose local order is arbitrary).
   ///
   /// - Throws: ``DiscKitError/Code/notFound`` if there is no such directory.
   func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry]
 
   /// The file at `path` as a random-access byte source.
   ///
-  /// - Throws: ``DiscKitError/Code/notFound`` if there is no such file.
+  /// - Throws: ``DiscKitError/Code/notFound`` if there is no such file,
+  ///   ``DiscKitError/Code/invalidArgument`` if `path` is a directory, and
+  ///   ``DiscKitError/Code/unsupported`` for layouts DiscKit cannot read (ISO9660 interleaved files).
   func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource
 }
 

@@ -15,10 +15,13 @@ public struct ContinuityCounterTracker: Sendable {
   }
 
   private var last: [UInt8]
+  /// Whether the last packet of a PID was already a repeat (a second repeat is an error).
+  private var repeated: [Bool]
 
   /// Creates a tracker with no counter seen on any PID.
   public init() {
     last = [UInt8](repeating: 0xFF, count: 8192)
+    repeated = [Bool](repeating: false, count: 8192)
   }
 
   /// Checks one packet's counter and remembers it.
@@ -39,17 +42,25 @@ public struct ContinuityCounterTracker: Sendable {
       return .ok
     }
     last[index] = counter
+    let wasRepeated = repeated[index]
+    repeated[index] = false
     if previous == 0xFF || discontinuityIndicator || pid == TransportPacketHeader.nullPID {
       return .ok
     }
     let expected = (previous &+ 1) & 0x0F
     if counter == expected { return .ok }
-    if counter == previous { return .duplicate }
+    if counter == previous && !wasRepeated {
+      repeated[index] = true
+      return .duplicate
+    }
     return .discontinuity(expected: expected, found: counter)
   }
 
   /// Forgets every counter (after a resync).
   public mutating func reset() {
-    for i in last.indices { last[i] = 0xFF }
+    for i in last.indices {
+      last[i] = 0xFF
+      repeated[i] = false
+    }
   }
 }

@@ -23,7 +23,7 @@ public struct RandomAccessPointFinder {
     /// Continuity errors on the PID.
     public private(set) var continuityErrors = 0
     var tracker: PESStreamTracker
-    var lastCounter: UInt8 = 0xFF
+    var continuity = ContinuityCounterTracker()
 
     init(pid: UInt16, codec: StreamCodec, payloadBound: Int) {
       self.pid = pid
@@ -37,11 +37,14 @@ public struct RandomAccessPointFinder {
       guard packet.pid == pid else { return }
       let header = packet.header
       guard header.hasPayload else { return }
-      if lastCounter != 0xFF, !packet.discontinuityIndicator {
-        if header.continuityCounter == lastCounter { return }  // duplicate
-        if header.continuityCounter != (lastCounter &+ 1) & 0x0F { continuityErrors += 1 }
+      switch continuity.check(
+        pid: pid, counter: header.continuityCounter, hasPayload: true,
+        discontinuityIndicator: packet.discontinuityIndicator)
+      {
+      case .ok: break
+      case .duplicate: return
+      case .discontinuity: continuityErrors += 1
       }
-      lastCounter = header.continuityCounter
       guard case .payload(let range) = packet.payloadLayout else { return }
       let step = tracker.consume(
         UnsafeRawBufferPointer(rebasing: packet.bytes[range]), unitStart: header.payloadUnitStart,

@@ -52,3 +52,24 @@ struct PlaybackStartTests {
     }
   }
 }
+
+/// ISO/IEC 13818-1 §2.4.3.3: a packet may be sent twice (one duplicate); a third copy is an error.
+@Suite("Continuity counters")
+struct ContinuityCounterTests {
+  @Test func oneDuplicateIsAllowedASecondIsNot() {
+    var tracker = ContinuityCounterTracker()
+    func check(_ counter: UInt8) -> ContinuityCounterTracker.Result {
+      tracker.check(pid: 0x100, counter: counter, hasPayload: true, discontinuityIndicator: false)
+    }
+    #expect(check(3) == .ok)
+    #expect(check(4) == .ok)
+    #expect(check(4) == .duplicate)
+    #expect(check(5) == .ok)
+    #expect(check(5) == .duplicate)
+    #expect(check(5) == .discontinuity(expected: 6, found: 5))
+    #expect(check(6) == .ok)
+    #expect(check(9) == .discontinuity(expected: 7, found: 9))
+    #expect(
+      tracker.check(pid: 0x100, counter: 2, hasPayload: true, discontinuityIndicator: true) == .ok)
+  }
+}
