@@ -85,15 +85,7 @@ enum BlurayCLI {
     var reason: String
   }
 
-  static func navigationMap(_ disc: BlurayDisc) -> [Int: [Int]] {
-    var map: [Int: [Int]] = [:]
-    for (title, reach) in disc.navigationPlaylists() {
-      for pl in reach.playlists where !(map[pl] ?? []).contains(title) {
-        map[pl, default: []].append(title)
-      }
-    }
-    return map
-  }
+  static func navigationMap(_ disc: BlurayDisc) -> [Int: [Int]] { disc.navigationMap }
 
   static func listing(_ disc: BlurayDisc, selection: TitleSelection, all: Bool, minLength: Double?)
     throws -> Listing
