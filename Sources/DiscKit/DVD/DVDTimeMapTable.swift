@@ -15,17 +15,10 @@ public struct DVDTimeMapTable: Sendable, Hashable {
   /// Reads the table; `reader`'s window starts at the table and extends to the end of the file.
   public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let base = reader
-    let count = Int(try reader.readUInt16BE())
-    try reader.skip(2)
-    _ = try reader.readUInt32BE()
-    guard count * 4 <= reader.remaining else {
-      throw DiscKitError.truncated(
-        base.structure, at: reader.absoluteOffset, needed: Int64(count * 4))
-    }
+    let offsets = try DVDOffsetTable.entryOffsets(&reader)
     var result: [Map] = []
-    result.reserveCapacity(count)
-    for i in 0..<count {
-      let offset = Int(try reader.readUInt32BE())
+    result.reserveCapacity(offsets.count)
+    for (i, offset) in offsets.enumerated() {
       var map = try base.slice(
         atRelative: offset, count: max(0, base.count - offset),
         structure: base.structure + " map \(i + 1)")
