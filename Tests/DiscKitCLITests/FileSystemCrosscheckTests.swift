@@ -13,6 +13,7 @@ struct FileSystemCrosscheckTests {
       "disckit-cli-udf-\(getpid())"
     ).path
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    TemporaryDirectory.removeAtExit(dir)
     let script = Fixtures.testImages.appendingPathComponent("scripts/make-udf.sh").path
     _ = try? Tool.run("/bin/bash", [script], environment: ["OUT": dir])
     return dir

@@ -93,6 +93,25 @@ struct ScanTimeSeekCLITests {
   }
 
   @Test(
+    "a stream with no video: --at exits 65 (malformed input), not 66 (cannot open)",
+    .enabled(if: EndToEndTests.haveBinary && Tool.has("ffmpeg"), "needs the built disckit and ffmpeg"))
+  func noVideoExits65() throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.file("audio-only.ts")
+    let made = try Tool.run(
+      "ffmpeg",
+      [
+        "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+        "sine=frequency=440:sample_rate=48000:duration=4", "-c:a", "ac3", "-f", "mpegts", path,
+      ])
+    try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+    let run = try EndToEndTests.disckit(["scan", path, "--at", "3"])
+    #expect(run.status == 65)
+    #expect(run.stderr.split(separator: "\n").count == 1)
+    #expect(run.stderr.contains("no video"))
+  }
+
+  @Test(
     .enabled(
       if: EndToEndTests.haveBinary && EndToEndTests.haveImages,
       "needs the built disckit and TestImages/scripts/make-all.sh output"))

@@ -53,6 +53,45 @@ public final class TemporaryDirectory: @unchecked Sendable {
   public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 
   deinit { try? FileManager.default.removeItem(at: url) }
+
+  /// A directory for state shared by a whole test process (a `static let`, which is never
+  /// deinitialised): created now, removed when the process exits.
+  public static func processWide(_ prefix: String) throws -> TemporaryDirectory {
+    let directory = try TemporaryDirectory(prefix)
+    removeAtExit(directory.path)
+    return directory
+  }
+
+  /// Removes `path` (recursively) when the test process exits normally.
+  public static func removeAtExit(_ path: String) {
+    ExitCleanup.shared.add(path)
+  }
+}
+
+/// Paths removed by an `atexit` handler (process-wide temporary directories).
+final class ExitCleanup: @unchecked Sendable {
+  static let shared = ExitCleanup()
+  private let lock = NSLock()
+  private var paths: [String] = []
+  private var registered = false
+
+  func add(_ path: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    paths.append(path)
+    if !registered {
+      registered = true
+      atexit { ExitCleanup.shared.removeAll() }
+    }
+  }
+
+  func removeAll() {
+    lock.lock()
+    let all = paths
+    paths = []
+    lock.unlock()
+    for path in all { try? FileManager.default.removeItem(atPath: path) }
+  }
 }
 
 /// Running external tools (the reference oracles: ffprobe, lsdvd, udfinfo, xorriso, python3-gst).

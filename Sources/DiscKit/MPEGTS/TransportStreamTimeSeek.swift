@@ -100,8 +100,10 @@ public enum TransportStreamTimeSeek {
   ///
   /// - Throws: ``DiscKitError/Code/invalidArgument`` for a negative, NaN or infinite time;
   ///   ``DiscKitError/Code/malformed`` when the head holds no transport packets;
-  ///   ``DiscKitError/Code/notFound`` when the head holds no video stream, no video PTS, or the
-  ///   stream no random access point near the time; I/O errors of the source.
+  ///   ``DiscKitError/Code/unsupported`` when the head holds no video stream (a time seek needs
+  ///   video); ``DiscKitError/Code/malformed`` when it holds no video PTS, or the stream no random
+  ///   access point near the time (all three exit 65 in the CLI: the input, not its path, is at
+  ///   fault); I/O errors of the source.
   public static func seek(source: any ByteSource, to seconds: Double) throws(DiscKitError)
     -> Result
   {
@@ -121,7 +123,7 @@ public enum TransportStreamTimeSeek {
     }
     guard !head.video.isEmpty else {
       throw DiscKitError(
-        .notFound, "transport stream", at: 0,
+        .unsupported, "transport stream", at: 0,
         "no video stream in the first \(head.bytesScanned) bytes (a time seek needs video)")
     }
     guard
@@ -130,7 +132,7 @@ public enum TransportStreamTimeSeek {
       let p0 = video.firstPTS, let p0Offset = video.firstPTSOffset
     else {
       throw DiscKitError(
-        .notFound, "transport stream", at: 0,
+        .malformed, "transport stream", at: 0,
         "no video PES with a PTS after the first PAT in the first \(head.bytesScanned) bytes")
     }
     let ticks = seconds * MPEGTimestamp.clockRate
@@ -209,7 +211,7 @@ public enum TransportStreamTimeSeek {
         packetIndex: offset / Int64(unit), randomAccessIndicator: false)
     } else {
       throw DiscKitError(
-        .notFound, "transport stream", at: hi,
+        .malformed, "transport stream", at: hi,
         "no random access point of video PID \(video.pid) (\(video.codec.rawValue)) in the \(scanned) bytes before the time nor at the stream's head"
       )
     }

@@ -17,7 +17,7 @@ final class BDMVTestClips: @unchecked Sendable {
   static func get() throws -> BDMVTestClips { try shared.get() }
 
   private init() throws {
-    directory = try TemporaryDirectory("disckit-bdmv-clips")
+    directory = try TemporaryDirectory.processWide("disckit-bdmv-clips")
     try make("a.ts", seconds: 4, source: "testsrc", tone: 440)
     try make("b.ts", seconds: 3, source: "testsrc2", tone: 550)
     try make("c.m2ts", seconds: 2, source: "smptebars", tone: 660)

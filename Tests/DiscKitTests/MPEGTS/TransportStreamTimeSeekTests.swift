@@ -254,13 +254,16 @@ struct TransportStreamTimeSeekTests {
   }
 
   @Test(
-    "real sample whose video PID carries no packets: notFound",
+    "real sample whose video PID carries no packets: malformed (exit 65)",
     .enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)))
   func realSampleWithoutVideoPackets() throws {
     let source = try FileByteSource(path: Fixtures.real("ts/tsduck_test-151_h264_aac_eac3.ts"))
     #expect {
       try TransportStreamTimeSeek.seek(source: source, to: 3)
-    } throws: { ($0 as? DiscKitError)?.code == .notFound }
+    } throws: { error in
+      let e = error as? DiscKitError
+      return e?.code == .malformed && e?.code.exitCode == 65
+    }
   }
 
   // MARK: Bad input
@@ -287,7 +290,7 @@ struct TransportStreamTimeSeekTests {
     }
   }
 
-  @Test("a stream without video: notFound", .enabled(if: haveFFmpeg, "needs ffmpeg"))
+  @Test("a stream without video: unsupported (exit 65, not 66)", .enabled(if: haveFFmpeg, "needs ffmpeg"))
   func noVideo() throws {
     let dir = try TemporaryDirectory()
     let path = dir.file("audio.ts")
@@ -296,11 +299,12 @@ struct TransportStreamTimeSeekTests {
       try TransportStreamTimeSeek.seek(source: FileByteSource(path: path), to: 1)
     } throws: { error in
       let e = error as? DiscKitError
-      return e?.code == .notFound && e?.detail.contains("no video") == true
+      return e?.code == .unsupported && e?.code.exitCode == 65
+        && e?.detail.contains("no video") == true
     }
   }
 
-  @Test("video PES without PTS: notFound", .enabled(if: ready, notReady))
+  @Test("video PES without PTS: malformed", .enabled(if: ready, notReady))
   func noPTS() throws {
     var data = try TSOracle.bytes(Fixtures.generated("ts/h264-ac3.ts"))
     // Clear PTS_DTS_flags in every video PES header (PID 0x100, payload_unit_start).
@@ -320,7 +324,7 @@ struct TransportStreamTimeSeekTests {
       try TransportStreamTimeSeek.seek(source: MemoryByteSource(data), to: 1)
     } throws: { error in
       let e = error as? DiscKitError
-      return e?.code == .notFound && e?.detail.contains("PTS") == true
+      return e?.code == .malformed && e?.detail.contains("PTS") == true
     }
   }
 

@@ -15,6 +15,7 @@ enum UDFTesting {
       "disckit-udf-images-\(getpid())"
     ).path
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    TemporaryDirectory.removeAtExit(dir)
     let script = Fixtures.testImages.appendingPathComponent("scripts/make-udf.sh").path
     _ = try? Tool.run("/bin/bash", [script], environment: ["OUT": dir])
     return dir

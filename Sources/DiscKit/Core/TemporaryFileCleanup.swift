@@ -1,0 +1,111 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Removes DiscKit's named temporary output files when the process is interrupted.
+///
+/// ``AtomicFileWriter`` registers a named temporary file (used where `O_TMPFILE` is not
+/// available) here. The first registration installs handlers for `SIGINT`, `SIGTERM` and `SIGHUP`
+/// (a signal the program ignores stays ignored) that unlink every registered file with
+/// async-signal-safe calls only, then restore the previous disposition and raise the signal
+/// again, so the process ends as it would have.
+public enum TemporaryFileCleanup {
+  /// How many temporary files can be pending at once (more are still removed on normal failure
+  /// paths, just not by the signal handler).
+  public static let capacity = 64
+
+  /// Paths as C strings, readable from a signal handler without locks.
+  nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> =
+    {
+      let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+      slots.initialize(repeating: nil, count: capacity)
+      return slots
+    }()
+
+  private static let lock = Mutex(false)
+
+  /// The dispositions replaced by ours, restored before a signal is raised again.
+  nonisolated(unsafe) private static let previousTable: UnsafeMutablePointer<sigaction> = {
+    let table = UnsafeMutablePointer<sigaction>.allocate(capacity: 3)
+    table.initialize(repeating: sigaction(), count: 3)
+    return table
+  }()
+
+  private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+  /// Adds a path to remove if the process is interrupted.
+  public static func register(_ path: String) {
+    lock.withLock { installed in
+      if !installed {
+        installed = true
+        installHandlers()
+      }
+      for i in 0..<capacity where slots[i] == nil {
+        slots[i] = strdup(path)
+        return
+      }
+    }
+  }
+
+  /// Forgets a path (committed or already removed).
+  public static func unregister(_ path: String) {
+    lock.withLock { _ in
+      for i in 0..<capacity {
+        guard let slot = slots[i], String(cString: slot) == path else { continue }
+        slots[i] = nil
+        free(slot)
+      }
+    }
+  }
+
+  /// The paths registered now (for tests and diagnostics).
+  public static var pending: [String] {
+    lock.withLock { _ in
+      (0..<capacity).compactMap { i in slots[i].map { String(cString: $0) } }
+    }
+  }
+
+  private static func installHandlers() {
+    for (index, signal) in signals.enumerated() {
+      var old = sigaction()
+      guard sigaction(signal, nil, &old) == 0 else { continue }
+      #if os(Linux)
+        let ignored = unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == 1
+      #else
+        let ignored = unsafeBitCast(old.__sigaction_u.__sa_handler, to: Int.self) == 1
+      #endif
+      if ignored { continue }  // SIG_IGN (e.g. under nohup): leave it so
+      previousTable[index] = old
+      var action = sigaction()
+      #if os(Linux)
+        action.__sigaction_handler.sa_handler = temporaryFileSignalHandler
+      #else
+        action.__sigaction_u.__sa_handler = temporaryFileSignalHandler
+      #endif
+      sigemptyset(&action.sa_mask)
+      action.sa_flags = 0
+      _ = sigaction(signal, &action, nil)
+    }
+  }
+
+  /// Runs in the signal handler: unlink, restore, re-raise.
+  fileprivate static func handle(_ signal: Int32) {
+    for i in 0..<capacity {
+      if let slot = slots[i] { _ = unlink(slot) }
+    }
+    for (index, s) in signals.enumerated() where s == signal {
+      _ = sigaction(signal, previousTable + index, nil)
+    }
+    _ = raise(signal)
+  }
+}
+
+private func temporaryFileSignalHandler(_ signal: Int32) {
+  TemporaryFileCleanup.handle(signal)
+}
