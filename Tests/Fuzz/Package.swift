@@ -1,0 +1,20 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// DiscKit's libFuzzer harnesses: a package of its own so the normal build never sees them.
+// Built by `make fuzz` (Scripts/fuzz.sh) with `-sanitize=fuzzer,address`; one binary, one harness
+// per parser entry point, chosen with DISCKIT_FUZZ_TARGET (see Sources/disckit-fuzz/Harness.swift).
+let package = Package(
+  name: "DiscKitFuzz",
+  platforms: [.macOS(.v15)],
+  dependencies: [.package(name: "DiscKit", path: "../..")],
+  targets: [
+    .executableTarget(
+      name: "disckit-fuzz",
+      dependencies: [.product(name: "DiscKit", package: "DiscKit")],
+      // libFuzzer provides main(); the harness file must not.
+      swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,60 @@
+import DiscKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One fuzz harness: a parser entry point fed the fuzzer's bytes. A harness must never trap; a
+/// thrown ``DiscKitError`` is the expected answer to bad input.
+protocol FuzzHarness {
+  /// The name given in DISCKIT_FUZZ_TARGET (also the corpus and dictionary name).
+  static var name: String { get }
+  static func run(_ bytes: UnsafeRawBufferPointer)
+}
+
+/// Every harness, by name.
+let harnesses: [any FuzzHarness.Type] = [
+  UDFHarness.self, ISO9660Harness.self, IndexHarness.self, MovieObjectHarness.self,
+  MPLSHarness.self, CLPIHarness.self, IFOHarness.self, NavPackHarness.self, TSHarness.self,
+  PSHarness.self, TimeSeekHarness.self, SegmentHarness.self, ImageHarness.self,
+]
+
+nonisolated(unsafe) var selected: (any FuzzHarness.Type)?
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzerInitialize(
+  _ argc: UnsafeMutablePointer<Int32>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
+  let name = getenv("DISCKIT_FUZZ_TARGET").map { String(cString: $0) } ?? ""
+  guard let harness = harnesses.first(where: { $0.name == name }) else {
+    let names = harnesses.map { $0.name }.joined(separator: " ")
+    fputs("disckit-fuzz: set DISCKIT_FUZZ_TARGET to one of: \(names)\n", stderr)
+    exit(64)
+  }
+  selected = harness
+  return 0
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  let bytes = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
+  selected?.run(bytes)
+  return 0
+}
+
+/// Reads a whole source in large chunks (what an extraction does), bounded by its size.
+func drain(_ source: any ByteSource, limit: Int64 = 64 << 20) {
+  let chunk = 1 << 20
+  let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+  defer { buffer.deallocate() }
+  var offset: Int64 = 0
+  let end = min(source.size, limit)
+  while offset < end {
+    let want = Int(min(Int64(chunk), end - offset))
+    guard let got = try? source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want])),
+      got > 0
+    else { return }
+    offset += Int64(got)
+  }
+}
