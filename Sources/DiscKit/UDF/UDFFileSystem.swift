@@ -46,6 +46,22 @@ public struct UDFFileSystem: DiscFileSystem {
     cache = DirectoryCache()
   }
 
+  /// Deviations from the UDF specification read leniently so far, because their meaning is
+  /// unambiguous and libudfread reads them the same way (e.g. short allocation descriptors of a
+  /// file in the metadata partition that point outside it: read from the physical partition).
+  /// Filled as files are opened; see ``checkDeviations()``.
+  public var deviations: [String] { volume.deviations.all }
+
+  /// Opens every file's entry (reading no file data) and returns ``deviations``: what
+  /// `disckit info` reports as notes. Unreadable directories and files are skipped here; opening
+  /// them reports their errors.
+  public func checkDeviations() -> [String] {
+    for entry in (try? recursiveContents()) ?? [] where !entry.isDirectory {
+      _ = try? openFile(atPath: entry.path)
+    }
+    return deviations
+  }
+
   /// `0x0250` → `"2.50"`.
   static func revisionString(_ value: UInt16) -> String {
     let minor = String(value & 0xFF, radix: 16)

@@ -61,6 +61,8 @@ final class UDFVolume: Sendable {
   let primaryVolume: UDFPrimaryVolumeDescriptor?
   let rootICB: UDFLongAD
   let fileSetDomain: UDFEntityIdentifier?
+  /// Deviations read leniently (as libudfread reads them), noted as files are opened.
+  let deviations = UDFDeviationLog()
 
   init(source: any ByteSource, limits: ParsingLimits) throws(DiscKitError) {
     self.source = source
@@ -586,6 +588,26 @@ final class UDFVolume: Sendable {
     return try UDFFileEntry(parsing: &body, identifier: tag.identifier, partition: icb.partition)
   }
 
+  /// The physical partition behind the metadata partition `extent` refers to, when every block
+  /// of the extent lies outside the metadata file; otherwise nil (the extent is not misplaced,
+  /// or it is ambiguous).
+  static func physicalPartition(
+    outside extent: UDFExtent, length: Int64, mappings: [UDFPartitionMapping]
+  ) -> UInt16? {
+    guard Int(extent.partition) < mappings.count,
+      case .metadata(let main, let mirror) = mappings[Int(extent.partition)],
+      let runs = main ?? mirror,
+      Int(runs.partition) < mappings.count, case .physical = mappings[Int(runs.partition)]
+    else { return nil }
+    let first = Int64(extent.block)
+    let end = first + max(1, (length + blockSize - 1) / blockSize)
+    for index in runs.starts.indices
+    where runs.starts[index] < end && runs.starts[index] + runs.counts[index] > first {
+      return nil
+    }
+    return runs.partition
+  }
+
   /// A file's data layout: its extents (logical) and the image pieces they map to.
   struct Layout: Sendable {
     var entry: UDFFileEntry
@@ -629,11 +651,29 @@ final class UDFVolume: Sendable {
       logical.append((position, extent))
       let pieces: [UDFPiece]
       if extent.isRecorded {
-        pieces = try Self.pieces(
-          mappings: mappings, imageSize: source.size, partition: extent.partition,
-          block: extent.block,
-          length: length, mirror: false, structure: "UDF allocation descriptor",
-          at: extent.descriptorOffset)
+        do throws(DiscKitError) {
+          pieces = try Self.pieces(
+            mappings: mappings, imageSize: source.size, partition: extent.partition,
+            block: extent.block,
+            length: length, mirror: false, structure: "UDF allocation descriptor",
+            at: extent.descriptorOffset)
+        } catch {
+          // A short AD of a file in the metadata partition that lies wholly outside it: its data
+          // is in the physical partition (where UDF 2.50 puts file data, and where libudfread
+          // reads every file's data). Anything partly inside stays an error.
+          guard entry.form == .short,
+            let physical = Self.physicalPartition(
+              outside: extent, length: length, mappings: mappings)
+          else { throw error }
+          pieces = try Self.pieces(
+            mappings: mappings, imageSize: source.size, partition: physical,
+            block: extent.block,
+            length: length, mirror: false, structure: "UDF allocation descriptor",
+            at: extent.descriptorOffset)
+          deviations.record(
+            "UDF File Entry at byte \(entry.offset): short allocation descriptors point outside the metadata partition; read from physical partition \(physical), as libudfread does"
+          )
+        }
       } else {
         pieces = [UDFPiece(offset: nil, length: length)]
       }

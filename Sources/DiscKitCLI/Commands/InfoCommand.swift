@@ -22,11 +22,13 @@ struct InfoCommand: ParsableCommand {
   }
 
   static func report(for disc: DiscImage) -> Report {
-    Report(
+    // Lenient UDF reads (deviations libudfread tolerates) are found by opening every file entry.
+    let notes = disc.notes + ((disc.fileSystem as? UDFFileSystem)?.checkDeviations() ?? [])
+    return Report(
       path: disc.path, fileSystem: disc.fileSystem.kind.rawValue,
       udfRevision: disc.fileSystem.revision,
       volumeLabel: disc.fileSystem.volumeLabel, imageSize: disc.source?.size,
-      discKind: disc.kind.rawValue, notes: disc.notes.isEmpty ? nil : disc.notes)
+      discKind: disc.kind.rawValue, notes: notes.isEmpty ? nil : notes)
   }
 
   func run() throws {
