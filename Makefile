@@ -5,7 +5,13 @@ SWIFT ?= swift
 DISCKIT := .build/release/disckit
 SAMPLE := TestImages/sample-bluray.iso
 
-.PHONY: all deps build sample images test bench format clean
+.PHONY: all deps build sample images test bench format clean fuzz fuzz-smoke test-sanitize
+
+# `make fuzz`: each libFuzzer harness for FUZZ_SECONDS (or FUZZ_RUNS executions), see Scripts/fuzz.sh.
+FUZZ_SECONDS ?= 60
+# ThreadSanitizer runs the tests whose names match this (concurrent readers; the server tests by
+# module name once they exist).
+TSAN_FILTER ?= [Cc]oncurrent|DiscKitServerTests
 
 all: deps build sample
 
@@ -34,6 +40,24 @@ bench: deps images
 	$(SWIFT) build -c release --product disckit
 	$(SWIFT) build -c release --product DiscKitBench
 	.build/release/DiscKitBench
+
+fuzz: deps images
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Scripts/fuzz.sh
+
+# CI's short run: builds the harnesses and runs each for 10 s.
+fuzz-smoke: deps
+	FUZZ_SECONDS=10 Scripts/fuzz.sh
+
+# The suite under AddressSanitizer (whole suite) and ThreadSanitizer (TSAN_FILTER), each in its
+# own build directory. ASan's leak checker is off: the Swift runtime's caches read as leaks.
+test-sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	DISCKIT=$(CURDIR)/.build-asan/debug/disckit TestImages/scripts/make-all.sh
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address \
+	  --scratch-path .build-asan 2>&1 | tee .build-asan/test-output.txt; exit $${PIPESTATUS[0]}
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan \
+	  --filter '$(TSAN_FILTER)' 2>&1 | tee .build-tsan/test-output.txt; exit $${PIPESTATUS[0]}
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

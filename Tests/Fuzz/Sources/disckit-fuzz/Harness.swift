@@ -13,7 +13,7 @@ protocol FuzzHarness {
 }
 
 /// Every harness, by name.
-let harnesses: [any FuzzHarness.Type] = [
+nonisolated(unsafe) let harnesses: [any FuzzHarness.Type] = [
   UDFHarness.self, ISO9660Harness.self, IndexHarness.self, MovieObjectHarness.self,
   MPLSHarness.self, CLPIHarness.self, IFOHarness.self, NavPackHarness.self, TSHarness.self,
   PSHarness.self, TimeSeekHarness.self, SegmentHarness.self, ImageHarness.self,
@@ -29,7 +29,8 @@ public func fuzzerInitialize(
   let name = getenv("DISCKIT_FUZZ_TARGET").map { String(cString: $0) } ?? ""
   guard let harness = harnesses.first(where: { $0.name == name }) else {
     let names = harnesses.map { $0.name }.joined(separator: " ")
-    fputs("disckit-fuzz: set DISCKIT_FUZZ_TARGET to one of: \(names)\n", stderr)
+    let message = "disckit-fuzz: set DISCKIT_FUZZ_TARGET to one of: \(names)\n"
+    _ = message.withCString { write(2, $0, strlen($0)) }
     exit(64)
   }
   selected = harness
@@ -58,3 +59,21 @@ func drain(_ source: any ByteSource, limit: Int64 = 64 << 20) {
     offset += Int64(got)
   }
 }
+
+/// SwiftPM links an executable's entry point as `<module>_main` (`--defsym main=...`), so
+/// libFuzzer's own `main` is not used: this one runs the libFuzzer driver.
+@_cdecl("disckit_fuzz_main")
+public func fuzzMain(
+  _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+  var count = argc
+  var arguments = argv
+  return LLVMFuzzerRunDriver(&count, &arguments, fuzzerTestOneInput)
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+  _ argc: UnsafeMutablePointer<Int32>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+  _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32

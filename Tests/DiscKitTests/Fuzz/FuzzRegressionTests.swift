@@ -1,0 +1,119 @@
+import DiscKit
+import DiscKitTestSupport
+import Foundation
+import Testing
+
+/// Replays every input the fuzzers ever crashed, leaked or hung on (`Tests/Fuzz/regressions/
+/// HARNESS/`, kept by `Scripts/fuzz.sh --keep`) through the same entry point as its harness
+/// (`Tests/Fuzz/Sources/disckit-fuzz`). A trap would end the test process; a typed error, or a
+/// result, is the expected answer.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+  static let root = Fixtures.packageRoot.appendingPathComponent("Tests/Fuzz/regressions")
+
+  /// (harness, file) for every kept input.
+  static let cases: [FuzzCase] = {
+    let harnesses = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+    return harnesses.sorted().flatMap { harness in
+      let dir = root.appendingPathComponent(harness).path
+      return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted().map {
+        FuzzCase(harness: harness, file: dir + "/" + $0)
+      }
+    }
+  }()
+
+  struct FuzzCase: CustomTestStringConvertible, Sendable {
+    var harness: String
+    var file: String
+    var testDescription: String { harness + "/" + (file.split(separator: "/").last.map(String.init) ?? "") }
+  }
+
+  @Test("every kept input is answered without a trap", arguments: cases)
+  func replay(_ fuzzCase: FuzzCase) throws {
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fuzzCase.file)))
+    try #require(Self.known.contains(fuzzCase.harness), "unknown harness \(fuzzCase.harness)")
+    Self.run(fuzzCase.harness, bytes)
+  }
+
+  static let known: Set<String> = [
+    "udf", "iso9660", "index", "movieobject", "mpls", "clpi", "ifo", "navpack", "ts", "ps",
+    "timeseek", "segment", "image",
+  ]
+
+  /// The harnesses' calls (kept in step with Tests/Fuzz/Sources/disckit-fuzz).
+  static func run(_ harness: String, _ bytes: [UInt8]) {
+    switch harness {
+    case "udf":
+      let source = MemoryByteSource(bytes)
+      if let fs = try? UDFFileSystem(source: source) { walk(fs) }
+    case "iso9660":
+      for names in [ISO9660FileSystem.NamePreference.automatic, .plain] {
+        if let fs = try? ISO9660FileSystem(source: MemoryByteSource(bytes), names: names) {
+          walk(fs)
+        }
+      }
+    case "index": _ = try? BDMVIndex(bytes: bytes)
+    case "movieobject": _ = try? MovieObjectFile(bytes: bytes)
+    case "mpls": _ = try? MoviePlaylist(bytes: bytes)
+    case "clpi": _ = try? ClipInformation(bytes: bytes)
+    case "ifo":
+      _ = try? DVDVideoManagerInfo(bytes: bytes)
+      _ = try? DVDTitleSetInfo(bytes: bytes)
+    case "navpack": _ = try? DVDNavigationPack(sector: bytes, at: 0)
+    case "ts":
+      let source = MemoryByteSource(bytes)
+      _ = try? PESPreScanner.scan(source: source, offset: 0, window: source.size)
+    case "ps":
+      guard let first = bytes.first else { return }
+      _ = try? ProgramStreamScanner.scan(
+        source: MemoryByteSource(Array(bytes.dropFirst())), chunkSize: Int(first) * 61 + 1)
+    case "timeseek":
+      guard bytes.count >= 4 else { return }
+      let hundredths = bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+      _ = try? TransportStreamTimeSeek.seek(
+        source: MemoryByteSource(Array(bytes.dropFirst(4))), to: Double(hundredths) / 100)
+    case "segment":
+      if let request = try? JSONDecoder().decode(SegmentRequest.self, from: Data(bytes)) {
+        _ = request.evaluate()
+      }
+    case "image":
+      guard let disc = try? DiscImage.open(source: MemoryByteSource(bytes)) else { return }
+      if disc.fileSystem.exists("/BDMV/index.bdmv") || disc.fileSystem.exists("/BDMV") {
+        guard let bluray = try? BlurayDisc(disc: disc) else { return }
+        _ = bluray.smartSelection()
+        _ = bluray.navigationPlaylists()
+        for file in bluray.playlists.prefix(8) {
+          guard let title = try? bluray.title(playlist: file.name) else { continue }
+          _ = try? title.playbackStart(forTitleTime: 90_000)
+        }
+        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() { drain(source) }
+      } else if let dvd = try? DVDDisc(fileSystem: disc.fileSystem) {
+        for case .success(let title) in dvd.titles.prefix(8) {
+          if let source = try? dvd.byteSource(title: title.number) { drain(source) }
+        }
+      }
+    default: break
+    }
+  }
+
+  static func walk(_ fileSystem: any DiscFileSystem) {
+    guard let entries = try? fileSystem.recursiveContents(atPath: "/") else { return }
+    for entry in entries.prefix(256) where !entry.isDirectory {
+      if let file = try? fileSystem.openFile(atPath: entry.path) { drain(file, limit: 1 << 20) }
+    }
+  }
+
+  static func drain(_ source: any ByteSource, limit: Int64 = 64 << 20) {
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var offset: Int64 = 0
+    let end = min(source.size, limit)
+    while offset < end {
+      let want = Int(min(Int64(buffer.count), end - offset))
+      let got = buffer.withUnsafeMutableBytes { raw in
+        try? source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<want]))
+      }
+      guard let got, got > 0 else { return }
+      offset += Int64(got)
+    }
+  }
+}
