@@ -42,6 +42,11 @@ mkdir -p "$fuzz/artifacts"
 summary="$fuzz/artifacts/summary.txt"
 : > "$summary.new"
 
+# LeakSanitizer on; ASan's quarantine of freed memory (256 MiB by default) would count against
+# -rss_limit_mb on the harnesses that take whole images, so it is kept small. A single allocation
+# over the limit is still an error (-malloc_limit_mb defaults to -rss_limit_mb).
+asan_options="detect_leaks=1:quarantine_size_mb=16:malloc_context_size=8"
+
 # One harness. libFuzzer's -timeout is wall-clock time: on a loaded machine under `nice -n 19` a
 # starved process can pass 1 s on a quick input. A timeout input is therefore run again at normal
 # priority; if it finishes within the limit there, it was starvation (kept in artifacts/starved/)
@@ -66,7 +71,7 @@ run_one() {
       [ "$left" -le 0 ] && break
       limit=(-max_total_time="$left")
     fi
-    DISCKIT_FUZZ_TARGET="$h" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" nice -n 19 "$bin" \
+    DISCKIT_FUZZ_TARGET="$h" ASAN_OPTIONS="${ASAN_OPTIONS:-$asan_options}" nice -n 19 "$bin" \
       "$fuzz/corpus/$h" "${extra[@]}" -dict="$fuzz/dictionaries/$(dict_for "$h").dict" \
       "${limit[@]}" -timeout=1 -rss_limit_mb=256 -max_len="$max_len" \
       -artifact_prefix="$fuzz/artifacts/$h-" -print_final_stats=1 -reload=0 \
@@ -106,7 +111,7 @@ if [ "$jobs" -le 1 ]; then
   for h in $targets; do run_one "$h" || failed=1; done
 else
   export -f run_one dict_for
-  export fuzz bin summary
+  export fuzz bin summary asan_options
   export FUZZ_SECONDS="${FUZZ_SECONDS:-60}" FUZZ_RUNS="${FUZZ_RUNS:-}"
   printf '%s\n' $targets | xargs -P "$jobs" -I{} bash -c 'run_one {}' || failed=1
 fi

@@ -44,6 +44,11 @@ public enum TemporaryFileCleanup {
     lock.withLock { installed in
       if !installed {
         installed = true
+        // Initialise everything the handler touches before it can run (no lazy set-up, which
+        // would allocate, inside a signal handler).
+        _ = slots
+        _ = previousTable
+        _ = signals
         installHandlers()
       }
       for i in 0..<capacity where slots[i] == nil {
