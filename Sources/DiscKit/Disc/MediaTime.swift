@@ -73,7 +73,8 @@ public struct MediaTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
     let seconds = magnitude / 90_000
     func two(_ v: UInt64) -> String { v < 10 ? "0\(v)" : "\(v)" }
     let ms = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-    return "\(ticks < 0 ? "-" : "")\(seconds / 3600):\(two(seconds / 60 % 60)):\(two(seconds % 60)).\(ms)"
+    return
+      "\(ticks < 0 ? "-" : "")\(seconds / 3600):\(two(seconds / 60 % 60)):\(two(seconds % 60)).\(ms)"
   }
 
   public static func < (a: MediaTime, b: MediaTime) -> Bool { a.ticks < b.ticks }

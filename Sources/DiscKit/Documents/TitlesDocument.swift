@@ -161,7 +161,8 @@ extension TitlesDocument {
     func pick(_ kind: DiscTitle.Stream.Kind) -> [Stream] {
       all.filter { $0.kind == kind }.map {
         Stream(
-          id: $0.id, codec: $0.codec, codingType: $0.codingType, language: $0.language, format: $0.format,
+          id: $0.id, codec: $0.codec, codingType: $0.codingType, language: $0.language,
+          format: $0.format,
           rate: $0.rate, channels: $0.channels)
       }
     }

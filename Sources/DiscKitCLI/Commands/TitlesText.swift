@@ -19,7 +19,9 @@ enum TitlesText {
         s.interactive.count)
       if t.main { line += "  [main]" }
       if let by = t.playedByTitles, !by.isEmpty {
-        line += "  played by " + by.map { $0 == 0 ? "first play" : "title \($0)" }
+        line +=
+          "  played by "
+          + by.map { $0 == 0 ? "first play" : "title \($0)" }
           .joined(separator: ", ")
       }
       if let excluded = t.excluded { line += "  (\(excluded))" }
@@ -46,7 +48,8 @@ enum TitlesText {
           .joined(separator: " ")
       }
       if !t.streams.subtitles.isEmpty {
-        line += ", subtitles " + t.streams.subtitles.map { $0.language ?? "und" }.joined(separator: " ")
+        line +=
+          ", subtitles " + t.streams.subtitles.map { $0.language ?? "und" }.joined(separator: " ")
       }
       if let size = t.size { line += ", \(size) bytes" }
       if let error = t.error { line += ", error: \(error)" }
