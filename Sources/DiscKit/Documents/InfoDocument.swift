@@ -1,4 +1,4 @@
-/// The document `disckit info --json` prints and `GET /discs/{id}` serves: the file system, UDF
+/// The document `disckit info` prints as JSON and `GET /discs/{id}` serves: the file system, UDF
 /// revision, volume label, size and disc kind of an image or folder.
 ///
 /// JSON Schema: `Sources/DiscKit/Documents/Schemas/info.schema.json`.

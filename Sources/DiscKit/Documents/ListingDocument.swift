@@ -1,4 +1,4 @@
-/// The document `disckit ls --json` prints: files of a disc image or folder.
+/// The document `disckit ls` prints as JSON: files of a disc image or folder.
 ///
 /// JSON Schema: `Sources/DiscKit/Documents/Schemas/listing.schema.json`.
 public struct ListingDocument: Codable, Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// The document `disckit scan --json` prints and `GET /discs/{id}/titles/{key}/scan` serves: the
+/// The document `disckit scan` prints as JSON and `GET /discs/{id}/titles/{key}/scan` serves: the
 /// pre-scan report (its fields at the top level), plus how the scan start was found.
 ///
 /// JSON Schema: `Sources/DiscKit/Documents/Schemas/scan.schema.json`.
