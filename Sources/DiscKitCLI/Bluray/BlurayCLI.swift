@@ -1,5 +1,4 @@
 import DiscKit
-import Foundation
 
 /// The Blu-ray side of `disckit titles` and `disckit extract`.
 enum BlurayCLI {
@@ -167,7 +166,7 @@ enum BlurayCLI {
     case 0x90: "PGS"
     case 0x91: "IG"
     case 0x92: "Text subtitles"
-    default: String(format: "0x%02X", t)
+    default: String(cFormat: "0x%02X", UInt32(t))
     }
   }
 
@@ -229,7 +228,7 @@ enum BlurayCLI {
   static func clock(_ ticks90k: UInt64) -> String {
     let seconds = ticks90k / 90000
     return String(
-      format: "%d:%02d:%02d.%03d", seconds / 3600, (seconds / 60) % 60, seconds % 60,
+      cFormat: "%llu:%02llu:%02llu.%03llu", seconds / 3600, (seconds / 60) % 60, seconds % 60,
       (ticks90k % 90000) / 90)
   }
 
@@ -278,29 +277,35 @@ enum BlurayCLI {
       warnings: title.warnings.isEmpty ? nil : title.warnings)
   }
 
-  static func titles(disc image: DiscImage, options: TitlesOptions) throws {
+  /// The document of `disckit titles --json` on a Blu-ray (also one line of `--batch`).
+  static func document(disc image: DiscImage, options: TitlesOptions) throws -> ListJSON {
     let disc = try BlurayDisc(disc: image)
     let list = try listing(
       disc, selection: options.select, all: options.all, minLength: options.minLength)
     let titles = list.rows.compactMap { titleJSON(disc, $0, main: list.main) }
+    let errors = disc.warnings
+    return ListJSON(
+      source: image.path, kind: image.kind.rawValue, selection: options.select.rawValue,
+      main: list.main,
+      reason: list.reason, titles: titles, errors: errors.isEmpty ? nil : errors)
+  }
+
+  static func titles(disc image: DiscImage, options: TitlesOptions) throws {
+    let document = try document(disc: image, options: options)
     if options.output.json {
-      let errors = disc.warnings
-      Output.line(
-        try Output.json(
-          ListJSON(
-            source: image.path, kind: image.kind.rawValue, selection: options.select.rawValue,
-            main: list.main,
-            reason: list.reason, titles: titles, errors: errors.isEmpty ? nil : errors)))
+      Output.line(try Output.json(document))
       return
     }
-    Output.line("Main title: \(list.main ?? "none") (\(list.reason))")
-    for t in titles {
+    Output.line("Main title: \(document.main ?? "none") (\(document.reason))")
+    for t in document.titles {
       let a = t.streams
-      var line = String(
-        format: "%@ %@  %@  chapters %3d  clips %3d  angles %d  %8.1f MiB  V:%d A:%d PG:%d IG:%d",
-        t.index.map { String(format: "%3d", $0) } ?? "  -", t.playlist, t.duration,
-        t.chapters.count, t.clips.count,
-        t.angles, Double(t.size) / 1_048_576, a.video.count, a.audio.count, a.pg.count, a.ig.count)
+      let index = t.index.map { String(cFormat: "%3ld", $0) } ?? "  -"
+      var line =
+        "\(index) \(t.playlist)  \(t.duration)  "
+        + String(
+          cFormat: "chapters %3ld  clips %3ld  angles %ld  %8.1f MiB  V:%ld A:%ld PG:%ld IG:%ld",
+          t.chapters.count, t.clips.count, t.angles, Double(t.size) / 1_048_576, a.video.count,
+          a.audio.count, a.pg.count, a.ig.count)
       if t.main { line += "  [main]" }
       if !t.playedByTitles.isEmpty {
         let names = t.playedByTitles.map { $0 == 0 ? "first play" : "title \($0)" }

@@ -1,5 +1,9 @@
 import DiscKit
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The DVD side of `disckit titles` and `disckit extract`.
 enum DVDCLI {
@@ -80,7 +84,8 @@ enum DVDCLI {
     }
   }
 
-  static func titles(disc image: DiscImage, options: TitlesOptions) throws {
+  /// The document of `disckit titles --json` on a DVD (also one line of `--batch`).
+  static func document(disc image: DiscImage, options: TitlesOptions) throws -> Listing {
     let disc = try DVDDisc(fileSystem: image.fileSystem)
     let (main, reason, aside) = selection(disc, options.select)
     var rows: [TitleJSON] = []
@@ -125,11 +130,17 @@ enum DVDCLI {
             reason: aside[number], error: "\(error)"))
       }
     }
+    return Listing(
+      selection: options.select.rawValue, mainTitle: main, reason: reason, titles: rows)
+  }
+
+  static func titles(disc image: DiscImage, options: TitlesOptions) throws {
+    let document = try document(disc: image, options: options)
+    let main = document.mainTitle
+    let reason = document.reason
+    let rows = document.titles
     if options.output.json {
-      Output.line(
-        try Output.json(
-          Listing(selection: options.select.rawValue, mainTitle: main, reason: reason, titles: rows)
-        ))
+      Output.line(try Output.json(document))
       return
     }
     for row in rows {

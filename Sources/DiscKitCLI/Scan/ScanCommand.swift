@@ -1,9 +1,13 @@
 import ArgumentParser
 import DiscKit
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `disckit scan SOURCE`: the PES pre-scan of a transport stream.
-struct ScanCommand: ParsableCommand {
+struct ScanCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "scan",
     abstract:
@@ -32,7 +36,17 @@ struct ScanCommand: ParsableCommand {
       """)
 
   @Argument(help: "A .m2ts, .ts or .mts file, or a disc image or folder (see --title).")
-  var source: String
+  var source: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Scan every disc image and disc folder under ROOT (or each path read from standard input, with -): one JSON line per disc, in order.",
+      valueName: "ROOT|-"))
+  var batch: String?
+
+  @Option(name: .long, help: "Discs read at once with --batch (default: the number of cores).")
+  var jobs: Int = BatchRunner.defaultWidth
 
   @Option(help: "Byte offset where the scan starts (K/M/G suffixes allowed).")
   var offset: String = "0"
@@ -65,8 +79,11 @@ struct ScanCommand: ParsableCommand {
 
   /// Parses `123`, `30M`, `4K`, `1G` (powers of 1024).
   static func parseSize(_ text: String, name: String) throws(DiscKitError) -> Int64 {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    var digits = Substring(trimmed)
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    let start = text.firstIndex { !blank($0) } ?? text.endIndex
+    let end = text.lastIndex { !blank($0) }.map { text.index(after: $0) } ?? start
+    let trimmed = text[start..<max(start, end)]
+    var digits = trimmed
     var multiplier: Int64 = 1
     if let last = trimmed.last, last.isLetter {
       switch last.uppercased() {
@@ -95,38 +112,68 @@ struct ScanCommand: ParsableCommand {
     if title != nil, playlist != nil {
       throw ValidationError("--title and --playlist are exclusive")
     }
+    if (source == nil) == (batch == nil) {
+      throw ValidationError("give either SOURCE or --batch ROOT|-")
+    }
+    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
   }
 
-  func run() throws {
+  func run() async throws {
+    if let root = batch {
+      var failures = 0
+      try await reportingErrors {
+        failures = try await BatchRunner.run(
+          root: root, width: jobs, label: "scan", key: "scan",
+          work: { [self] path in try document(for: path) })
+      }
+      if failures > 0 { throw ExitCode.failure }
+      return
+    }
     try reportingErrors {
-      if let disc = try discSource() {
-        try scanDisc(disc)
+      guard let source else {
+        throw DiscKitError(.invalidArgument, "scan", at: nil, "no SOURCE given (or --batch ROOT|-)")
+      }
+      let document = try document(for: source)
+      if output.json {
+        Output.line(try Output.json(document))
         return
       }
-      var start = try Self.parseSize(offset, name: "--offset")
-      let window = try Self.parseSize(bytes, name: "--bytes")
-      let file = try FileByteSource(path: source)
-      var seek: TransportStreamTimeSeek.Result?
-      if let at {
-        seek = try TransportStreamTimeSeek.seek(source: file, to: at)
-        start = seek?.offset ?? start
-      }
-      var options = PESScanOptions()
-      options.payloadBound = payloadBound
-      let report = try PESPreScanner.scan(
-        source: file, offset: start, window: window, options: options)
-      if output.json {
-        Output.line(try Output.json(SeekingReport(report: report, seek: seek)))
-      } else {
-        if let seek { Self.printText(seek) }
+      switch document {
+      case .stream(let seeking):
+        if let seek = seeking.seek { Self.printText(seek) }
+        Self.printText(seeking.report)
+      case .blurayTitle(let report, let playlist):
+        Output.line("Playlist \(playlist), from title offset \(report.scanStart)")
         Self.printText(report)
+      case .dvdTitle(let report, let title):
+        Self.printText(report, title: title)
       }
     }
   }
 
-  /// The disc image or folder SOURCE names, or nil when SOURCE is a plain stream file.
+  /// The scan report of one SOURCE: a stream file, or a title of a disc image or folder.
+  func document(for source: String) throws -> ScanDocument {
+    if let disc = try discSource(source) {
+      return try scanDisc(disc)
+    }
+    var start = try Self.parseSize(offset, name: "--offset")
+    let window = try Self.parseSize(bytes, name: "--bytes")
+    let file = try FileByteSource(path: source)
+    var seek: TransportStreamTimeSeek.Result?
+    if let at {
+      seek = try TransportStreamTimeSeek.seek(source: file, to: at)
+      start = seek?.offset ?? start
+    }
+    var options = PESScanOptions()
+    options.payloadBound = payloadBound
+    let report = try PESPreScanner.scan(
+      source: file, offset: start, window: window, options: options)
+    return .stream(SeekingReport(report: report, seek: seek))
+  }
+
+  /// The disc image or folder `source` names, or nil when it is a plain stream file.
   /// `--at` alone on a stream file is a time seek in the file (``TransportStreamTimeSeek``).
-  func discSource() throws(DiscKitError) -> DiscImage? {
+  func discSource(_ source: String) throws(DiscKitError) -> DiscImage? {
     let forced = title != nil || playlist != nil
     let disc: DiscImage
     do throws(DiscKitError) {
@@ -146,7 +193,7 @@ struct ScanCommand: ParsableCommand {
     return nil
   }
 
-  func scanDisc(_ disc: DiscImage) throws {
+  func scanDisc(_ disc: DiscImage) throws -> ScanDocument {
     let window = try Self.parseSize(bytes, name: "--bytes")
     switch disc.kind {
     case .dvd:
@@ -169,11 +216,7 @@ struct ScanCommand: ParsableCommand {
         ).offset
       }
       let report = try ProgramStreamScanner.scan(source: source, offset: start, window: window)
-      if output.json {
-        Output.line(try Output.json(report))
-      } else {
-        Self.printText(report, title: number)
-      }
+      return .dvdTitle(report, title: number)
     case .bluray, .uhdBluray, .avchd:
       let bluray = try BlurayDisc(disc: disc)
       let chosen = try BlurayCLI.chooseTitle(
@@ -198,12 +241,7 @@ struct ScanCommand: ParsableCommand {
       options.streamBoundaries = boundaries
       let report = try PESPreScanner.scan(
         source: source, offset: start, window: window, options: options)
-      if output.json {
-        Output.line(try Output.json(report))
-      } else {
-        Output.line("Playlist \(chosen.name), from title offset \(start)")
-        Self.printText(report)
-      }
+      return .blurayTitle(report, playlist: chosen.name)
     case .data:
       throw DiscKitError(.unsupported, disc.path, at: nil, "neither a Blu-ray nor a DVD")
     }
@@ -218,7 +256,7 @@ struct ScanCommand: ParsableCommand {
       case .streamStart: "the stream's first one"
       }
     Output.line(
-      "Seek to \(seek.targetSeconds) s: \(seek.kind.rawValue) on PID \(seek.pid) at offset \(seek.accessPointOffset), PTS \(pts(seek.pts)), \(String(format: "%.6f", seek.seconds)) s after the first PTS (\(placement))"
+      "Seek to \(seek.targetSeconds) s: \(seek.kind.rawValue) on PID \(seek.pid) at offset \(seek.accessPointOffset), PTS \(pts(seek.pts)), \(String(cFormat: "%.6f", seek.seconds)) s after the first PTS (\(placement))"
     )
     Output.line(
       "  start offset: \(seek.offset) (moved back over \(seek.accessPointOffset - seek.offset) bytes of PSI packets)"
@@ -235,7 +273,7 @@ struct ScanCommand: ParsableCommand {
       Output.line("  first PTS:    \(pts(v.firstPTS))")
       Output.line("  first I-picture: \(pts(v.firstIDRPTS))")
       Output.line(
-        "  pre-I gap:    \(v.preIDRGapSeconds.map { String(format: "%.6f s", $0) } ?? "unknown")")
+        "  pre-I gap:    \(v.preIDRGapSeconds.map { String(cFormat: "%.6f s", $0) } ?? "unknown")")
     }
     for a in r.audio {
       let id =
@@ -244,14 +282,14 @@ struct ScanCommand: ParsableCommand {
       Output.line("  first PTS:    \(pts(a.firstPTS))")
     }
     if let av = r.avOffsetSeconds {
-      Output.line(String(format: "A/V offset:     %.6f s (audio minus video I-picture)", av))
+      Output.line(String(cFormat: "A/V offset:     %.6f s (audio minus video I-picture)", av))
     }
     for w in r.warnings { Output.line("warning: \(w)") }
   }
 
   static func pts(_ value: UInt64?) -> String {
     guard let value else { return "none" }
-    return "\(value) (\(String(format: "%.6f", Double(value) / 90_000)) s)"
+    return "\(value) (\(String(cFormat: "%.6f", Double(value) / 90_000)) s)"
   }
 
   static func printText(_ r: PESScanReport) {
@@ -278,7 +316,7 @@ struct ScanCommand: ParsableCommand {
       Output.line("  first \(kind):    \(pts(v.firstIDRPTS))")
       if v.codec == .hevc { Output.line("  first CRA/BLA: \(pts(v.firstCRAPTS))") }
       Output.line(
-        "  pre-IDR gap:  \(v.preIDRGapSeconds.map { String(format: "%.6f s", $0) } ?? "unknown")")
+        "  pre-IDR gap:  \(v.preIDRGapSeconds.map { String(cFormat: "%.6f s", $0) } ?? "unknown")")
     }
     for a in r.audio {
       Output.line(
@@ -292,7 +330,7 @@ struct ScanCommand: ParsableCommand {
       )
     }
     if let av = r.avOffsetSeconds {
-      Output.line(String(format: "A/V offset:     %.6f s (audio minus video first PTS)", av))
+      Output.line(String(cFormat: "A/V offset:     %.6f s (audio minus video first PTS)", av))
     }
     for w in r.warnings {
       Output.line(
@@ -303,9 +341,27 @@ struct ScanCommand: ParsableCommand {
   }
 }
 
+/// What `disckit scan` reports on one source.
+enum ScanDocument: Encodable, Sendable {
+  /// A stream file (with the time seek that chose the start, if any).
+  case stream(SeekingReport)
+  /// A Blu-ray title's clips, read as one transport stream.
+  case blurayTitle(PESScanReport, playlist: String)
+  /// A DVD title, read as one program stream.
+  case dvdTitle(ProgramStreamScanReport, title: Int)
+
+  func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .stream(let report): try report.encode(to: encoder)
+    case .blurayTitle(let report, _): try report.encode(to: encoder)
+    case .dvdTitle(let report, _): try report.encode(to: encoder)
+    }
+  }
+}
+
 /// The transport-stream report, plus the time seek that chose its start (`seek`, null without
 /// `--at`).
-struct SeekingReport: Encodable {
+struct SeekingReport: Encodable, Sendable {
   var report: PESScanReport
   var seek: TransportStreamTimeSeek.Result?
 
