@@ -60,15 +60,17 @@ package enum BatchRunner {
   ///
   /// - Returns: the number of discs that failed (their lines carry `"error"`).
   /// - Throws: when `root` itself cannot be read.
-  package static func run<Document: Encodable>(
+  package static func run<Document: Encodable & SendableMetatype>(
     root: String, width: Int, label: String, key: String,
     work: @escaping @Sendable (String) throws -> Document
-  ) async throws(DiscKitError) -> Int {
+  ) throws(DiscKitError) -> Int {
     let paths = try paths(for: root)
-    return await run(paths: paths, width: width, label: label) { path in
-      line(path: path, key: key, work: work)
-    } emit: { text in
-      Output.line(text)
+    return BlockingTask.run(placeholder: 0) {
+      await run(paths: paths, width: width, label: label) { path in
+        line(path: path, key: key, work: work)
+      } emit: { text in
+        Output.line(text)
+      }
     }
   }
 

@@ -26,7 +26,7 @@ struct TitlesOptions: ParsableArguments {
 }
 
 /// `disckit titles SOURCE` (or `--batch ROOT|-`).
-struct TitlesCommand: AsyncParsableCommand {
+struct TitlesCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "titles",
     abstract: "List the titles of a Blu-ray or DVD and mark the main title.",
@@ -57,12 +57,12 @@ struct TitlesCommand: AsyncParsableCommand {
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
   }
 
-  func run() async throws {
+  func run() throws {
     if let root = batch {
       var failures = 0
       let options = options
-      try await reportingErrors {
-        failures = try await BatchRunner.run(
+      try reportingErrors {
+        failures = try BatchRunner.run(
           root: root, width: jobs, label: "titles", key: "titles",
           work: { path in
             try TitlesDocument.make(disc: try DiscImage.open(path: path), options: options)

@@ -7,7 +7,7 @@ import DiscKit
 #endif
 
 /// `disckit scan SOURCE`: the PES pre-scan of a transport stream.
-struct ScanCommand: AsyncParsableCommand {
+struct ScanCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "scan",
     abstract:
@@ -118,11 +118,11 @@ struct ScanCommand: AsyncParsableCommand {
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
   }
 
-  func run() async throws {
+  func run() throws {
     if let root = batch {
       var failures = 0
-      try await reportingErrors {
-        failures = try await BatchRunner.run(
+      try reportingErrors {
+        failures = try BatchRunner.run(
           root: root, width: jobs, label: "scan", key: "scan",
           work: { [self] path in try document(for: path) })
       }
