@@ -61,8 +61,15 @@ struct BatchModeTests {
     }
   }
 
-  static func lines(_ result: Tool.Result) throws -> [[String: Any]] {
-    try result.text.split(separator: "\n").map {
+  /// The NDJSON lines of a batch, each checked against the command's JSON Schema (with
+  /// python3-jsonschema, when installed).
+  static func lines(_ result: Tool.Result, schema: String = "titles-batch-line") throws
+    -> [[String: Any]]
+  {
+    if JSONSchemaValidator.available {
+      #expect(try JSONSchemaValidator.problems(result.stdout, schema: schema, lines: true) == [])
+    }
+    return try result.text.split(separator: "\n").map {
       try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
     }
   }
@@ -95,9 +102,8 @@ struct BatchModeTests {
       let path = try #require(line["path"] as? String)
       if library.broken.contains(path) {
         #expect(line["titles"] == nil)
-        let error = try #require(line["error"] as? [String: Any], "\(path)")
-        #expect(["malformed", "truncated", "unsupported"].contains(error["code"] as? String))
-        #expect((error["message"] as? String)?.isEmpty == false)
+        let error = try #require(line["error"] as? String, "\(path)")
+        #expect(!error.isEmpty && !error.contains("\n"))
       } else {
         #expect(line["error"] == nil, "\(path): \(line["error"] ?? "")")
         // The line carries exactly the document `disckit titles PATH --json` prints.
@@ -123,7 +129,7 @@ struct BatchModeTests {
     #expect(result.status == 1)
     let lines = try Self.lines(result)
     #expect(lines.map { $0["path"] as? String } == paths)
-    #expect((lines[1]["error"] as? [String: Any])?["code"] as? String == "cannotOpen")
+    #expect((lines[1]["error"] as? String)?.contains("cannot open") == true)
     // Only good discs: exit 0.
     let good = Data((library.discs[0] + "\n" + library.discs[1] + "\n").utf8)
     let ok = try Tool.run(Self.binary, ["titles", "--batch", "-"], stdin: good)
@@ -136,7 +142,7 @@ struct BatchModeTests {
     let library = try Library()
     let result = try Tool.run(Self.binary, ["scan", "--batch", library.root, "--bytes", "2M"])
     #expect(result.status == 1)
-    let lines = try Self.lines(result)
+    let lines = try Self.lines(result, schema: "scan-batch-line")
     #expect(lines.map { $0["path"] as? String } == library.discs)
     for line in lines {
       let path = try #require(line["path"] as? String)

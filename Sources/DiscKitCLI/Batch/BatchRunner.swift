@@ -34,41 +34,45 @@ package enum BatchRunner {
     }
   }
 
-  /// The JSON line for one disc: the document under `key`, or the error.
-  package static func line<Document: Encodable>(
-    path: String, key: String, work: (String) throws -> Document
+  /// The JSON line for one disc: `success` of what `work` returns, or `failure` of the error
+  /// (any error that is not a ``DiscKitError`` becomes a `malformed` one naming the path).
+  package static func line<Document, Line: Encodable>(
+    path: String, work: (String) throws -> Document, success: (Document) -> Line,
+    failure: (DiscKitError) -> Line
   ) -> (text: String, failed: Bool) {
-    var failure: BatchLine<Document>.Failure
+    let error: DiscKitError
     do {
       let document = try work(path)
-      let line = BatchLine(path: path, key: key, document: document, error: nil)
-      return (try Output.json(line), false)
-    } catch let error as DiscKitError {
-      failure = .init(error)
+      return (try Output.json(success(document)), false)
+    } catch let caught as DiscKitError {
+      error = caught
     } catch {
-      failure = .init(DiscKitError(.malformed, path, at: nil, "\(error)"))
+      return failed(path: path, DiscKitError(.malformed, path, at: nil, "\(error)"), failure)
     }
-    let line = BatchLine<Document>(path: path, key: key, document: nil, error: failure)
+    return failed(path: path, error, failure)
+  }
+
+  private static func failed<Line: Encodable>(
+    path: String, _ error: DiscKitError, _ failure: (DiscKitError) -> Line
+  ) -> (text: String, failed: Bool) {
     let text =
-      (try? Output.json(line))
-      ?? "{\"error\":{\"code\":\"malformed\",\"message\":\"cannot encode the error\"}}"
+      (try? Output.json(failure(error)))
+      ?? "{\"error\":\"cannot encode the error line\",\"path\":\"\"}"
     return (text, true)
   }
 
-  /// Runs `work` on every disc that `root` names (see ``paths(for:)``) and prints one line per
-  /// disc on standard output, in input order.
+  /// Runs `line` on every disc that `root` names (see ``paths(for:)``) and prints one line per
+  /// disc on standard output, in input order. Blocks until the batch is done.
   ///
   /// - Returns: the number of discs that failed (their lines carry `"error"`).
   /// - Throws: when `root` itself cannot be read.
-  package static func run<Document: Encodable & SendableMetatype>(
-    root: String, width: Int, label: String, key: String,
-    work: @escaping @Sendable (String) throws -> Document
+  package static func run(
+    root: String, width: Int, label: String,
+    line: @escaping @Sendable (String) -> (text: String, failed: Bool)
   ) throws(DiscKitError) -> Int {
     let paths = try paths(for: root)
     return BlockingTask.run(placeholder: 0) {
-      await run(paths: paths, width: width, label: label) { path in
-        line(path: path, key: key, work: work)
-      } emit: { text in
+      await run(paths: paths, width: width, label: label, line: line) { text in
         Output.line(text)
       }
     }

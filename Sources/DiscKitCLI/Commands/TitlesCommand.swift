@@ -1,15 +1,7 @@
 import ArgumentParser
 import DiscKit
 
-/// How the main title is chosen.
-enum TitleSelection: String, ExpressibleByArgument, CaseIterable, Sendable {
-  /// DiscKit's own selection (resists decoy playlists and fake titles); says why it chose.
-  case smart
-  /// libbluray's title list and main-title guess, exactly (Blu-ray).
-  case libbluray
-  /// lsdvd's "longest track", exactly (DVD).
-  case lsdvd
-}
+extension TitleSelection: ExpressibleByArgument {}
 
 /// Options of `disckit titles`.
 struct TitlesOptions: ParsableArguments {
@@ -23,6 +15,13 @@ struct TitlesOptions: ParsableArguments {
   @Option(name: .long, help: "Hide titles shorter than SECONDS.")
   var minLength: Double?
   @OptionGroup var output: JSONFlag
+
+  /// The titles document these options ask for.
+  func document(for disc: Disc) throws(DiscKitError) -> TitlesDocument {
+    try TitlesDocument(
+      disc: disc, selection: select, includeExcluded: all,
+      minimumLength: minLength.map { MediaTime(seconds: $0) })
+  }
 }
 
 /// `disckit titles SOURCE` (or `--batch ROOT|-`).
@@ -33,7 +32,7 @@ struct TitlesCommand: ParsableCommand {
     discussion: """
       With --batch ROOT, every disc image (*.iso, *.img, *.udf) and disc folder (holding BDMV/ \
       or VIDEO_TS/) under ROOT is read, several at once, and one JSON line is printed per disc \
-      in path order: {"path":...,"titles":{...}} or {"path":...,"error":{...}} for a disc that \
+      in path order: {"path":...,"titles":{...}} or {"path":...,"error":"..."} for a disc that \
       cannot be read. With --batch -, the paths are read from standard input, one per line, and \
       printed in that order. Exit status 1 when any disc failed.
       """)
@@ -62,25 +61,27 @@ struct TitlesCommand: ParsableCommand {
       var failures = 0
       let options = options
       try reportingErrors {
-        failures = try BatchRunner.run(
-          root: root, width: jobs, label: "titles", key: "titles",
-          work: { path in
-            try TitlesDocument.make(disc: try DiscImage.open(path: path), options: options)
-          })
+        failures = try BatchRunner.run(root: root, width: jobs, label: "titles") { path in
+          BatchRunner.line(
+            path: path,
+            work: { path throws(DiscKitError) in
+              try options.document(for: try Disc(image: try DiscImage.open(path: path)))
+            },
+            success: { TitlesBatchLine(path: path, titles: $0) },
+            failure: { TitlesBatchLine(path: path, error: $0) })
+        }
       }
       if failures > 0 { throw ExitCode.failure }
       return
     }
     try reportingErrors {
       guard let image else { return }
-      let disc = try DiscImage.open(path: image)
-      switch disc.kind {
-      case .bluray, .uhdBluray, .avchd: try BlurayCLI.titles(disc: disc, options: options)
-      case .dvd: try DVDCLI.titles(disc: disc, options: options)
-      case .data:
-        throw DiscKitError(
-          .unsupported, disc.path, at: nil,
-          "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
+      let disc = try Disc(image: try DiscImage.open(path: image))
+      let document = try options.document(for: disc)
+      if options.output.json {
+        Output.line(try Output.json(document))
+      } else {
+        for line in TitlesText.lines(document) { Output.line(line) }
       }
     }
   }

@@ -1,10 +1,5 @@
 import ArgumentParser
 import DiscKit
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 
 /// `disckit scan SOURCE`: the PES pre-scan of a transport stream.
 struct ScanCommand: ParsableCommand {
@@ -83,7 +78,7 @@ struct ScanCommand: ParsableCommand {
     let start = text.firstIndex { !blank($0) } ?? text.endIndex
     let end = text.lastIndex { !blank($0) }.map { text.index(after: $0) } ?? start
     let trimmed = text[start..<max(start, end)]
-    var digits = trimmed
+    var digits = Substring(trimmed)
     var multiplier: Int64 = 1
     if let last = trimmed.last, last.isLetter {
       switch last.uppercased() {
@@ -122,9 +117,12 @@ struct ScanCommand: ParsableCommand {
     if let root = batch {
       var failures = 0
       try reportingErrors {
-        failures = try BatchRunner.run(
-          root: root, width: jobs, label: "scan", key: "scan",
-          work: { [self] path in try document(for: path) })
+        failures = try BatchRunner.run(root: root, width: jobs, label: "scan") { [self] path in
+          BatchRunner.line(
+            path: path, work: { try outcome(for: $0).document },
+            success: { ScanBatchLine(path: path, scan: $0) },
+            failure: { ScanBatchLine(path: path, error: $0) })
+        }
       }
       if failures > 0 { throw ExitCode.failure }
       return
@@ -133,26 +131,33 @@ struct ScanCommand: ParsableCommand {
       guard let source else {
         throw DiscKitError(.invalidArgument, "scan", at: nil, "no SOURCE given (or --batch ROOT|-)")
       }
-      let document = try document(for: source)
+      let outcome = try outcome(for: source)
+      let document = outcome.document
       if output.json {
         Output.line(try Output.json(document))
         return
       }
-      switch document {
-      case .stream(let seeking):
-        if let seek = seeking.seek { Self.printText(seek) }
-        Self.printText(seeking.report)
-      case .blurayTitle(let report, let playlist):
-        Output.line("Playlist \(playlist), from title offset \(report.scanStart)")
+      switch (document.report, outcome.titleKey) {
+      case (.programStream(let report), let key):
+        Self.printText(report, title: Int(key ?? "") ?? 0)
+      case (.transportStream(let report), .some(let key)):
+        Output.line("Playlist \(key).mpls, from title offset \(report.scanStart)")
         Self.printText(report)
-      case .dvdTitle(let report, let title):
-        Self.printText(report, title: title)
+      case (.transportStream(let report), .none):
+        if let seek = document.seek { Self.printText(seek) }
+        Self.printText(report)
       }
     }
   }
 
-  /// The scan report of one SOURCE: a stream file, or a title of a disc image or folder.
-  func document(for source: String) throws -> ScanDocument {
+  /// A scan report and, for a disc, the key of the title scanned.
+  struct Outcome {
+    var document: ScanDocument
+    var titleKey: String?
+  }
+
+  /// The scan of one SOURCE: a stream file, or a title of a disc image or folder.
+  func outcome(for source: String) throws -> Outcome {
     if let disc = try discSource(source) {
       return try scanDisc(disc)
     }
@@ -168,7 +173,7 @@ struct ScanCommand: ParsableCommand {
     options.payloadBound = payloadBound
     let report = try PESPreScanner.scan(
       source: file, offset: start, window: window, options: options)
-    return .stream(SeekingReport(report: report, seek: seek))
+    return Outcome(document: ScanDocument(report: .transportStream(report), seek: seek))
   }
 
   /// The disc image or folder `source` names, or nil when it is a plain stream file.
@@ -193,58 +198,39 @@ struct ScanCommand: ParsableCommand {
     return nil
   }
 
-  func scanDisc(_ disc: DiscImage) throws -> ScanDocument {
+  func scanDisc(_ image: DiscImage) throws -> Outcome {
     let window = try Self.parseSize(bytes, name: "--bytes")
-    switch disc.kind {
-    case .dvd:
-      let dvd = try DVDDisc(fileSystem: disc.fileSystem)
-      guard playlist == nil else {
-        throw DiscKitError(
-          .invalidArgument, "--playlist", at: nil, "a DVD has titles, not playlists")
-      }
-      guard let number = title ?? DVDSmartTitleSelector.select(dvd).title else {
-        throw DiscKitError(.notFound, disc.path, at: nil, "no playable title")
-      }
-      let source = try dvd.byteSource(title: number)
-      var start = try Self.parseSize(offset, name: "--offset")
-      if let at {
-        guard at >= 0, at < 1e7 else {
-          throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
-        }
-        start = try dvd.timeSeek(
-          in: source, titleSet: try dvd.title(number).titleSet, to: Int64(at * 90_000)
-        ).offset
-      }
-      let report = try ProgramStreamScanner.scan(source: source, offset: start, window: window)
-      return .dvdTitle(report, title: number)
-    case .bluray, .uhdBluray, .avchd:
-      let bluray = try BlurayDisc(disc: disc)
-      let chosen = try BlurayCLI.chooseTitle(
-        bluray, playlist: playlist, title: title, angle: 1, select: .smart)
-      var source: any ByteSource = try chosen.byteSource()
-      var start = try Self.parseSize(offset, name: "--offset")
-      var boundaries = chosen.clips.map(\.titleOffset).filter { $0 > 0 }
-      if let at {
-        guard at >= 0, at < 1e7 else {
-          throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
-        }
-        // Start where libbluray's first read after a seek starts: PAT/PMT first, even when they
-        // precede a non-seamless clip's range (then spliced in, as bd_read delivers them).
-        let playback = try chosen.playbackStart(forTitleTime: UInt64(at * 90_000))
-        let spliced = try playback.splice(into: source)
-        source = spliced.source
-        start = spliced.offset
-        boundaries = boundaries.map { $0 == playback.offset ? spliced.offset : $0 }
-      }
-      var options = PESScanOptions()
-      options.payloadBound = payloadBound
-      options.streamBoundaries = boundaries
-      let report = try PESPreScanner.scan(
-        source: source, offset: start, window: window, options: options)
-      return .blurayTitle(report, playlist: chosen.name)
-    case .data:
-      throw DiscKitError(.unsupported, disc.path, at: nil, "neither a Blu-ray nor a DVD")
+    let disc = try Disc(image: image)
+    if case .dvd = disc.navigation, playlist != nil {
+      throw DiscKitError(.invalidArgument, "--playlist", at: nil, "a DVD has titles, not playlists")
     }
+    if let at, !(at >= 0 && at < 1e7) {
+      throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
+    }
+    let title: DiscTitle
+    if let playlist {
+      title = try disc.title(key: playlist)
+    } else if let number = self.title {
+      // A DVD title number is the disc's own; a Blu-ray's is the title list's.
+      if case .dvd = disc.navigation {
+        title = try disc.title(key: String(number))
+      } else {
+        title = try disc.title(number: number)
+      }
+    } else {
+      title = try disc.mainTitle()
+    }
+    var options = PESScanOptions()
+    options.payloadBound = payloadBound
+    let time = at.map { MediaTime(seconds: $0) }
+    let document: ScanDocument
+    if at == nil, offset != "0" {
+      let start = try Self.parseSize(offset, name: "--offset")
+      document = try ScanDocument(title: title, from: start, window: window, options: options)
+    } else {
+      document = try ScanDocument(title: title, at: time, window: window, options: options)
+    }
+    return Outcome(document: document, titleKey: title.key)
   }
 
   static func printText(_ seek: TransportStreamTimeSeek.Result) {
@@ -339,38 +325,4 @@ struct ScanCommand: ParsableCommand {
     }
     if r.warningsOmitted > 0 { Output.line("(\(r.warningsOmitted) more warnings)") }
   }
-}
-
-/// What `disckit scan` reports on one source.
-enum ScanDocument: Encodable, Sendable {
-  /// A stream file (with the time seek that chose the start, if any).
-  case stream(SeekingReport)
-  /// A Blu-ray title's clips, read as one transport stream.
-  case blurayTitle(PESScanReport, playlist: String)
-  /// A DVD title, read as one program stream.
-  case dvdTitle(ProgramStreamScanReport, title: Int)
-
-  func encode(to encoder: any Encoder) throws {
-    switch self {
-    case .stream(let report): try report.encode(to: encoder)
-    case .blurayTitle(let report, _): try report.encode(to: encoder)
-    case .dvdTitle(let report, _): try report.encode(to: encoder)
-    }
-  }
-}
-
-/// The transport-stream report, plus the time seek that chose its start (`seek`, null without
-/// `--at`).
-struct SeekingReport: Encodable, Sendable {
-  var report: PESScanReport
-  var seek: TransportStreamTimeSeek.Result?
-
-  func encode(to encoder: any Encoder) throws {
-    try report.encode(to: encoder)
-    guard let seek else { return }
-    var c = encoder.container(keyedBy: Key.self)
-    try c.encode(seek, forKey: .seek)
-  }
-
-  enum Key: String, CodingKey { case seek }
 }
