@@ -10,8 +10,9 @@
 /// on earlier reads, so any range read from any task equals the same range of a full read. A
 /// transport-stream PES header cut by the end of its packet (its PTS/DTS continue in the next
 /// packets of the PID) is rewritten when those packets lie within ``lookaround`` packets of it;
-/// each read looks that far around its range (within the same piece) to find them. Reads work on
-/// chunks of up to 4 MiB; nothing is allocated per packet.
+/// each read looks that far around its range (within the same piece) to find them. Whole packets
+/// are rewritten in place in the caller's buffer (chunks of up to 16 384 packets, a small window
+/// at each edge); nothing is allocated per packet.
 public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
   /// The bytes before the rewrite.
   public let base: any ByteSource
@@ -36,8 +37,8 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
   }
   /// How many packets after a PES header that straddles its packet the rest of it is looked for.
   public static let lookaround = 16
-  /// The largest piece rewritten in one go.
-  static let chunkBytes = 4 << 20
+  /// The most packets rewritten in one go.
+  static let chunkPackets = 16_384
 
   public var size: Int64 { base.size }
 
@@ -89,8 +90,17 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
       let slice: UnsafeMutableRawBufferPointer
       if let (index, inside) = locate(position), inside, shifts[index].delta90k != 0 {
         let shift = shifts[index]
-        let take = Int(min(Int64(count - done), shift.end - position, Int64(Self.chunkBytes)))
-        slice = UnsafeMutableRawBufferPointer(rebasing: buffer[done..<done + take])
+        // Whole packets go in chunks of at most `chunkPackets`; a partial packet alone.
+        let ps = Int64(packetSize)
+        let into = (position - shift.start) % ps
+        var take = min(Int64(count - done), shift.end - position)
+        if into != 0 {
+          take = min(take, ps - into)
+        } else if take >= ps {
+          take = min(take, Int64(Self.chunkPackets) * ps)
+          if position + take != shift.end { take = take / ps * ps }
+        }
+        slice = UnsafeMutableRawBufferPointer(rebasing: buffer[done..<done + Int(take)])
         try rewrite(shift, at: position, into: slice)
       } else {
         var end = Int64(count - done) + position
@@ -111,7 +121,49 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
   }
 
   /// Reads `into.count` bytes at `position` (inside `shift`), rewritten.
+  ///
+  /// Whole packets are read straight into `out` and rewritten there; the first and last
+  /// ``lookaround`` packets are then redone with the packets around them (a PES header that
+  /// straddles the range's edge), so the result equals a full read.
   private func rewrite(
+    _ shift: TimestampShift, at position: Int64, into out: UnsafeMutableRawBufferPointer
+  ) throws(DiscKitError) {
+    let ps = Int64(packetSize)
+    let end = position + Int64(out.count)
+    let around = layout == .programStream ? 0 : Self.lookaround * packetSize
+    guard (position - shift.start) % ps == 0, out.count % packetSize == 0 || end == shift.end,
+      out.count >= 4 * around + packetSize, let p = out.baseAddress
+    else { return try rewriteInWindow(shift, at: position, into: out) }
+    let got = try base.readFully(at: position, into: out)
+    guard got == out.count else {
+      throw DiscKitError.truncated("continuous timeline", at: position, needed: Int64(out.count))
+    }
+    shiftPackets(p.assumingMemoryBound(to: UInt8.self), count: out.count / packetSize, shift)
+    guard around > 0 else { return }
+    if position > shift.start {
+      try rewriteInWindow(
+        shift, at: position, into: UnsafeMutableRawBufferPointer(rebasing: out[0..<around]))
+    }
+    if end < shift.end {
+      let from = out.count - around
+      try rewriteInWindow(
+        shift, at: end - Int64(around),
+        into: UnsafeMutableRawBufferPointer(rebasing: out[from..<out.count]))
+    }
+  }
+
+  private func shiftPackets(_ p: UnsafeMutablePointer<UInt8>, count: Int, _ shift: TimestampShift)
+  {
+    switch layout {
+    case .transportStream(let size):
+      TransportStreamTimestamps.shift(p, packets: count, packetSize: size, delta: shift.delta90k)
+    case .programStream:
+      ProgramStreamTimestamps.shift(p, packs: count, delta: shift.delta90k)
+    }
+  }
+
+  /// ``rewrite(_:at:into:)`` through a window reaching ``lookaround`` packets around the range.
+  private func rewriteInWindow(
     _ shift: TimestampShift, at position: Int64, into out: UnsafeMutableRawBufferPointer
   ) throws(DiscKitError) {
     let ps = Int64(packetSize)
@@ -129,13 +181,7 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
       throw DiscKitError.truncated("continuous timeline", at: windowStart, needed: Int64(length))
     }
     if let p = window.baseAddress?.assumingMemoryBound(to: UInt8.self) {
-      switch layout {
-      case .transportStream(let size):
-        TransportStreamTimestamps.shift(
-          p, packets: length / size, packetSize: size, delta: shift.delta90k)
-      case .programStream:
-        ProgramStreamTimestamps.shift(p, packs: length / 2048, delta: shift.delta90k)
-      }
+      shiftPackets(p, count: length / packetSize, shift)
     }
     let from = Int(position - windowStart)
     out.copyMemory(from: UnsafeRawBufferPointer(rebasing: window[from..<from + out.count]))

@@ -81,6 +81,32 @@ struct TimestampRewriteTests {
     }
   }
 
+  /// A long stream (straddling headers on both sides of every read edge): reads of random
+  /// ranges, aligned or not, small or spanning many packets, equal the expected bytes.
+  @Test func longStreamRandomRanges() throws {
+    let delta: UInt64 = 123_456_789
+    let original = [[UInt8]](repeating: Self.stream(0), count: 40).flatMap { $0 }
+    let expected = [[UInt8]](repeating: Self.stream(delta), count: 40).flatMap { $0 }
+    let source = try ContinuousTimelineByteSource(
+      base: MemoryByteSource(original),
+      shifts: [TimestampShift(start: 0, end: Int64(original.count), delta90k: delta)],
+      layout: .transportStream(packetSize: 192))
+    #expect(try source.bytes(at: 0, count: original.count) == expected)
+    var random = SeededRandom(seed: 3)
+    for _ in 0..<300 {
+      let packet = Bool.random(using: &random)
+      var start = Int.random(in: 0..<original.count, using: &random)
+      var length = Int.random(in: 1...original.count - start, using: &random)
+      if packet {
+        start = start / 192 * 192
+        length = max(192, min(original.count - start, length / 192 * 192))
+      }
+      #expect(
+        try source.bytes(at: Int64(start), count: length)
+          == Array(expected[start..<start + length]), "\(start)+\(length)")
+    }
+  }
+
   /// Pieces outside any shift, and pieces shifted by 0, are the original bytes.
   @Test func unshiftedPiecesPassThrough() throws {
     let original = Self.stream(0)
