@@ -2,6 +2,8 @@ SHELL := /bin/bash
 # DiscKit: `make` installs what is missing, builds in release mode and runs the main job on the
 # sample image; `make test` runs every test; `make bench` prints DiscKit/reference ratios.
 SWIFT ?= swift
+# Release builds link the Swift runtime statically: `disckit` starts like a C tool (issue 11).
+RELEASE := -c release --static-swift-stdlib
 DISCKIT := .build/release/disckit
 SAMPLE := TestImages/sample-bluray.iso
 
@@ -19,7 +21,8 @@ deps:
 	@Scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build -c release --product disckit
+	$(SWIFT) build $(RELEASE) --product disckit
+	$(SWIFT) build $(RELEASE) --product disckit-crosscheck
 
 sample: build
 	$(DISCKIT) info $(SAMPLE)
@@ -37,8 +40,8 @@ test: deps
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
 
 bench: deps images
-	$(SWIFT) build -c release --product disckit
-	$(SWIFT) build -c release --product DiscKitBench
+	$(SWIFT) build $(RELEASE) --product disckit
+	$(SWIFT) build $(RELEASE) --product DiscKitBench
 	.build/release/DiscKitBench
 
 fuzz: deps images
@@ -49,7 +52,7 @@ fuzz-smoke: deps
 	FUZZ_SECONDS=10 Scripts/fuzz.sh
 
 # The suite under AddressSanitizer (whole suite) and ThreadSanitizer (TSAN_FILTER), each in its
-# own build directory. ASan's leak checker is off: the Swift runtime's caches read as leaks.
+# own build directory. Leak checking is the fuzzers' job (LeakSanitizer on in every harness).
 test-sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	DISCKIT=$(CURDIR)/.build-asan/debug/disckit TestImages/scripts/make-all.sh

@@ -4,6 +4,7 @@
 #   FUZZ_RUNS=N       stop each harness after N executions instead (a campaign: 1000000)
 #   FUZZ_TARGETS="mpls clpi"   which harnesses (default: all)
 #   FUZZ_JOBS=1       harnesses run at once
+#   FUZZ_SKIP_BUILD=1 reuse the last build
 # Runs under `nice -n 19`, with -timeout=1 (a hang is an input taking over 1 s) and
 # -rss_limit_mb=256. A crash, leak, hang or out-of-memory input is saved in
 # Tests/Fuzz/artifacts/ and the script fails; turn it into a regression fixture with
@@ -30,8 +31,10 @@ dict_for() {
   esac
 }
 
-echo "fuzz: building the harnesses (release, -sanitize=fuzzer,address)" >&2
-(cd "$fuzz" && nice -n 19 swift build -c release -Xswiftc -sanitize=fuzzer,address) >&2 || exit 1
+if [ -z "${FUZZ_SKIP_BUILD:-}" ]; then  # FUZZ_SKIP_BUILD=1: reuse the last build
+  echo "fuzz: building the harnesses (release, -sanitize=fuzzer,address)" >&2
+  (cd "$fuzz" && nice -n 19 swift build -c release -Xswiftc -sanitize=fuzzer,address) >&2 || exit 1
+fi
 bin="$(cd "$fuzz" && swift build -c release --show-bin-path)/disckit-fuzz"
 [ -x "$bin" ] || { echo "fuzz: $bin was not built" >&2; exit 1; }
 

@@ -3,8 +3,6 @@ import DiscKitTestSupport
 import Foundation
 import Testing
 
-@testable import DiscKitCLI
-
 /// Reading what libudfread reads where the meaning is unambiguous: short allocation descriptors of
 /// files in the metadata partition that point outside it (the file data is in the physical
 /// partition). The oracle is libudfread on the same image; DiscKit also says so in `info`.
@@ -63,7 +61,7 @@ struct UDFLenientReadTests {
     #expect(notes.count >= 1 && notes.count <= UDFTestImageBuilder.maxNotesExpected)
     #expect(notes.allSatisfy { $0.contains("outside the metadata partition") })
     // `disckit info` shows the note.
-    let report = InfoCommand.report(for: try DiscImage.open(path: path))
+    let report = InfoDocument(image: try DiscImage.open(path: path))
     #expect(report.notes?.contains { $0.contains("as libudfread does") } == true)
   }
 
@@ -75,7 +73,7 @@ struct UDFLenientReadTests {
     let path = try UDFTesting.write(builder, in: dir)
     let fs = try UDFFileSystem(source: try FileByteSource(path: path))
     #expect(fs.checkDeviations() == [])
-    #expect(InfoCommand.report(for: try DiscImage.open(path: path)).notes == nil)
+    #expect(InfoDocument(image: try DiscImage.open(path: path)).notes == nil)
   }
 }
 
