@@ -1,5 +1,5 @@
-/// The document `disckit titles --json` prints, `GET /discs/{id}/titles` serves and each
-/// `titles --batch` line carries: one shape for Blu-ray and DVD.
+/// The document `disckit titles` prints as JSON, `GET /discs/{id}/titles` serves and each
+/// batch line of `disckit titles` carries: one shape for Blu-ray and DVD.
 ///
 /// Its JSON Schema is `Sources/DiscKit/Documents/Schemas/titles.schema.json`. Times are 90 kHz
 /// ticks (`…90k`) with a readable `duration`; sizes and offsets are bytes.
@@ -97,7 +97,7 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
     public var key: String
     /// Whether this is the main title.
     public var main: Bool
-    /// Why the selection set it aside (only listed with `--all`).
+    /// Why the selection set it aside (listed only when asked for).
     public var excluded: String?
     /// Duration (90 kHz) and as `h:mm:ss.mmm`; absent when the title cannot be read.
     public var duration90k: Int64?
