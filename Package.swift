@@ -7,8 +7,11 @@ import PackageDescription
 //   It depends on nothing but the standard library, Foundation where unavoidable, and swift-system.
 // - `DiscKitAuthoring` writes UDF images and BDMV trees (used by `disckit author` and by tests).
 // - `DiscKitReference` bridges to the C reference libraries (libudfread, libbluray, libdvdread).
-//   It is used only by tests, by `disckit crosscheck` and by the benchmark.
-// - `DiscKitCLI` is the whole command tree (testable); `disckit` is a thin `@main`.
+//   It is used only by tests, by the `disckit-crosscheck` helper and by the benchmark.
+// - `DiscKitCLI` is the whole command tree (testable); `disckit` is a thin `@main`. It links no C
+//   library: commands that need one run in a helper program beside `disckit` (HelperProgram).
+// - `DiscKitCrosscheck` / `disckit-crosscheck`: `disckit crosscheck`, the only program linking
+//   the C reference libraries.
 let package = Package(
   name: "DiscKit",
   platforms: [.macOS(.v15)],
@@ -16,6 +19,7 @@ let package = Package(
     .library(name: "DiscKit", targets: ["DiscKit"]),
     .library(name: "DiscKitAuthoring", targets: ["DiscKitAuthoring"]),
     .executable(name: "disckit", targets: ["disckit"]),
+    .executable(name: "disckit-crosscheck", targets: ["disckit-crosscheck"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -46,12 +50,20 @@ let package = Package(
     .target(
       name: "DiscKitCLI",
       dependencies: [
-        "DiscKit", "DiscKitAuthoring", "DiscKitReference",
+        "DiscKit", "DiscKitAuthoring",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "SystemPackage", package: "swift-system"),
       ]
     ),
     .executableTarget(name: "disckit", dependencies: ["DiscKitCLI"]),
+    .target(
+      name: "DiscKitCrosscheck",
+      dependencies: [
+        "DiscKit", "DiscKitCLI", "DiscKitReference",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(name: "disckit-crosscheck", dependencies: ["DiscKitCrosscheck"]),
     .executableTarget(
       name: "DiscKitBench",
       dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI"]
@@ -65,11 +77,12 @@ let package = Package(
       name: "DiscKitTests",
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitTestSupport", "DiscKitCLI",
+        "DiscKitCrosscheck",
       ]
     ),
     .testTarget(
       name: "DiscKitCLITests",
-      dependencies: ["DiscKitCLI", "DiscKit", "DiscKitTestSupport"]
+      dependencies: ["DiscKitCLI", "DiscKitCrosscheck", "DiscKit", "DiscKitTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,5 +1,4 @@
 import DiscKit
-import Foundation
 
 /// The DVD side of `disckit titles` and `disckit extract`.
 enum DVDCLI {
