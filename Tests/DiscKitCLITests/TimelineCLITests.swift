@@ -31,7 +31,9 @@ struct TimelineCLITests {
 
   @Test(
     .enabled(if: ready, "needs the built disckit, ffprobe and make-epochs.sh output"),
-    arguments: [(disc, "--playlist", "00000"), (disc, "--playlist", "00001"), (dvd, "--title", "1")])
+    arguments: [
+      (disc, "--playlist", "00000"), (disc, "--playlist", "00001"), (dvd, "--title", "1"),
+    ])
   func continuousIsTheDefaultAndOriginalKeepsTheDiscBytes(
     _ source: String, _ option: String, _ value: String
   ) throws {

@@ -154,9 +154,11 @@ public struct BlurayTitle: Sendable {
         if item.connectionCondition == 5 || item.connectionCondition == 6 || i == 0 {
           clip.startPacket = 0
         } else {
-          clip.startPacket = info.titleLookupPacket(pts45k: item.inTime, before: true, stcID: ref.stcID)
+          clip.startPacket = info.titleLookupPacket(
+            pts45k: item.inTime, before: true, stcID: ref.stcID)
         }
-        clip.endPacket = info.titleLookupPacket(pts45k: item.outTime, before: false, stcID: ref.stcID)
+        clip.endPacket = info.titleLookupPacket(
+          pts45k: item.outTime, before: false, stcID: ref.stcID)
         pos = pos &+ (clip.endPacket &- clip.startPacket)
       } else {
         warnings.append("clip \(ref.clipID): no clip information; the item contributes no bytes")

@@ -152,8 +152,7 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
     }
   }
 
-  private func shiftPackets(_ p: UnsafeMutablePointer<UInt8>, count: Int, _ shift: TimestampShift)
-  {
+  private func shiftPackets(_ p: UnsafeMutablePointer<UInt8>, count: Int, _ shift: TimestampShift) {
     switch layout {
     case .transportStream(let size):
       TransportStreamTimestamps.shift(p, packets: count, packetSize: size, delta: shift.delta90k)

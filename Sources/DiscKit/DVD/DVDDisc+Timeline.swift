@@ -43,13 +43,15 @@ extension DVDDisc {
       shifts.append(TimestampShift(start: begin, end: end, delta90k: delta))
       start += cell.playback.ticks90kForTimeline
       var last: UInt32?
-      if !cell.isInterleavedAngleCell, cell.playback.lastVOBUStartSector >= cell.playback.firstSector
+      if !cell.isInterleavedAngleCell,
+        cell.playback.lastVOBUStartSector >= cell.playback.firstSector
       {
         let offset =
           begin + Int64(cell.playback.lastVOBUStartSector - cell.playback.firstSector) * 2048
         if offset + 2048 <= end,
           let pack = try? DVDNavigationPack(
-            sector: try source.bytes(at: offset, count: 2048, structure: "cell \(cell.cell) NV_PCK"),
+            sector: try source.bytes(
+              at: offset, count: 2048, structure: "cell \(cell.cell) NV_PCK"),
             at: offset)
         {
           last = pack.vobuEndPTM

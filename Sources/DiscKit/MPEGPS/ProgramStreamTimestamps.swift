@@ -43,7 +43,8 @@ enum ProgramStreamTimestamps {
     let d = UInt32(truncatingIfNeeded: delta)
     func add(_ at: Int, unlessZero: Bool = false) {
       guard at + 4 <= end else { return }
-      let v = UInt32(p[at]) << 24 | UInt32(p[at + 1]) << 16 | UInt32(p[at + 2]) << 8 | UInt32(p[at + 3])
+      let v =
+        UInt32(p[at]) << 24 | UInt32(p[at + 1]) << 16 | UInt32(p[at + 2]) << 8 | UInt32(p[at + 3])
       if unlessZero && v == 0 { return }
       let n = v &+ d
       p[at] = UInt8(truncatingIfNeeded: n >> 24)

@@ -59,10 +59,12 @@ public enum TimestampField {
   @inline(__always)
   static func shiftSCR(_ p: UnsafeMutablePointer<UInt8>, delta: UInt64) {
     let v = (scr(UnsafePointer(p)) &+ delta) & mask
-    p[0] = (p[0] & 0xC4) | (UInt8(truncatingIfNeeded: v >> 30) & 7) << 3
+    p[0] =
+      (p[0] & 0xC4) | (UInt8(truncatingIfNeeded: v >> 30) & 7) << 3
       | (UInt8(truncatingIfNeeded: v >> 28) & 3)
     p[1] = UInt8(truncatingIfNeeded: v >> 20)
-    p[2] = (p[2] & 0x04) | (UInt8(truncatingIfNeeded: v >> 15) & 0x1F) << 3
+    p[2] =
+      (p[2] & 0x04) | (UInt8(truncatingIfNeeded: v >> 15) & 0x1F) << 3
       | (UInt8(truncatingIfNeeded: v >> 13) & 3)
     p[3] = UInt8(truncatingIfNeeded: v >> 5)
     p[4] = (p[4] & 0x07) | (UInt8(truncatingIfNeeded: v) & 0x1F) << 3

@@ -22,7 +22,8 @@ enum TransportStreamTimestamps {
       if available >= 19 {
         shiftPES(p, available: 19, delta: delta) { payload + $0 }
       } else {
-        straddling(p, packet: i, payload: payload, packets: packets, packetSize: packetSize,
+        straddling(
+          p, packet: i, payload: payload, packets: packets, packetSize: packetSize,
           delta: delta)
       }
     }

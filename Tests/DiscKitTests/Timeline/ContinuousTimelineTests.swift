@@ -79,7 +79,9 @@ struct ContinuousTimelineTests {
     for (stream, ts) in p.timestamps {
       // ffprobe reads a big step back as a step forward across the wrap: a second is a jump too.
       let back = zip(ts, ts.dropFirst()).first { $1 < $0 || $1 - $0 > 90_000 }
-      #expect(back == nil, "\(what): stream \(stream) jumps from \(back.map { "\($0.0) to \($0.1)" } ?? "")")
+      #expect(
+        back == nil,
+        "\(what): stream \(stream) jumps from \(back.map { "\($0.0) to \($0.1)" } ?? "")")
     }
     let frame = p.frameDuration
     #expect(frame > 0, "\(what): no frame duration")
@@ -90,7 +92,9 @@ struct ContinuousTimelineTests {
       return
     }
     let duration = last - first + frame
-    #expect(abs(duration - expected90k) <= 2 * frame, "\(what): lasts \(duration), expected \(expected90k)")
+    #expect(
+      abs(duration - expected90k) <= 2 * frame,
+      "\(what): lasts \(duration), expected \(expected90k)")
   }
 
   // MARK: Blu-ray
@@ -140,7 +144,8 @@ struct ContinuousTimelineTests {
   func randomRangesEqualTheFullRead(_ which: String) async throws {
     let source: any ByteSource
     if which.hasPrefix("dvd") {
-      let disc = try DVDDisc(fileSystem: try DiscImage.open(path: Self.epochs("dvd-epochs.iso")).fileSystem)
+      let disc = try DVDDisc(
+        fileSystem: try DiscImage.open(path: Self.epochs("dvd-epochs.iso")).fileSystem)
       source = try disc.byteSource(title: 1, timeline: .continuous)
     } else {
       let parts = which.split(separator: ":").map(String.init)
@@ -238,7 +243,8 @@ struct ContinuousTimelineTests {
   /// says.
   @Test(
     .enabled(
-      if: haveDiscs && haveFFprobe && Tool.has("lsdvd"), "needs ffprobe, lsdvd and make-epochs.sh output"),
+      if: haveDiscs && haveFFprobe && Tool.has("lsdvd"),
+      "needs ffprobe, lsdvd and make-epochs.sh output"),
     arguments: [1, 2])
   func dvdTitlePlaysAsOneTimeline(_ number: Int) throws {
     let path = Self.epochs("dvd-epochs.iso")

@@ -25,7 +25,9 @@ struct TimestampRewriteTests {
   /// A 192-byte source packet: arrival time stamp, TS header, adaptation field filling the
   /// packet up to `payload`.
   static func packet(pid: UInt16, start: Bool, pcr: [UInt8]? = nil, payload: [UInt8]) -> [UInt8] {
-    var p: [UInt8] = [0x0A, 0x0B, 0x0C, 0x0D, 0x47, (start ? 0x40 : 0) | UInt8(pid >> 8), UInt8(pid & 0xFF)]
+    var p: [UInt8] = [
+      0x0A, 0x0B, 0x0C, 0x0D, 0x47, (start ? 0x40 : 0) | UInt8(pid >> 8), UInt8(pid & 0xFF),
+    ]
     let room = 184 - payload.count
     if room == 0 {
       p.append(0x10)
@@ -44,11 +46,14 @@ struct TimestampRewriteTests {
   /// Packets with a PCR, PES headers whole and cut across packets, and a PES without PTS.
   static func stream(_ d: UInt64) -> [UInt8] {
     let m: UInt64 = (1 << 33) - 1
-    let video: [UInt8] = [0, 0, 1, 0xE0, 0, 0, 0x80, 0xC0, 0x0A] + pes(3, (8_589_934_000 + d) & m)
+    let video: [UInt8] =
+      [0, 0, 1, 0xE0, 0, 0, 0x80, 0xC0, 0x0A] + pes(3, (8_589_934_000 + d) & m)
       + pes(1, (8_589_930_000 + d) & m) + [UInt8](repeating: 0x55, count: 40)
-    let audio: [UInt8] = [0, 0, 1, 0xBD, 0, 0, 0x80, 0x80, 0x05] + pes(2, (1_000 + d) & m)
+    let audio: [UInt8] =
+      [0, 0, 1, 0xBD, 0, 0, 0x80, 0x80, 0x05] + pes(2, (1_000 + d) & m)
       + [UInt8](repeating: 0x66, count: 100)
-    let untimed: [UInt8] = [0, 0, 1, 0xE0, 0, 0, 0x80, 0x00, 0x00] + [UInt8](repeating: 0x77, count: 60)
+    let untimed: [UInt8] =
+      [0, 0, 1, 0xE0, 0, 0, 0x80, 0x00, 0x00] + [UInt8](repeating: 0x77, count: 60)
     var out: [UInt8] = []
     out += packet(pid: 0x100, start: false, pcr: pcr((8_589_934_500 + d) & m, 0x123), payload: [])
     out += packet(pid: 0x1011, start: true, payload: Array(video.prefix(12)))  // cut inside the PTS
@@ -75,7 +80,8 @@ struct TimestampRewriteTests {
     for start in stride(from: 0, to: original.count, by: 61) {
       for length in [1, 7, 192, 500] where start + length <= original.count {
         #expect(
-          try source.bytes(at: Int64(start), count: length) == Array(expected[start..<start + length]),
+          try source.bytes(at: Int64(start), count: length)
+            == Array(expected[start..<start + length]),
           "\(start)+\(length)")
       }
     }
