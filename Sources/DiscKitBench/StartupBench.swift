@@ -46,7 +46,7 @@ let startupBenchmarks: [Benchmark] = [
         format:
           "   Blu-ray: %d discs (folders + images): ratio disckit/bd_list_titles median %.2f, max %.2f (geometric mean %.2f); slower on: %@",
         ratios.count, Startup.median(ratios), ratios.max() ?? .nan, Startup.geometricMean(ratios),
-        slower.isEmpty ? "none" : slower.joined(separator: ", ")))
+        slower.count <= 5 ? (slower.isEmpty ? "none" : slower.joined(separator: ", ")) : "\(slower.count) of \(ratios.count)"))
     print(
       "   peak RSS: disckit titles max \(Startup.mib(maxRSS)) MiB, bd_list_titles max \(Startup.mib(maxReferenceRSS)) MiB"
     )
