@@ -60,7 +60,7 @@ struct ScanCommand: ParsableCommand {
 
   @Option(
     help:
-      "A Blu-ray playlist of a disc image, e.g. 00800 (needs the disc navigation; not available yet)."
+      "A Blu-ray playlist of a disc image, e.g. 00800."
   )
   var playlist: String?
 
