@@ -27,8 +27,9 @@ public struct PESPreScanner {
   }
 
   /// Whether packets that only extend a PES skip the general per-packet path (the default).
-  /// The report is the same either way; tests turn it off to compare the two paths.
-  var skipsQuietPayloads: Bool {
+  /// The report is the same either way; tests and the benchmark turn it off to compare the two
+  /// paths.
+  @_spi(Benchmark) public var skipsQuietPayloads: Bool {
     get { state.skipsQuietPayloads }
     set { state.skipsQuietPayloads = newValue }
   }

@@ -42,8 +42,8 @@ struct PreScanState: TransportPacketConsumer {
   /// general path. Such packets skip the general path when their header is plain (no error,
   /// unit start, scrambling or adaptation field) and their continuity counter follows on.
   var quiet: [Bool]
-  /// Whether the fast path above is taken (the general path alone gives the same report; tests
-  /// compare the two).
+  /// Whether the fast path (``consumeQuiet(_:)``) is taken (the general path alone gives the
+  /// same report; tests and the benchmark compare the two).
   var skipsQuietPayloads = true
   /// Packets that took the fast path.
   var quietPackets = 0
@@ -105,25 +105,35 @@ struct PreScanState: TransportPacketConsumer {
       ScanWarning(.truncatedPacket, offset: offset, "the data ends \(bytes) bytes into a packet"))
   }
 
+  @inline(__always)
   mutating func consume(_ packet: TransportPacket) {
-    if skipsQuietPayloads {
-      // Fast path: one 4-byte load decides whether this packet only adds to a PES's length.
-      let word = UInt32(
-        bigEndian: packet.unit.loadUnaligned(
-          fromByteOffset: packet.format.syncOffset, as: UInt32.self))
-      // transport_error_indicator 0, payload_unit_start_indicator 0, scrambling 00,
-      // adaptation_field_control 01 (payload only: 184 bytes).
-      if word & 0x00C0_00F0 == 0x0000_0010 {
-        let pid = Int((word >> 8) & 0x1FFF)
-        if quiet[pid], packet.offset < nextBoundaryOffset,
-          continuity.followsOn(pid: pid, counter: UInt8(truncatingIfNeeded: word & 0x0F))
-        {
-          slots[Int(slotIndex[pid])].tracker.countContinuation(184)
-          quietPackets &+= 1
-          return
-        }
-      }
-    }
+    if skipsQuietPayloads, consumeQuiet(packet) { return }
+    consumeGeneral(packet)
+  }
+
+  /// The fast path: one 4-byte load decides whether this packet only adds to a PES's length;
+  /// if so it is counted and true is returned. Small and inlined into the reader's loop, so the
+  /// general path's large frame is only set up for the other packets.
+  @inline(__always)
+  mutating func consumeQuiet(_ packet: TransportPacket) -> Bool {
+    let word = UInt32(
+      bigEndian: packet.unit.loadUnaligned(
+        fromByteOffset: packet.format.syncOffset, as: UInt32.self))
+    // transport_error_indicator 0, payload_unit_start_indicator 0, scrambling 00,
+    // adaptation_field_control 01 (payload only: 184 bytes).
+    guard word & 0x00C0_00F0 == 0x0000_0010 else { return false }
+    let pid = Int((word >> 8) & 0x1FFF)
+    guard quiet[pid], packet.offset < nextBoundaryOffset,
+      continuity.followsOn(pid: pid, counter: UInt8(truncatingIfNeeded: word & 0x0F))
+    else { return false }
+    slots[Int(slotIndex[pid])].tracker.countContinuation(184)
+    quietPackets &+= 1
+    return true
+  }
+
+  /// The general per-packet path.
+  @inline(never)
+  mutating func consumeGeneral(_ packet: TransportPacket) {
     let header = packet.header
     let pid = header.pid
     if pid == TransportPacketHeader.nullPID { return }

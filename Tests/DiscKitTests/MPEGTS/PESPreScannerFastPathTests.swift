@@ -2,7 +2,7 @@ import DiscKitTestSupport
 import Foundation
 import Testing
 
-@testable import DiscKit
+@_spi(Benchmark) @testable import DiscKit
 
 /// The pre-scanner's fast path (packets that only extend a PES skip the general per-packet path)
 /// gives exactly the report of the general path, on every stream fixture and under every read
