@@ -25,11 +25,8 @@ struct CrashSafeOutputTests {
   static func folderDisc(_ dir: TemporaryDirectory, size: Int64) throws -> String {
     let disc = dir.file("disc")
     try FileManager.default.createDirectory(atPath: disc, withIntermediateDirectories: true)
-    let handle = try #require(
-      FileHandle(forWritingAtPath: {
-        FileManager.default.createFile(atPath: disc + "/big.bin", contents: nil)
-        return disc + "/big.bin"
-      }()))
+    #expect(FileManager.default.createFile(atPath: disc + "/big.bin", contents: nil))
+    let handle = try #require(FileHandle(forWritingAtPath: disc + "/big.bin"))
     try handle.truncate(atOffset: UInt64(size))
     // A few non-zero bytes so the copy is not all holes.
     try handle.seek(toOffset: 0)
