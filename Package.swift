@@ -8,6 +8,8 @@ import PackageDescription
 // - `DiscKitAuthoring` writes UDF images and BDMV trees (used by `disckit author` and by tests).
 // - `DiscKitReference` bridges to the C reference libraries (libudfread, libbluray, libdvdread).
 //   It is used only by tests, by `disckit crosscheck` and by the benchmark.
+// - `DiscKitMedia` writes titles to Matroska over libavformat; only the `disckit-mkv` helper
+//   program (and tests, benchmark) link it, never `disckit`.
 // - `DiscKitCLI` is the whole command tree (testable); `disckit` is a thin `@main`.
 let package = Package(
   name: "DiscKit",
@@ -15,7 +17,9 @@ let package = Package(
   products: [
     .library(name: "DiscKit", targets: ["DiscKit"]),
     .library(name: "DiscKitAuthoring", targets: ["DiscKitAuthoring"]),
+    .library(name: "DiscKitMedia", targets: ["DiscKitMedia"]),
     .executable(name: "disckit", targets: ["disckit"]),
+    .executable(name: "disckit-mkv", targets: ["disckit-mkv"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,6 +42,10 @@ let package = Package(
       name: "CDVDRead", pkgConfig: "dvdread", providers: [.apt(["libdvdread-dev"])]),
     .systemLibrary(
       name: "CDVDNav", pkgConfig: "dvdnav", providers: [.apt(["libdvdnav-dev"])]),
+    .systemLibrary(
+      name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+    // Matroska output over libavformat; linked only by the `disckit-mkv` helper program.
+    .target(name: "DiscKitMedia", dependencies: ["DiscKit", "CFFmpeg"]),
     .target(
       name: "DiscKitReference",
       dependencies: ["DiscKit", "CUDFRead", "CBluray", "CDVDRead", "CDVDNav"]
@@ -51,9 +59,10 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "disckit", dependencies: ["DiscKitCLI"]),
+    .executableTarget(name: "disckit-mkv", dependencies: ["DiscKitCLI", "DiscKitMedia"]),
     .executableTarget(
       name: "DiscKitBench",
-      dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI"]
+      dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI", "DiscKitMedia"]
     ),
     .target(
       name: "DiscKitTestSupport",
@@ -64,6 +73,7 @@ let package = Package(
       name: "DiscKitTests",
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitTestSupport", "DiscKitCLI",
+        "DiscKitMedia",
       ]
     ),
     .testTarget(

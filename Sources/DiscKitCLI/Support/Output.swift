@@ -60,8 +60,13 @@ final class ProgressBar {
   }
 
   func update(_ done: Int64) {
+    update(done, of: total)
+  }
+
+  /// Shows `done` out of `total` (for work whose size is known only as a fraction).
+  func update(_ done: Int64, of total: Int64) {
     guard enabled else { return }
-    let percent = Int(done * 100 / max(total, 1))
+    let percent = Int(min(100, max(0, done * 100 / max(total, 1))))
     guard percent != lastPercent else { return }
     lastPercent = percent
     let width = 30
