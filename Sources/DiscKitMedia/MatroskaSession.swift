@@ -220,6 +220,30 @@ final class MatroskaSession {
     return cache[index]
   }
 
+  /// Packets of one track held back until their presentation time is known: an MPEG-1/2 I or
+  /// P picture without a PTS is presented when the next I or P picture is decoded (its PTS is
+  /// that picture's DTS), and the pictures decoded in between wait behind it to keep decode
+  /// order.
+  private struct HeldPackets {
+    var packets: [UnsafeMutablePointer<AVPacket>] = []
+    /// The index in `packets` of the reference picture waiting for its PTS.
+    var waiting: Int?
+  }
+
+  /// The MPEG-1/2 `picture_coding_type` (1 I, 2 P, 3 B) of the first picture in `packet`.
+  static func mpegPictureType(_ packet: UnsafePointer<AVPacket>) -> Int? {
+    guard let data = packet.pointee.data else { return nil }
+    let size = Int(packet.pointee.size)
+    var i = 0
+    while i + 5 < size {
+      if data[i] == 0, data[i + 1] == 0, data[i + 2] == 1, data[i + 3] == 0 {
+        return Int((data[i + 5] >> 3) & 7)
+      }
+      i += 1
+    }
+    return nil
+  }
+
   private func mux(
     _ piece: MatroskaPiece, from demuxer: PieceDemuxer,
     into muxer: UnsafeMutablePointer<AVFormatContext>, output: MatroskaOutput,
@@ -231,6 +255,30 @@ final class MatroskaSession {
     let ticks = AVRational(num: 1, den: 90000)
     var cache: [Int?] = []
     var filled: [Bool] = []
+    var held = [HeldPackets](repeating: HeldPackets(), count: tracks.count)
+    var frameTicks = [Int64](repeating: 0, count: tracks.count)
+    defer {
+      for h in held {
+        for p in h.packets {
+          var p: UnsafeMutablePointer<AVPacket>? = p
+          av_packet_free(&p)
+        }
+      }
+    }
+    func release(_ t: Int, upTo end: Int) throws(DiscKitError) {
+      for i in 0..<end {
+        let p = held[t].packets[i]
+        defer {
+          var p: UnsafeMutablePointer<AVPacket>? = p
+          av_packet_free(&p)
+        }
+        try emit(
+          p, track: t, titlePTS: p.pointee.pts, titleDTS: p.pointee.dts, piece: piece,
+          demuxer: demuxer, muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
+      }
+      held[t].packets.removeFirst(end)
+      held[t].waiting = held[t].waiting.map { $0 - end }
+    }
     while true {
       let r = av_read_frame(format, packet)
       if r == disckit_av_error_eof() { break }
@@ -244,60 +292,113 @@ final class MatroskaSession {
       guard
         let t = trackIndex(
           forStream: Int(packet.pointee.stream_index), in: demuxer, cache: &cache, filled: &filled),
-        let input = demuxer.stream(at: Int(packet.pointee.stream_index)),
-        let stream = muxer.pointee.streams?[t]
+        let input = demuxer.stream(at: Int(packet.pointee.stream_index))
       else { continue }
       let inBase = input.pointee.time_base
-      let outBase = stream.pointee.time_base
-      let rawPTS = packet.pointee.pts != nopts ? packet.pointee.pts : packet.pointee.dts
-      guard rawPTS != nopts else {
-        dropped += 1
+      // Title times (90 kHz) of the packet's PTS and DTS.
+      let titlePTS =
+        packet.pointee.pts == nopts
+        ? nopts : piece.titleTime(ofPTS: av_rescale_q(packet.pointee.pts, inBase, ticks))
+      let titleDTS =
+        packet.pointee.dts == nopts
+        ? nopts : piece.titleTime(ofPTS: av_rescale_q(packet.pointee.dts, inBase, ticks))
+      if packet.pointee.duration > 0 {
+        frameTicks[t] = av_rescale_q(packet.pointee.duration, inBase, ticks)
+      }
+      let codec = tracks[t].inputCodec
+      let isMPEGVideo = codec == AV_CODEC_ID_MPEG2VIDEO || codec == AV_CODEC_ID_MPEG1VIDEO
+      if isMPEGVideo && titleDTS != nopts && (titlePTS == nopts || !held[t].packets.isEmpty) {
+        let type = Self.mpegPictureType(packet)
+        let isReference = type == 1 || type == 2
+        if isReference, let w = held[t].waiting {
+          held[t].packets[w].pointee.pts = titleDTS
+          held[t].waiting = nil
+          try release(t, upTo: held[t].packets.count)
+        }
+        guard let copy = av_packet_clone(packet) else {
+          throw DiscKitError(.io, demuxer.structure, at: nil, "cannot allocate a packet")
+        }
+        copy.pointee.dts = titleDTS
+        copy.pointee.pts = titlePTS != nopts ? titlePTS : isReference ? nopts : titleDTS
+        copy.pointee.duration =
+          copy.pointee.duration > 0 ? av_rescale_q(copy.pointee.duration, inBase, ticks) : 0
+        held[t].packets.append(copy)
+        if copy.pointee.pts == nopts { held[t].waiting = held[t].packets.count - 1 }
+        if held[t].waiting == nil { try release(t, upTo: held[t].packets.count) }
         continue
       }
-      let pts90k = av_rescale_q(rawPTS, inBase, ticks)
-      let offset = piece.offset(ofPTS: pts90k)
-      if offset < 0 || piece.duration90k.map({ offset >= Int64(clamping: $0) }) == true {
-        dropped += 1
-        continue
-      }
-      let titlePTS = Int64(clamping: piece.titleStart90k) + offset
-      var titleDTS = titlePTS
-      if packet.pointee.dts != nopts {
-        titleDTS = piece.titleTime(ofPTS: av_rescale_q(packet.pointee.dts, inBase, ticks))
-        if titleDTS > titlePTS { titleDTS = titlePTS }
-      }
-      let pts = av_rescale_q(titlePTS, ticks, outBase)
-      let dts = av_rescale_q(titleDTS, ticks, outBase)
-      guard dts > lastDTS[t] || (dts == lastDTS[t] && tracks[t].track.kind == .subtitle) else {
-        dropped += 1
-        continue
-      }
-      lastDTS[t] = dts
-      let out: UnsafeMutablePointer<AVPacket>
-      if let converter = tracks[t].converter {
-        guard try converter.convert(packet, into: converted) else { continue }
-        let rate = input.pointee.codecpar?.pointee.sample_rate ?? 0
-        converted.pointee.duration =
-          rate > 0 ? av_rescale_q(converted.pointee.duration, AVRational(num: 1, den: rate), outBase) : 0
-        converted.pointee.flags = packet.pointee.flags
-        out = converted
-      } else {
-        packet.pointee.duration =
-          packet.pointee.duration > 0 ? av_rescale_q(packet.pointee.duration, inBase, outBase) : 0
-        out = packet
-      }
-      out.pointee.pts = pts
-      out.pointee.dts = dts
-      out.pointee.pos = -1
-      out.pointee.stream_index = Int32(t)
-      let w = av_interleaved_write_frame(muxer, out)
-      guard w >= 0 else {
-        throw output.error
-          ?? DiscKitError(
-            .io, demuxer.structure, at: piece.byteStart + demuxer.input.position,
-            "Matroska muxer refused a packet of \(Self.label(tracks[t].track, title)): \(averror(w))")
-      }
-      tracks[t].packets += 1
+      packet.pointee.duration =
+        packet.pointee.duration > 0 ? av_rescale_q(packet.pointee.duration, inBase, ticks) : 0
+      try emit(
+        packet, track: t, titlePTS: titlePTS, titleDTS: titleDTS, piece: piece,
+        demuxer: demuxer, muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
     }
+    // The piece's last reference picture is presented after the pictures decoded behind it.
+    for t in held.indices where !held[t].packets.isEmpty {
+      if let w = held[t].waiting {
+        let last = held[t].packets.map { $0.pointee.pts }.max() ?? nopts
+        let base = max(last, held[t].packets.last?.pointee.dts ?? nopts)
+        held[t].packets[w].pointee.pts = base == nopts ? nopts : base + frameTicks[t]
+      }
+      try release(t, upTo: held[t].packets.count)
+    }
+  }
+
+  /// Writes one packet whose timestamps are title times (90 kHz; `nopts` when unknown), unless
+  /// it lies outside its piece or would make its track's decode time go back.
+  private func emit(
+    _ packet: UnsafeMutablePointer<AVPacket>, track t: Int, titlePTS: Int64, titleDTS: Int64,
+    piece: MatroskaPiece, demuxer: PieceDemuxer, muxer: UnsafeMutablePointer<AVFormatContext>,
+    output: MatroskaOutput, converted: UnsafeMutablePointer<AVPacket>, lastDTS: inout [Int64]
+  ) throws(DiscKitError) {
+    let nopts = disckit_av_nopts_value()
+    let ticks = AVRational(num: 1, den: 90000)
+    guard let stream = muxer.pointee.streams?[t] else { return }
+    let outBase = stream.pointee.time_base
+    let pts = titlePTS != nopts ? titlePTS : titleDTS
+    guard pts != nopts else {
+      dropped += 1
+      return
+    }
+    let offset = pts - Int64(clamping: piece.titleStart90k)
+    if offset < 0 || piece.duration90k.map({ offset >= Int64(clamping: $0) }) == true {
+      dropped += 1
+      return
+    }
+    let dts90k = titleDTS != nopts ? min(titleDTS, pts) : pts
+    let outPTS = av_rescale_q(pts, ticks, outBase)
+    let outDTS = av_rescale_q(dts90k, ticks, outBase)
+    guard outDTS > lastDTS[t] || (outDTS == lastDTS[t] && tracks[t].track.kind == .subtitle) else {
+      dropped += 1
+      return
+    }
+    lastDTS[t] = outDTS
+    let out: UnsafeMutablePointer<AVPacket>
+    if let converter = tracks[t].converter {
+      guard try converter.convert(packet, into: converted) else { return }
+      let rate =
+        demuxer.stream(at: tracks[t].inputIndex)?.pointee.codecpar?.pointee.sample_rate ?? 0
+      converted.pointee.duration =
+        rate > 0
+        ? av_rescale_q(converted.pointee.duration, AVRational(num: 1, den: rate), outBase) : 0
+      converted.pointee.flags = packet.pointee.flags
+      out = converted
+    } else {
+      packet.pointee.duration =
+        packet.pointee.duration > 0 ? av_rescale_q(packet.pointee.duration, ticks, outBase) : 0
+      out = packet
+    }
+    out.pointee.pts = outPTS
+    out.pointee.dts = outDTS
+    out.pointee.pos = -1
+    out.pointee.stream_index = Int32(t)
+    let w = av_interleaved_write_frame(muxer, out)
+    guard w >= 0 else {
+      throw output.error
+        ?? DiscKitError(
+          .io, demuxer.structure, at: piece.byteStart + demuxer.input.position,
+          "Matroska muxer refused a packet of \(Self.label(tracks[t].track, title)): \(averror(w))")
+    }
+    tracks[t].packets += 1
   }
 }

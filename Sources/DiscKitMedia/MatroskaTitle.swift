@@ -119,12 +119,14 @@ public struct MatroskaTitle: Sendable {
 
   /// A DVD title (`angle` 1-based): its video, every audio stream and every subpicture stream
   /// of the title's program chain, languages from the IFO (as ISO 639-2), chapters from the
-  /// PTT at their IFO times, and each cell mapped onto the title timeline from the first
-  /// navigation pack's `VOBU_S_PTM` and the IFO's cell playback times.
+  /// PTT, and one piece per run of cells from the same VOB, placed on the title timeline by
+  /// the navigation packs' PTMs (`VOBU_S_PTM` of the first VOBU, `VOBU_E_PTM` of the last):
+  /// a chapter starts where its first cell's first VOBU really plays, which on NTSC discs is
+  /// up to 0.1 % later than the IFO's nominal 30-frame cell times (lsdvd's figures).
   ///
   /// - Throws: the errors of ``DVDDisc/byteSource(title:angle:chapters:)``;
   ///   ``DiscKitError/Code/malformed`` naming the cell when its first sector is not a navigation
-  ///   pack.
+  ///   pack (first VOBU of each cell, last VOBU of non-interleaved cells).
   public init(dvd disc: DVDDisc, title number: Int, angle: Int = 1) throws(DiscKitError) {
     let title = try disc.title(number)
     let source = try disc.byteSource(title: number, angle: angle)
@@ -148,41 +150,72 @@ public struct MatroskaTitle: Sendable {
           kind: .subtitle, streamID: s.streamID, language: Self.language(s.language ?? ""),
           isDefault: false, declaredCodec: s.codec))
     }
-    var pieces: [MatroskaPiece] = []
-    var titleTime: UInt64 = 0
-    for (i, cell) in source.cells.enumerated() {
-      let start = source.cellStarts[i]
-      let end = i + 1 < source.cellStarts.count ? source.cellStarts[i + 1] : source.size
-      let duration = UInt64(max(0, cell.playback.playbackTime.ticks90k))
-      defer { titleTime += duration }
-      guard end - start >= 2048 else { continue }
+    // Cells of one VOB share a clock and are demuxed together (an audio frame may straddle
+    // two cells); a new VOB ID starts a new piece, placed where the previous one really ended
+    // (its last VOBU's end PTM), so the timeline has no gaps or overlaps from the IFO's
+    // rounded cell times.
+    func navigationPack(at offset: Int64, _ what: String) throws(DiscKitError) -> DVDNavigationPack {
       var sector = [UInt8](repeating: 0, count: 2048)
       let read = sector.withUnsafeMutableBytes { raw in
-        Result { () throws(DiscKitError) -> Int in try source.readFully(at: start, into: raw) }
+        Result { () throws(DiscKitError) -> Int in try source.readFully(at: offset, into: raw) }
       }
-      let got = try read.get()
-      guard got == 2048 else {
-        throw DiscKitError.truncated("DVD title \(number) cell \(i + 1)", at: start, needed: 2048)
+      guard try read.get() == 2048 else {
+        throw DiscKitError.truncated("DVD title \(number) \(what)", at: offset, needed: 2048)
       }
-      let nav: DVDNavigationPack
       do {
-        nav = try DVDNavigationPack(sector: sector, at: start)
+        return try DVDNavigationPack(sector: sector, at: offset)
       } catch {
         throw DiscKitError(
-          .malformed, "DVD title \(number) cell \(cell.cell) of PGC \(cell.programChain)",
-          at: start, "the cell does not start with a navigation pack: \(error.detail)")
+          .malformed, "DVD title \(number) \(what)", at: offset,
+          "no navigation pack where the IFO puts a VOBU: \(error.detail)")
       }
-      pieces.append(
-        MatroskaPiece(
-          byteStart: start, byteEnd: end, inTime90k: UInt64(nav.vobuStartPTM),
-          titleStart90k: titleTime, duration90k: nil))
     }
-    let duration = UInt64(max(0, title.duration90k))
-    let chapters = title.chapters.enumerated().map { (i, c) in
-      let start = UInt64(max(0, c.start90k))
-      return MatroskaChapter(
-        start90k: start, end90k: start + UInt64(max(0, c.duration90k)),
-        title: Self.chapterName(i + 1))
+    let wrap: UInt64 = 1 << 33
+    var pieces: [MatroskaPiece] = []
+    var cellTimes: [UInt64] = []
+    var pieceEnd: UInt64 = 0
+    var vobID: UInt16?
+    for (i, cell) in source.cells.enumerated() {
+      let what = "cell \(cell.cell) of PGC \(cell.programChain)"
+      let start = source.cellStarts[i]
+      let end = i + 1 < source.cellStarts.count ? source.cellStarts[i + 1] : source.size
+      let nav = try navigationPack(at: start, what)
+      if vobID != nav.vobID || pieces.isEmpty {
+        pieces.append(
+          MatroskaPiece(
+            byteStart: start, byteEnd: end, inTime90k: UInt64(nav.vobuStartPTM),
+            titleStart90k: pieceEnd, duration90k: nil))
+        vobID = nav.vobID
+      }
+      let piece = pieces.count - 1
+      pieces[piece].byteEnd = end
+      let cellStart = UInt64(max(0, pieces[piece].titleTime(ofPTS: Int64(nav.vobuStartPTM))))
+      cellTimes.append(cellStart)
+      var cellEnd = cellStart + UInt64(max(0, cell.playback.playbackTime.ticks90k))
+      let p = cell.playback
+      if !cell.isInterleavedAngleCell, p.lastVOBUStartSector >= p.firstSector {
+        let last = start + Int64(p.lastVOBUStartSector - p.firstSector) * 2048
+        if last + 2048 <= end {
+          let lastNav = try navigationPack(at: last, what + " last VOBU")
+          let length = (UInt64(lastNav.vobuEndPTM) &+ wrap &- UInt64(nav.vobuStartPTM)) % wrap
+          cellEnd = cellStart + length
+        }
+      }
+      pieceEnd = max(pieceEnd, cellEnd)
+    }
+    let duration = pieceEnd
+    var chapters: [MatroskaChapter] = []
+    for chapter in title.chapters {
+      guard let first = source.cells.firstIndex(where: { $0.chapter == chapter.number }) else {
+        continue
+      }
+      if let previous = chapters.indices.last {
+        chapters[previous].end90k = max(chapters[previous].start90k, cellTimes[first])
+      }
+      chapters.append(
+        MatroskaChapter(
+          start90k: cellTimes[first], end90k: duration,
+          title: Self.chapterName(chapters.count + 1)))
     }
     self.init(
       name: "DVD title \(number)", source: source, container: .programStream, pieces: pieces,
