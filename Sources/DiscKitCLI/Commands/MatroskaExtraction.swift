@@ -71,7 +71,9 @@ public struct MatroskaExtraction: Sendable {
         if let title = options.title {
           number = title
         } else {
-          guard let main = DVDCLI.selection(dvd, options.select).0 else {
+          guard
+            let main = TitleList(dvd: dvd, selection: options.select).mainKey.flatMap({ Int($0) })
+          else {
             throw DiscKitError(.notFound, disc.path, at: nil, "no main title found")
           }
           number = main
