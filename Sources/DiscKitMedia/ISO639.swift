@@ -1,6 +1,15 @@
-/// ISO 639-1 two-letter codes (DVD IFO languages) to ISO 639-2 bibliographic codes (Matroska
-/// track languages, as mkvmerge writes them), from the iso-codes tables.
+/// Language codes for Matroska tracks: ISO 639-2 bibliographic codes (the form Matroska's
+/// `Language` element uses and mkvmerge writes), from the iso-codes tables.
 enum ISO639 {
+  /// The 20 ISO 639-2 terminology codes whose bibliographic code differs (`fra` -> `fre`).
+  static let terminologyToBibliographic: [String: String] = [
+    "bod": "tib", "ces": "cze", "cym": "wel", "deu": "ger", "ell": "gre", "eus": "baq",
+    "fas": "per", "fra": "fre", "hye": "arm", "isl": "ice", "kat": "geo", "mkd": "mac",
+    "mri": "mao", "msa": "may", "mya": "bur", "nld": "dut", "ron": "rum", "slk": "slo",
+    "sqi": "alb", "zho": "chi",
+  ]
+
+  /// ISO 639-1 two-letter codes (DVD IFO languages) to ISO 639-2 bibliographic codes.
   static let bibliographic: [String: String] = [
     "aa": "aar", "ab": "abk", "ae": "ave", "af": "afr", "ak": "aka", "am": "amh", "an": "arg",
     "ar": "ara", "as": "asm", "av": "ava", "ay": "aym", "az": "aze", "ba": "bak", "be": "bel",

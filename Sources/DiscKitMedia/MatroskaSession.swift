@@ -26,7 +26,10 @@ final class MatroskaSession {
     guard codec != AV_CODEC_ID_NONE, let matroska = av_guess_format("matroska", nil, nil) else {
       return false
     }
-    return avformat_query_codec(matroska, codec, FF_COMPLIANCE_NORMAL) == 1
+    // VC-1 has no native Matroska codec ID: it goes in VfW form (`V_MS/VFW/FOURCC`, `WVC1`), as
+    // mkvmerge and ffmpeg store it.
+    return codec == AV_CODEC_ID_VC1
+      || avformat_query_codec(matroska, codec, FF_COMPLIANCE_NORMAL) == 1
   }
 
   init(title: MatroskaTitle, progress: ((Int64, Int64) -> Void)?) throws(DiscKitError) {

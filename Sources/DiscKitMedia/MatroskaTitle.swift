@@ -227,11 +227,15 @@ public struct MatroskaTitle: Sendable {
     "Chapter " + (n < 10 ? "0" : "") + String(n)
   }
 
-  /// An ISO 639-2 code from an STN (three letters) or IFO (two letters) language; `und` when
-  /// empty or unknown.
+  /// The ISO 639-2 bibliographic code (Matroska's form) of an STN (three letters, either
+  /// form) or IFO (two letters) language; `und` when empty or unknown.
+  public static func matroskaLanguage(_ code: String) -> String { language(code) }
+
   static func language(_ code: String) -> String {
     let lower = code.lowercased().trimmingCharacters(in: " \0")
-    if lower.count == 3, lower.allSatisfy({ $0 >= "a" && $0 <= "z" }) { return lower }
+    if lower.count == 3, lower.allSatisfy({ $0 >= "a" && $0 <= "z" }) {
+      return ISO639.terminologyToBibliographic[lower] ?? lower
+    }
     if lower.count == 2, let three = ISO639.bibliographic[lower] { return three }
     return "und"
   }

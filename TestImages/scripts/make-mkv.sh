@@ -5,6 +5,7 @@
 #              H.264, AC-3 (eng) and 24-bit LPCM (fra) audio, 48 kHz
 #   lpcm16     title 1 = one clip with H.264 and 16-bit stereo LPCM (ger) only
 #   wrap       title 1 = a + w, where w's PTS cross the 33-bit wrap 1.5 s into the clip
+# and clips/bindata.ts, a transport stream whose LPCM stream libavformat cannot identify.
 # Clips are made bit-exact (single-threaded x264, bitexact muxing) and kept in $OUT/mkv/clips/.
 set -euo pipefail
 : "${OUT:?OUT must be set}"
@@ -38,6 +39,13 @@ ffmpeg -hide_banner -loglevel error -y -threads 1 \
   -c:v libx264 -preset ultrafast -threads 1 -g 25 -keyint_min 25 -sc_threshold 0 -bf 2 \
   -pix_fmt yuv420p -c:a pcm_bluray -sample_fmt s16 -ac 2 -metadata:s:a:0 language=ger -mpegts_m2ts_mode 1 \
   -pes_payload_size 0 -fflags +bitexact -flags:v +bitexact -flags:a +bitexact "$clips/p16.ts"
+# LPCM in a plain transport stream: ffmpeg marks it as private data (stream type 0x06), which
+# libavformat cannot identify (the unsupported-codec test demuxes this clip directly).
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "testsrc=size=320x180:rate=25:duration=1" \
+  -f lavfi -i "sine=frequency=550:sample_rate=48000:duration=1" \
+  -c:v libx264 -preset ultrafast -threads 1 -pix_fmt yuv420p -c:a pcm_bluray -ac 2 \
+  -fflags +bitexact -flags:v +bitexact "$clips/bindata.ts"
 # 2^33 / 90000 s = 95443.717678 s: w's PTS start 1.5 s before the wrap.
 clip "$clips/a.ts" 3 testsrc 440
 clip "$clips/w.ts" 3 testsrc2 550 320x180 -output_ts_offset 95442.2
