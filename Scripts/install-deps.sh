@@ -8,6 +8,8 @@ APT_PACKAGES=(
   libbluray-dev libudfread-dev libdvdread-dev libdvdnav-dev libavformat-dev pkg-config
   # reference tools (oracles) and test-image makers
   libbluray-bin lsdvd ffmpeg genisoimage xorriso dvdauthor udftools p7zip-full openssl
+  # Matroska oracles (mkvmerge, mkvinfo) and ISO 639 tables for the MKV language checks
+  mkvtoolnix iso-codes
   # GStreamer itself, for the segment-math oracle, and pycdlib for UDF 2.60 images
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 python3-pycdlib
 )
