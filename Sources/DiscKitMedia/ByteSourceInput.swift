@@ -13,7 +13,7 @@ final class ByteSourceInput {
   private(set) var position: Int64 = 0
   /// The first error of a read, kept for the caller (libavformat only sees `AVERROR(EIO)`).
   private(set) var error: DiscKitError?
-  /// Called after each read with the bytes delivered by that read.
+  /// Called after each read with the read position (bytes from the range's start).
   private let onRead: (Int64) -> Void
   private(set) var context: UnsafeMutablePointer<AVIOContext>?
 
@@ -57,7 +57,7 @@ final class ByteSourceInput {
         return disckit_av_error_eio()
       }
       position += Int64(got)
-      onRead(Int64(got))
+      onRead(position)
       return Int32(got)
     } catch {
       self.error = self.error ?? error

@@ -18,6 +18,9 @@ final class MatroskaSession {
   private var tracks: [ResolvedTrack] = []
   private var missing: [MatroskaTrack] = []
   private var bytesRead: Int64 = 0
+  /// Title bytes of the pieces already muxed, and the furthest position read in the current one.
+  private var finishedBytes: Int64 = 0
+  private var furthest: Int64 = 0
   private let totalBytes: Int64
   private var dropped = 0
 
@@ -87,8 +90,11 @@ final class MatroskaSession {
     return "\(title.name) \(track.kind.rawValue) track \(id) (\(track.declaredCodec), \(track.language))"
   }
 
-  private func advance(_ count: Int64) {
-    bytesRead += count
+  /// Progress: the furthest byte read (demuxers probe and seek back, so reads may repeat).
+  private func advance(_ position: Int64) {
+    guard position > furthest else { return }
+    furthest = position
+    bytesRead = finishedBytes + furthest
     progress?(bytesRead, totalBytes)
   }
 
@@ -159,6 +165,10 @@ final class MatroskaSession {
       try mux(
         piece, from: demuxer, into: muxer, output: output, packet: packet, converted: converted,
         lastDTS: &lastDTS)
+      finishedBytes += piece.byteEnd - piece.byteStart
+      furthest = 0
+      bytesRead = finishedBytes
+      progress?(bytesRead, totalBytes)
     }
     let trailer = av_write_trailer(muxer)
     guard trailer >= 0, output.error == nil else {

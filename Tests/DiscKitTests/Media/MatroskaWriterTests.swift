@@ -234,6 +234,28 @@ struct MatroskaWriterTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [])
   }
 
+  /// The README's library example on the committed sample disc; progress ends at the total.
+  @Test(.enabled(if: Tool.has("mkvmerge"), "mkvmerge missing"))
+  func readmeExampleAndProgress() throws {
+    let dir = try TemporaryDirectory()
+    let path = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
+    let disc = try BlurayDisc(disc: try DiscImage.open(path: path))
+    let title = try MatroskaTitle(bluray: try disc.title(playlist: "00000.mpls", angle: 0))
+    let plan = try MatroskaWriter.plan(title)
+    nonisolated(unsafe) var seen: [(Int64, Int64)] = []
+    let report = try MatroskaWriter.write(title, toPath: dir.file("movie.mkv"), overwrite: false) {
+      read, total in seen.append((read, total))
+    }
+    #expect(plan.tracks.map(\.track) == report.tracks.map(\.track))
+    #expect(report.tracks.allSatisfy { $0.packets > 0 })
+    let total = title.pieces.reduce(Int64(0)) { $0 + $1.byteEnd - $1.byteStart }
+    #expect(seen.last.map { $0 == (total, total) } == true)
+    #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.0 <= $1.0 })
+    let run = try Tool.run("mkvmerge", ["-J", dir.file("movie.mkv")])
+    let json = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+    #expect((json["tracks"] as? [Any])?.count == report.tracks.count)
+  }
+
   @Test func piecesMapTimestampsModulo33Bits() {
     let wrap: Int64 = 1 << 33
     let piece = MatroskaPiece(
