@@ -136,6 +136,9 @@ final class MatroskaSession {
     }
     var options: OpaquePointer?
     av_dict_set(&options, "default_mode", "passthrough", 0)
+    // No CRC-32 elements in every cluster (mkvmerge writes none either); they cost a CRC pass
+    // over the whole file.
+    av_dict_set(&options, "write_crc32", "0", 0)
     let header = avformat_write_header(muxer, &options)
     av_dict_free(&options)
     guard header >= 0 else {
