@@ -28,7 +28,8 @@ let package = Package(
   targets: [
     .target(
       name: "DiscKit",
-      dependencies: [.product(name: "SystemPackage", package: "swift-system")]
+      dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+      exclude: ["Documents/Schemas"]
     ),
     .target(
       name: "DiscKitAuthoring",

@@ -3,54 +3,72 @@ import DiscKitTestSupport
 import Foundation
 import Testing
 
-/// The README's streaming-server recipe, run on the committed sample disc: open once, main title,
-/// byte source, seek with libbluray's playback start, pre-scan, clip segments, audio alignment.
+/// The README's streaming-server recipe, compiled and run on a Blu-ray and on a DVD image: one
+/// disc API (`Disc`, `DiscTitle`) and one time type (`MediaTime`) for both kinds.
 @Suite("Streaming server recipe")
 struct ServerRecipeTests {
-  @Test func recipeRuns() throws {
+  struct Startup {
+    var title: DiscTitle
+    var reason: String
+    var firstBytes: [UInt8]
+    var scan: DiscTitle.ScanReport
+    var keyframeAt: MediaTime?
+  }
+
+  /// The recipe, as the README shows it.
+  static func recipe(path: String) throws -> Startup {
+    let disc = try Disc.open(path: path)  // once per image; Sendable, share it between requests
+    let title = try disc.mainTitle()  // same choice and numbering as `disckit titles`
+    let reason = try disc.titleList().reason  // why it is the main title
+
+    // A player asks for 4 s in: the bytes from the random access point at or before it, PAT/PMT
+    // first (Blu-ray: exactly what libbluray's bd_read delivers after bd_seek_time).
+    let start = MediaTime(seconds: 4)
+    let stream = try title.byteSource(startingAt: start)
+    var head = [UInt8](repeating: 0, count: 192)
+    _ = try head.withUnsafeMutableBytes { try stream.read(at: 0, into: $0) }  // positional, any task
+
+    // Before the demuxer runs: first keyframe and audio, the gap before the keyframe, what a
+    // PAT-gated demuxer drops, the A/V offset.
+    let scan = try title.scan(at: start)
+
+    // Blu-ray clips keep their own PTS epochs: map the keyframe's PTS onto the title timeline.
+    var keyframeAt: MediaTime?
+    if let clip = title.clipIndex(at: start), let pts = scan.firstKeyframePTS {
+      keyframeAt = title.titleTime(ofPTS: pts, inClip: clip)
+    }
+    return Startup(
+      title: title, reason: reason, firstBytes: head, scan: scan, keyframeAt: keyframeAt)
+  }
+
+  @Test func bluray() throws {
     let path = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
+    let startup = try Self.recipe(path: path)
+    #expect(startup.title.key == "00000")
+    #expect(startup.title.number == 1)
+    #expect(startup.reason.contains("played by index title 1"))
+    // A BDAV source packet: 4-byte arrival stamp, the TS sync byte, then a PSI packet (SIT, PAT,
+    // PMT or PCR: PID <= 0x1001), not the picture.
+    #expect(startup.firstBytes[4] == 0x47)
+    #expect((UInt16(startup.firstBytes[5] & 0x1F) << 8 | UInt16(startup.firstBytes[6])) <= 0x1001)
+    #expect(startup.scan.pesBeforePAT == 0)
+    #expect(startup.scan.preKeyframeGap == .zero)
+    // Clip 2 starts at 4 s with an IDR at its in-time.
+    #expect(startup.keyframeAt == MediaTime(seconds: 4))
+    let offset = try #require(startup.scan.audioOffset)
+    #expect(abs(offset.seconds) < 0.25)
+  }
 
-    let disc = try DiscImage.open(path: path)  // once per image; Sendable, share it
-    let bluray = try BlurayDisc(disc: disc)
-    let title = try bluray.mainTitle()  // smart selection (bluray.smartSelection().reason says why)
-    let source = try title.byteSource()  // the clip ranges as one seekable source
-
-    // Seek to 4 s: the random access point at or before it, PAT/PMT first, as bd_read delivers it.
-    let start = try title.playbackStart(forTitleTime: 4 * 90_000)
-    let (stream, offset) = try start.splice(into: source)
-
-    // Before the demuxer runs: first IDR, first audio, the PAT gate.
-    let report = try PESPreScanner.scan(source: stream, offset: offset, window: 4 << 20)
-    let idr = try #require(report.video.first?.firstIDRPTS)
-    let audio = try #require(report.audio.first?.firstPTS)
-
-    // Demuxed PTS of the clip playing there map onto the title timeline through its segment.
-    let clipIndex = try #require(title.clipIndex(atTitleTime: 4 * 45_000))
-    let segment = try #require(title.clips[clipIndex].timeSegment)
-    let idrTitleTime = try #require(title.titleTime(ofPTS: idr, inClip: clipIndex))
-
-    // Audio starts where the first picture is shown, in its own (here the same) epoch.
-    let alignment = AudioStartupAlignment(
-      videoSegment: segment, firstVideoPTS: ClockTime.nanoseconds(ticks90kHz: idr),
-      audioSegment: segment, observedFirstAudioPTS: ClockTime.nanoseconds(ticks90kHz: audio),
-      requestedStart: nil)
-
-    #expect(title.name == "00000.mpls")
-    #expect(report.pesBeforePAT == 0)
-    #expect(report.video.first?.preIDRGapSeconds == 0)
-    #expect(idrTitleTime == 4 * ClockTime.second)  // clip 2 starts at 4 s with an IDR at its in-time
-    // The observed audio origin is within 250 ms of the timeline origin: audio starts at its first
-    // PTS plus the video offset (the distance from the segment start to the first picture).
-    #expect(alignment.strategy == .observedAudioOrigin)
-    let idrNanoseconds = try #require(ClockTime.nanoseconds(ticks90kHz: idr))
-    let audioNanoseconds = try #require(ClockTime.nanoseconds(ticks90kHz: audio))
-    #expect(alignment.targetPTS == audioNanoseconds + (idrNanoseconds - segment.start))
-    let target = try #require(alignment.targetPTS)
-    #expect(
-      alignment.decision(
-        pts: target - 40 * ClockTime.millisecond, duration: 32 * ClockTime.millisecond) == .drop)
-    #expect(
-      alignment.decision(
-        pts: target - 10 * ClockTime.millisecond, duration: 32 * ClockTime.millisecond) == .keep)
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: Fixtures.generated("dvd-pal.iso"))))
+  func dvd() throws {
+    let startup = try Self.recipe(path: Fixtures.generated("dvd-pal.iso"))
+    let lsdvdMain = try Disc.open(path: Fixtures.generated("dvd-pal.iso")).mainTitle(
+      selection: .lsdvd)
+    #expect(startup.title.key == lsdvdMain.key)
+    // A program stream pack header starts the bytes (00 00 01 BA): the VOBU's navigation pack.
+    #expect(Array(startup.firstBytes.prefix(4)) == [0, 0, 1, 0xBA])
+    #expect(startup.scan.firstKeyframePTS != nil)
+    #expect(startup.scan.preKeyframeGap == .zero)
+    #expect(startup.keyframeAt == nil)  // DVD titles have no clip segments
   }
 }

@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// The one error type of DiscKit.
 ///
 /// Every failure names the on-disc structure it was reading (``structure``) and, when the failure
@@ -9,7 +11,7 @@
 /// UDF File Entry at byte 0x8f800 (587776): descriptor tag checksum mismatch (declared 0x12, computed 0x34)
 /// ```
 public struct DiscKitError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// What kind of failure this is. Codes map to `sysexits(3)` exit codes in the CLI.
+  /// What kind of failure this is.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Sendable {
       case truncated, malformed, unsupported, limitExceeded, loop, checksumMismatch
@@ -44,17 +46,6 @@ public struct DiscKitError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let alreadyExists = Code(.alreadyExists)
 
     public var description: String { value.rawValue }
-
-    /// The `sysexits(3)` exit code the CLI uses for this kind of failure.
-    public var exitCode: Int32 {
-      switch value {
-      case .truncated, .malformed, .unsupported, .limitExceeded, .loop, .checksumMismatch: 65
-      case .notFound, .cannotOpen: 66
-      case .cannotCreate, .alreadyExists: 73
-      case .io: 74
-      case .invalidArgument: 64
-      }
-    }
   }
 
   /// What kind of failure this is.
@@ -65,14 +56,25 @@ public struct DiscKitError: Error, Sendable, Hashable, CustomStringConvertible {
   public var offset: Int64?
   /// A human-readable explanation with the values involved.
   public var detail: String
+  /// The error that caused this one, when DiscKit wraps another failure: for an operating-system
+  /// failure an `Errno` (swift-system), so callers can tell `ENOSPC` from `EIO` without parsing
+  /// ``detail``. Not part of equality.
+  public var underlying: (any Error & Sendable)?
 
   /// Creates an error.
-  public init(_ code: Code, _ structure: String, at offset: Int64? = nil, _ detail: String) {
+  public init(
+    _ code: Code, _ structure: String, at offset: Int64? = nil, _ detail: String,
+    underlying: (any Error & Sendable)? = nil
+  ) {
     self.code = code
     self.structure = structure
     self.offset = offset
     self.detail = detail
+    self.underlying = underlying
   }
+
+  /// The `errno` of the operating-system failure behind this error, if any.
+  public var errno: Errno? { underlying as? Errno }
 
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.code == rhs.code && lhs.structure == rhs.structure && lhs.offset == rhs.offset

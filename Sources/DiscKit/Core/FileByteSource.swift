@@ -23,14 +23,15 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     do {
       fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
     } catch {
-      throw DiscKitError(.cannotOpen, path, at: nil, "cannot open: \(error)")
+      throw DiscKitError(.cannotOpen, path, at: nil, "cannot open: \(error)", underlying: error)
     }
     do {
       let end = try fd.seek(offset: 0, from: .end)
       self.size = end
     } catch {
       try? fd.close()
-      throw DiscKitError(.cannotOpen, path, at: nil, "cannot determine size: \(error)")
+      throw DiscKitError(
+        .cannotOpen, path, at: nil, "cannot determine size: \(error)", underlying: error)
     }
     self.descriptor = fd
   }
@@ -49,7 +50,8 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
       do {
         got = try descriptor.read(fromAbsoluteOffset: offset + Int64(done), into: slice)
       } catch {
-        throw DiscKitError(.io, path, at: offset + Int64(done), "read failed: \(error)")
+        throw DiscKitError(
+          .io, path, at: offset + Int64(done), "read failed: \(error)", underlying: error)
       }
       if got == 0 { break }  // the file shrank under us
       done += got

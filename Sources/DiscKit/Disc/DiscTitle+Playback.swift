@@ -67,14 +67,27 @@ extension DiscTitle {
     at time: MediaTime? = nil, window: Int64 = PESPreScanner.defaultWindow,
     options: PESScanOptions = PESScanOptions()
   ) throws(DiscKitError) -> ScanReport {
+    try scan(at: time, offset: 0, window: window, options: options)
+  }
+
+  /// Scans `window` bytes of the title from byte `offset` of ``byteSource()``.
+  public func scan(
+    from offset: Int64, window: Int64 = PESPreScanner.defaultWindow,
+    options: PESScanOptions = PESScanOptions()
+  ) throws(DiscKitError) -> ScanReport {
+    try scan(at: nil, offset: offset, window: window, options: options)
+  }
+
+  private func scan(at time: MediaTime?, offset: Int64, window: Int64, options: PESScanOptions)
+    throws(DiscKitError) -> ScanReport
+  {
     switch content {
     case .bluray(let title):
       var source: any ByteSource = try title.byteSource()
-      var start: Int64 = 0
+      var start = offset
       var boundaries = title.clips.map(\.titleOffset).filter { $0 > 0 }
       if let time {
-        let playback = try title.playbackStart(
-          forTitleTime: UInt64(min(max(time.ticks, 0), duration.ticks)))
+        let playback = try title.playbackStart(forTitleTime: UInt64(max(time.ticks, 0)))
         let spliced = try playback.splice(into: source)
         source = spliced.source
         start = spliced.offset
@@ -86,7 +99,7 @@ extension DiscTitle {
         try PESPreScanner.scan(source: source, offset: start, window: window, options: options))
     case .dvd(let title, let disc):
       let source = try disc.byteSource(title: title.number, angle: angle)
-      var start: Int64 = 0
+      var start = offset
       if let time {
         start = try disc.timeSeek(in: source, titleSet: title.titleSet, to: max(time.ticks, 0))
           .offset

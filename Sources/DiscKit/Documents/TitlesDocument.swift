@@ -1,5 +1,5 @@
-/// The document `disckit titles --json` prints, `GET /discs/{id}/titles` serves and each
-/// `titles --batch` line carries: one shape for Blu-ray and DVD.
+/// The document `disckit titles` prints as JSON, `GET /discs/{id}/titles` serves and each
+/// batch line of `disckit titles` carries: one shape for Blu-ray and DVD.
 ///
 /// Its JSON Schema is `Sources/DiscKit/Documents/Schemas/titles.schema.json`. Times are 90 kHz
 /// ticks (`…90k`) with a readable `duration`; sizes and offsets are bytes.

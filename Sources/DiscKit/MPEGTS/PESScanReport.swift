@@ -1,5 +1,5 @@
 /// The result of a pre-scan: where the stream can really start (first PAT, first IDR) and when
-/// audio starts, in raw 33-bit 90 kHz PTS. Encodes as the JSON documented in docs/scan.md
+/// audio starts, in raw 33-bit 90 kHz PTS. Encodes as the JSON documented in the Scanning article (Sources/DiscKit/DiscKit.docc/Scanning.md)
 /// (`null` where nothing was found).
 public struct PESScanReport: Sendable, Hashable, Encodable {
   /// The absolute offset where the scan started.

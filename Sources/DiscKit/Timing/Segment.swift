@@ -19,7 +19,7 @@
 /// `nil` in ``stop``, ``time``, ``position`` and ``duration`` and in the arguments and results of
 /// the conversions; the arithmetic is done on the raw values exactly as `gstsegment.c` does it
 /// (version 1.22), including its wrap-around on unsigned overflow and the C conversions of
-/// `double`-scaled values (see `docs/segment.md`), so results are
+/// `double`-scaled values (see `the Segments article (Sources/DiscKit/DiscKit.docc/Segments.md)`), so results are
 /// identical to GStreamer's for every input, including values near 2⁶⁴.
 ///
 /// ```swift

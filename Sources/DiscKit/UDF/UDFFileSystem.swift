@@ -10,7 +10,7 @@ import Synchronization
 /// Files are exposed as ``ConcatenatedByteSource``s of their extents over the image source
 /// (unrecorded extents read as zeros).
 ///
-/// Every descriptor's tag checksum, tag location and CRC are verified; see `docs/udf.md` for
+/// Every descriptor's tag checksum, tag location and CRC are verified; see `the FileSystems article (Sources/DiscKit/DiscKit.docc/FileSystems.md)` for
 /// what happens when one does not match.
 public struct UDFFileSystem: DiscFileSystem {
   /// Always ``FileSystemKind/udf``.

@@ -13,6 +13,6 @@ struct ImageArgument: ParsableArguments {
 
 /// `--json`.
 struct JSONFlag: ParsableArguments {
-  @Flag(name: .long, help: "Print JSON (schema in README.md) instead of text.")
+  @Flag(name: .long, help: "Print JSON instead of text (schemas: Sources/DiscKit/Documents/Schemas).")
   var json = false
 }

@@ -26,6 +26,20 @@ enum Output {
   static var stderrIsTerminal: Bool { isatty(2) != 0 }
 }
 
+extension DiscKitError.Code {
+  /// The `sysexits(3)` exit code of the CLI for this kind of failure.
+  public var exitCode: Int32 {
+    switch self {
+    case .truncated, .malformed, .unsupported, .limitExceeded, .loop, .checksumMismatch: 65
+    case .notFound, .cannotOpen: 66
+    case .cannotCreate, .alreadyExists: 73
+    case .io: 74
+    case .invalidArgument: 64
+    default: 70
+    }
+  }
+}
+
 /// Runs a command body, turning a ``DiscKitError`` into one stderr line and its sysexits code.
 func reportingErrors(_ body: () throws -> Void) throws {
   do {

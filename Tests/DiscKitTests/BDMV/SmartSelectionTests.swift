@@ -131,7 +131,7 @@ struct SmartSelectionTests {
   /// On the real (unobfuscated) discs with navigation smart selection agrees with libbluray's
   /// main title. (Without index.bdmv they may differ by design: on tchapter_DISC1 libbluray
   /// prefers a 1h11 H.264 playlist to a 2h42 MPEG-2 one; smart keeps only playlists ≥ 80 % of
-  /// the longest, see docs/bluray.md.)
+  /// the longest, see the BluRay article (Sources/DiscKit/DiscKit.docc/BluRay.md).)
   @Test(needsRealData)
   func agreesWithLibblurayOnRealDiscs() throws {
     let withIndex = LibblurayParityTests.discs.filter {

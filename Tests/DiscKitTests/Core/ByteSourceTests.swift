@@ -1,6 +1,7 @@
 import DiscKit
 import DiscKitTestSupport
 import Foundation
+import SystemPackage
 import Testing
 
 @Suite("Byte sources")
@@ -143,7 +144,14 @@ struct ErrorTests {
   @Test func descriptionNamesStructureAndOffset() {
     let error = DiscKitError.malformed("UDF File Entry", at: 0x8f800, "bad")
     #expect(error.description == "UDF File Entry at byte 0x8f800 (587776): bad")
-    #expect(error.code.exitCode == 65)
-    #expect(DiscKitError(.cannotCreate, "x", "y").code.exitCode == 73)
+  }
+
+  @Test func operatingSystemFailuresKeepTheirErrno() {
+    #expect {
+      _ = try FileByteSource(path: "/nonexistent/disckit-test")
+    } throws: { error in
+      (error as? DiscKitError)?.errno == .noSuchFileOrDirectory
+        && (error as? DiscKitError)?.code == .cannotOpen
+    }
   }
 }

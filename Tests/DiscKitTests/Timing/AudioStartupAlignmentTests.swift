@@ -235,7 +235,7 @@ struct AudioStartupAlignmentTests {
     try check(Self.handBuilt())
   }
 
-  @Test("the worked example of docs/segment.md")
+  @Test("the worked example of the Segments article (Sources/DiscKit/DiscKit.docc/Segments.md)")
   func workedExample() throws {
     let scenario = Self.handBuilt()[0]
     let alignment = AudioStartupAlignment(

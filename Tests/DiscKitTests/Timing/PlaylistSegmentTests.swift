@@ -88,7 +88,7 @@ struct PlaylistSegmentTests {
     #expect(segments[1].toStreamTime(ptsNs[3]) == titleNs[3])
   }
 
-  @Test("the example of docs/segment.md")
+  @Test("the example of the Segments article (Sources/DiscKit/DiscKit.docc/Segments.md)")
   func documentedExample() throws {
     let segments = try Segment.forPlaylist(clips: [
       (inTime45kHz: 27_000_000, outTime45kHz: 81_000_000),
