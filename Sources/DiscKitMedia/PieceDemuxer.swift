@@ -57,7 +57,8 @@ final class PieceDemuxer {
   /// The index of the stream whose multiplex id (PID, PS stream id) is `id`.
   func streamIndex(id: Int) -> Int? {
     guard let format else { return nil }
-    for i in 0..<Int(format.pointee.nb_streams) where stream(at: i)?.pointee.id == Int32(id) {
+    for i in 0..<Int(format.pointee.nb_streams)
+    where stream(at: i).map({ Int($0.pointee.id) }) == id {
       return i
     }
     return nil
