@@ -10,8 +10,9 @@ import Foundation
 /// epochs: 1280x720 H.264 at a high bit rate, AC-3 and 24-bit LPCM (so the LPCM conversion is
 /// part of the work, as it is for mkvmerge).
 let matroskaBenchmarks: [Benchmark] = [
-  Benchmark(name: "mkv", summary: "title to Matroska (DiscKitMedia, disckit-mkv) vs mkvmerge on the .mpls")
-  {
+  Benchmark(
+    name: "mkv", summary: "title to Matroska (DiscKitMedia, disckit-mkv) vs mkvmerge on the .mpls"
+  ) {
     try MatroskaBench.run()
   }
 ]

@@ -86,8 +86,10 @@ final class MatroskaSession {
   static func label(_ track: MatroskaTrack, _ title: MatroskaTitle) -> String {
     let id =
       title.container == .transportStream
-      ? "PID 0x" + String(track.streamID, radix: 16) : "stream 0x" + String(track.streamID, radix: 16)
-    return "\(title.name) \(track.kind.rawValue) track \(id) (\(track.declaredCodec), \(track.language))"
+      ? "PID 0x" + String(track.streamID, radix: 16)
+      : "stream 0x" + String(track.streamID, radix: 16)
+    return
+      "\(title.name) \(track.kind.rawValue) track \(id) (\(track.declaredCodec), \(track.language))"
   }
 
   /// Progress: the furthest byte read (demuxers probe and seek back, so reads may repeat).
@@ -107,7 +109,8 @@ final class MatroskaSession {
       tracks: tracks.map {
         MatroskaWriter.Report.Track(
           track: $0.track, inputCodec: String(cString: avcodec_get_name($0.inputCodec)),
-          outputCodec: String(cString: avcodec_get_name($0.converter?.outputCodec ?? $0.inputCodec)),
+          outputCodec: String(
+            cString: avcodec_get_name($0.converter?.outputCodec ?? $0.inputCodec)),
           packets: $0.packets)
       }, missingTracks: missing, droppedPackets: dropped, bytesRead: bytesRead)
   }
@@ -382,11 +385,18 @@ final class MatroskaSession {
       return
     }
     let dts90k = titleDTS != nopts ? min(titleDTS, pts) : pts
-    let outPTS = av_rescale_q(pts, ticks, outBase)
-    let outDTS = av_rescale_q(dts90k, ticks, outBase)
-    guard outDTS > lastDTS[t] || (outDTS == lastDTS[t] && tracks[t].track.kind == .subtitle) else {
-      dropped += 1
-      return
+    var outPTS = av_rescale_q(pts, ticks, outBase)
+    var outDTS = av_rescale_q(dts90k, ticks, outBase)
+    if outDTS <= lastDTS[t] {
+      // Two audio or subtitle packets less than a Matroska tick (1 ms) apart would share a
+      // timestamp: the later one moves up one tick instead of being lost. Anything going
+      // further back (a seamless join's overlap) and any video packet is dropped.
+      guard outDTS == lastDTS[t], tracks[t].track.kind != .video else {
+        dropped += 1
+        return
+      }
+      outDTS += 1
+      outPTS = max(outPTS, outDTS)
     }
     lastDTS[t] = outDTS
     let out: UnsafeMutablePointer<AVPacket>

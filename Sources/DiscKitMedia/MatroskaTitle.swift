@@ -85,7 +85,8 @@ public struct MatroskaTitle: Sendable {
       add(stn.audio, .audio, "audio")
       add(Array(stn.presentationGraphics.prefix(stn.primaryPGCount)), .subtitle, "PG")
       for (i, s) in stn.interactiveGraphics.enumerated() {
-        skipped.append("IG stream \(i + 1) (PID 0x\(String(s.pid, radix: 16))): menus (no Matroska form)")
+        skipped.append(
+          "IG stream \(i + 1) (PID 0x\(String(s.pid, radix: 16))): menus (no Matroska form)")
       }
       for (i, s) in stn.secondaryAudio.enumerated() {
         skipped.append("secondary audio stream \(i + 1) (PID 0x\(String(s.pid, radix: 16)))")
@@ -154,7 +155,8 @@ public struct MatroskaTitle: Sendable {
     // two cells); a new VOB ID starts a new piece, placed where the previous one really ended
     // (its last VOBU's end PTM), so the timeline has no gaps or overlaps from the IFO's
     // rounded cell times.
-    func navigationPack(at offset: Int64, _ what: String) throws(DiscKitError) -> DVDNavigationPack {
+    func navigationPack(at offset: Int64, _ what: String) throws(DiscKitError) -> DVDNavigationPack
+    {
       var sector = [UInt8](repeating: 0, count: 2048)
       let read = sector.withUnsafeMutableBytes { raw in
         Result { () throws(DiscKitError) -> Int in try source.readFully(at: offset, into: raw) }

@@ -45,7 +45,10 @@ final class PCMConverter {
   }
 
   /// Fills `parameters` for the output track.
-  func fill(_ parameters: UnsafeMutablePointer<AVCodecParameters>, from input: UnsafePointer<AVCodecParameters>)
+  func fill(
+    _ parameters: UnsafeMutablePointer<AVCodecParameters>,
+    from input: UnsafePointer<AVCodecParameters>
+  )
     -> Int32
   {
     parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
@@ -63,7 +66,9 @@ final class PCMConverter {
 
   /// Decodes `packet` and writes its samples, little-endian, into `output` (a fresh packet).
   /// Returns false when the packet held no samples.
-  func convert(_ packet: UnsafeMutablePointer<AVPacket>, into output: UnsafeMutablePointer<AVPacket>)
+  func convert(
+    _ packet: UnsafeMutablePointer<AVPacket>, into output: UnsafeMutablePointer<AVPacket>
+  )
     throws(DiscKitError) -> Bool
   {
     guard let decoder, let frame else { return false }
@@ -85,12 +90,14 @@ final class PCMConverter {
     case AV_SAMPLE_FMT_S16.rawValue: inputBytes = 2
     case AV_SAMPLE_FMT_S32.rawValue: inputBytes = 4
     default:
-      throw DiscKitError(.unsupported, name, at: packet.pointee.pos, "LPCM decoded to an unexpected sample format")
+      throw DiscKitError(
+        .unsupported, name, at: packet.pointee.pos, "LPCM decoded to an unexpected sample format")
     }
     guard (inputBytes == 2) == (outputBytes == 2), let source = f.data.0 else {
       throw DiscKitError(
         .unsupported, name, at: packet.pointee.pos,
-        "the LPCM sample size changes within the stream (\(inputBytes * 8) bits after \(outputBytes * 8))")
+        "the LPCM sample size changes within the stream (\(inputBytes * 8) bits after \(outputBytes * 8))"
+      )
     }
     guard av_new_packet(output, Int32(samples * outputBytes)) >= 0, let target = output.pointee.data
     else {

@@ -5,6 +5,7 @@
 #              H.264, AC-3 (eng) and 24-bit LPCM (fra) audio, 48 kHz
 #   lpcm16     title 1 = one clip with H.264 and 16-bit stereo LPCM (ger) only
 #   wrap       title 1 = a + w, where w's PTS cross the 33-bit wrap 1.5 s into the clip
+#   dvd-lpcm   (folder only) a PAL DVD made with dvdauthor, one title with 16-bit LPCM audio (it)
 # and clips/bindata.ts, a transport stream whose LPCM stream libavformat cannot identify.
 # Clips are made bit-exact (single-threaded x264, bitexact muxing) and kept in $OUT/mkv/clips/.
 set -euo pipefail
@@ -58,3 +59,24 @@ build() { # name, then author arguments
 build languages --clips "$clips/l1.ts" "$clips/l2.ts" --title l1.ts,l2.ts --chapters-every 2
 build lpcm16 --clips "$clips/p16.ts" --title p16.ts --chapters-every 2
 build wrap --clips "$clips/a.ts" "$clips/w.ts" --title a.ts,w.ts --chapters-every 2
+
+# dvd-lpcm (folder): a PAL DVD (dvdauthor) whose one title has 16-bit LPCM audio (it), chapters
+# at 0 and 1.5 s.
+ffmpeg -nostdin -loglevel error -y \
+  -f lavfi -i "testsrc=size=720x576:rate=25:duration=3" \
+  -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=3" \
+  -target pal-dvd -b:v 400k -maxrate 800k -bufsize 224k -c:a pcm_s16be -ac 2 -bitexact -shortest \
+  "$clips/lpcm.mpg" 2>/dev/null
+cat > "$clips/dvd-lpcm.xml" <<XML
+<dvdauthor dest="$dir/dvd-lpcm" jumppad="0">
+  <vmgm/>
+  <titleset>
+    <titles>
+      <video format="pal" aspect="4:3"/>
+      <audio lang="it"/>
+      <pgc><vob file="$clips/lpcm.mpg" chapters="0,1.5"/></pgc>
+    </titles>
+  </titleset>
+</dvdauthor>
+XML
+VIDEO_FORMAT=PAL dvdauthor -x "$clips/dvd-lpcm.xml" >/dev/null 2>&1

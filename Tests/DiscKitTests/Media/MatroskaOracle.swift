@@ -47,7 +47,8 @@ struct MatroskaOracle {
       oracle.tracks.append(
         Track(
           type: track["type"] as? String ?? "?", codecID: p["codec_id"] as? String ?? "?",
-          language: p["language"] as? String ?? "und", isDefault: p["default_track"] as? Bool ?? false,
+          language: p["language"] as? String ?? "und",
+          isDefault: p["default_track"] as? Bool ?? false,
           bitsPerSample: p["audio_bits_per_sample"] as? Int))
     }
     let probe = try Tool.run(
@@ -67,7 +68,8 @@ struct MatroskaOracle {
   /// The lines `ffmpeg -v warning -i FILE -f null -` prints about timestamps while decoding
   /// every stream.
   static func timestampWarnings(_ path: String) throws -> [String] {
-    let run = try Tool.run("ffmpeg", ["-nostdin", "-v", "warning", "-i", path, "-map", "0", "-f", "null", "-"])
+    let run = try Tool.run(
+      "ffmpeg", ["-nostdin", "-v", "warning", "-i", path, "-map", "0", "-f", "null", "-"])
     #expect(run.status == 0, "ffmpeg decodes \(path): \(run.stderr)")
     return run.stderr.split(separator: "\n").map(String.init).filter { line in
       let l = line.lowercased()
@@ -109,9 +111,10 @@ struct MatroskaOracle {
       if let range = line.range(of: "(playlist: ") {
         current = String(line[range.upperBound...].prefix(while: { $0 != ")" }))
       } else if let current, line.trimmingCharacters(in: .whitespaces).hasPrefix("AUD:") {
-        result[current] = line.split(separator: ":", maxSplits: 1).last.map {
-          $0.split(separator: " ").map(String.init)
-        } ?? []
+        result[current] =
+          line.split(separator: ":", maxSplits: 1).last.map {
+            $0.split(separator: " ").map(String.init)
+          } ?? []
       }
     }
     return result

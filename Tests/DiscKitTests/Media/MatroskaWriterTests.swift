@@ -178,6 +178,58 @@ struct MatroskaWriterTests {
     }
   }
 
+  /// DVD LPCM (`pcm_dvd`) becomes little-endian PCM with the same samples as the VOB's.
+  @Test(.enabled(if: ready && Tool.has("lsdvd"), why))
+  func dvdLPCMIsLossless() throws {
+    let dir = try TemporaryDirectory()
+    let folder = "\(Self.mkv)/dvd-lpcm"
+    let disc = try DVDDisc(fileSystem: try DiscImage.open(path: folder).fileSystem)
+    let out = dir.file("lpcm.mkv")
+    try MatroskaWriter.write(try MatroskaTitle(dvd: disc, title: 1), toPath: out, overwrite: false)
+    let oracle = try MatroskaOracle.read(out)
+    let lsdvd = try #require(try LsdvdOracle.run(folder).tracks.first { $0.ix == 1 })
+    let language = try MatroskaOracle.bibliographic(
+      String(lsdvd.audio.first?.split(separator: "/").first ?? ""))
+    #expect(language == "ita")
+    #expect(oracle.tracks.map(\.type) == ["video", "audio"])
+    #expect(oracle.tracks.last?.language == language)
+    #expect(oracle.tracks.last?.codecID == "A_PCM/INT/LIT")
+    #expect(oracle.tracks.last?.bitsPerSample == 16)
+    #expect(oracle.chapterStarts.count == lsdvd.chapters.count)
+    #expect(try MatroskaOracle.timestampWarnings(out) == [])
+    let vob = "\(folder)/VIDEO_TS/VTS_01_1.VOB"
+    let ours = try MatroskaOracle.audioSamples([out], stream: 0)
+    #expect(ours.count > 0)
+    #expect(ours == (try MatroskaOracle.audioSamples([vob], stream: 0)))
+    #expect(
+      try MatroskaOracle.videoFrameHashes([out]) == (try MatroskaOracle.videoFrameHashes([vob])))
+  }
+
+  /// A clip shorter than its clip information says: a typed error before anything is written.
+  @Test(.enabled(if: haveDiscs, why))
+  func truncatedClipIsATypedError() throws {
+    let dir = try TemporaryDirectory()
+    let copy = dir.file("disc")
+    try FileManager.default.copyItem(atPath: "\(Self.mkv)/languages", toPath: copy)
+    let clip = copy + "/BDMV/STREAM/00001.m2ts"
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: clip)[.size] as? NSNumber)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: clip))
+    try handle.truncate(atOffset: UInt64(size.int64Value / 2 / 192 * 192))
+    try handle.close()
+    let disc = try BlurayDisc(disc: try DiscImage.open(path: copy))
+    let out = dir.file("x.mkv")
+    #expect {
+      try MatroskaWriter.write(
+        try MatroskaTitle(bluray: try disc.title(playlist: "00000.mpls")), toPath: out,
+        overwrite: false)
+    } throws: { error in
+      (error as? DiscKitError)?.code == .truncated
+    }
+    #expect(!FileManager.default.fileExists(atPath: out))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["disc"])
+  }
+
   @Test(.enabled(if: haveDiscs, why))
   func unsupportedCodecIsNamedAndNothingIsWritten() throws {
     let dir = try TemporaryDirectory()
@@ -206,9 +258,10 @@ struct MatroskaWriterTests {
     for codec in ["s302m", "dvb_teletext", "bin_data", "no such codec"] {
       #expect(MatroskaWriter.canCarry(codecNamed: codec) == false, "\(codec)")
     }
-    for codec in ["h264", "hevc", "vc1", "mpeg2video", "ac3", "eac3", "dts", "truehd",
-      "pcm_bluray", "pcm_dvd", "hdmv_pgs_subtitle", "dvd_subtitle"]
-    {
+    for codec in [
+      "h264", "hevc", "vc1", "mpeg2video", "ac3", "eac3", "dts", "truehd",
+      "pcm_bluray", "pcm_dvd", "hdmv_pgs_subtitle", "dvd_subtitle",
+    ] {
       #expect(MatroskaWriter.canCarry(codecNamed: codec), "\(codec)")
     }
   }
