@@ -173,6 +173,8 @@ public struct MatroskaTitle: Sendable {
       }
     }
     let wrap: UInt64 = 1 << 33
+    // 525-line video (videoFormat 0) runs at 30000/1001 pictures a second, 625-line at 25.
+    let frame90k: Int64 = title.video.videoFormat == 0 ? 3003 : 3600
     var pieces: [MatroskaPiece] = []
     var cellTimes: [UInt64] = []
     var pieceEnd: UInt64 = 0
@@ -198,8 +200,13 @@ public struct MatroskaTitle: Sendable {
       if !cell.isInterleavedAngleCell, p.lastVOBUStartSector >= p.firstSector {
         let last = start + Int64(p.lastVOBUStartSector - p.firstSector) * 2048
         if last + 2048 <= end {
+          // The cell ends where its last picture does: VOBU_E_PTM may run on with the audio
+          // (dvdauthor) and the IFO's cell time is nominal (NTSC: 30 frames a second).
           let lastNav = try navigationPack(at: last, what + " last VOBU")
-          let length = (UInt64(lastNav.vobuEndPTM) &+ wrap &- UInt64(nav.vobuStartPTM)) % wrap
+          let end90k =
+            PieceDemuxer.videoEnd(source: source, range: last..<end, frame90k: frame90k)
+            ?? Int64(lastNav.vobuEndPTM)
+          let length = (UInt64(bitPattern: end90k) &+ wrap &- UInt64(nav.vobuStartPTM)) % wrap
           cellEnd = cellStart + length
         }
       }

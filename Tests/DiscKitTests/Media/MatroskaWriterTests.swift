@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitAuthoring
 import DiscKitMedia
 import DiscKitReference
 import DiscKitTestSupport
@@ -24,22 +25,28 @@ struct MatroskaWriterTests {
     return try disc.title(playlist: "00000.mpls")
   }
 
-  /// Writes `title` and checks it against libbluray's view of the same disc folder.
+  /// Writes playlist `playlist` of `name` (an image and a folder in `directory`) and checks it
+  /// against libbluray's view of the folder; `sourceClips` (in `directory/clips`) are the clips
+  /// the playlist plays, in order.
+  @discardableResult
   static func checkAgainstLibbluray(
-    _ name: String, sourceClips: [String], lpcmStreams: [Int] = []
+    _ name: String, in directory: String = mkv, playlist: Int = 0, sourceClips: [String],
+    lpcmStreams: [Int] = []
   ) throws -> MatroskaOracle {
     let dir = try TemporaryDirectory()
     let out = dir.file("\(name).mkv")
-    let title = try bluray(name)
+    let file = BDMVBuilder.fiveDigits(playlist) + ".mpls"
+    let title = try BlurayDisc(disc: try DiscImage.open(path: "\(directory)/\(name).iso"))
+      .title(playlist: file)
     let report = try MatroskaWriter.write(
       try MatroskaTitle(bluray: title), toPath: out, overwrite: false)
     let oracle = try MatroskaOracle.read(out)
-    let folder = "\(mkv)/\(name)"
+    let folder = "\(directory)/\(name)"
 
     // Tracks and languages: libbluray's STN view (bd_list_titles -l), in Matroska's form.
     let stn = try #require(title.playlist.playItems.first?.streams)
     let libblurayAudio = try #require(
-      try MatroskaOracle.libblurayAudioLanguages(folder)["00000.mpls"])
+      try MatroskaOracle.libblurayAudioLanguages(folder)[file])
     #expect(libblurayAudio.count == stn.audio.count)
     let expectedAudio = try libblurayAudio.map(MatroskaOracle.bibliographic)
     #expect(oracle.tracks.map(\.type) == ["video"] + expectedAudio.map { _ in "audio" })
@@ -54,7 +61,7 @@ struct MatroskaWriterTests {
 
     // Duration and chapters: libbluray's.
     let reference = try Reference.Bluray(path: folder)
-    let info = try #require(reference.playlistInfo(0))
+    let info = try #require(reference.playlistInfo(playlist))
     let frame = 1.0 / 25
     #expect(
       abs(oracle.duration - Double(info.duration90k) / 90000) <= 3 * frame,
@@ -67,7 +74,7 @@ struct MatroskaWriterTests {
 
     // Decodes cleanly, to exactly the source clips' frames and samples.
     #expect(try MatroskaOracle.timestampWarnings(out) == [])
-    let clips = sourceClips.map { "\(mkv)/clips/\($0)" }
+    let clips = sourceClips.map { "\(directory)/clips/\($0)" }
     let frames = try MatroskaOracle.videoFrameHashes([out])
     #expect(frames.count > 0)
     #expect(frames == (try MatroskaOracle.videoFrameHashes(clips)))
