@@ -2,6 +2,8 @@ SHELL := /bin/bash
 # DiscKit: `make` installs what is missing, builds in release mode and runs the main job on the
 # sample image; `make test` runs every test; `make bench` prints DiscKit/reference ratios.
 SWIFT ?= swift
+# Release builds link the Swift runtime statically: `disckit` starts like a C tool (issue 11).
+RELEASE := -c release --static-swift-stdlib
 DISCKIT := .build/release/disckit
 SAMPLE := TestImages/sample-bluray.iso
 
@@ -13,7 +15,8 @@ deps:
 	@Scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build -c release --product disckit
+	$(SWIFT) build $(RELEASE) --product disckit
+	$(SWIFT) build $(RELEASE) --product disckit-crosscheck
 
 sample: build
 	$(DISCKIT) info $(SAMPLE)
@@ -31,9 +34,9 @@ test: deps
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
 
 bench: deps images
-	$(SWIFT) build -c release --product disckit
-	$(SWIFT) build -c release --product disckit-mkv
-	$(SWIFT) build -c release --product DiscKitBench
+	$(SWIFT) build $(RELEASE) --product disckit
+	$(SWIFT) build $(RELEASE) --product disckit-mkv
+	$(SWIFT) build $(RELEASE) --product DiscKitBench
 	.build/release/DiscKitBench
 
 format:

@@ -7,10 +7,13 @@ import PackageDescription
 //   It depends on nothing but the standard library, Foundation where unavoidable, and swift-system.
 // - `DiscKitAuthoring` writes UDF images and BDMV trees (used by `disckit author` and by tests).
 // - `DiscKitReference` bridges to the C reference libraries (libudfread, libbluray, libdvdread).
-//   It is used only by tests, by `disckit crosscheck` and by the benchmark.
+//   It is used only by tests, by the `disckit-crosscheck` helper and by the benchmark.
+// - `DiscKitCLI` is the whole command tree (testable); `disckit` is a thin `@main`. It links no C
+//   library: commands that need one run in a helper program beside `disckit` (HelperProgram).
 // - `DiscKitMedia` writes titles to Matroska over libavformat; only the `disckit-mkv` helper
 //   program (and tests, benchmark) link it, never `disckit`.
-// - `DiscKitCLI` is the whole command tree (testable); `disckit` is a thin `@main`.
+// - `DiscKitCrosscheck` / `disckit-crosscheck`: `disckit crosscheck`, the only program linking
+//   the C reference libraries.
 let package = Package(
   name: "DiscKit",
   platforms: [.macOS(.v15)],
@@ -20,6 +23,7 @@ let package = Package(
     .library(name: "DiscKitMedia", targets: ["DiscKitMedia"]),
     .executable(name: "disckit", targets: ["disckit"]),
     .executable(name: "disckit-mkv", targets: ["disckit-mkv"]),
+    .executable(name: "disckit-crosscheck", targets: ["disckit-crosscheck"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -54,13 +58,21 @@ let package = Package(
     .target(
       name: "DiscKitCLI",
       dependencies: [
-        "DiscKit", "DiscKitAuthoring", "DiscKitReference",
+        "DiscKit", "DiscKitAuthoring",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "SystemPackage", package: "swift-system"),
       ]
     ),
     .executableTarget(name: "disckit", dependencies: ["DiscKitCLI"]),
     .executableTarget(name: "disckit-mkv", dependencies: ["DiscKitCLI", "DiscKitMedia"]),
+    .target(
+      name: "DiscKitCrosscheck",
+      dependencies: [
+        "DiscKit", "DiscKitCLI", "DiscKitReference",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(name: "disckit-crosscheck", dependencies: ["DiscKitCrosscheck"]),
     .executableTarget(
       name: "DiscKitBench",
       dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI", "DiscKitMedia"]
@@ -74,12 +86,13 @@ let package = Package(
       name: "DiscKitTests",
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitTestSupport", "DiscKitCLI",
+        "DiscKitCrosscheck",
         "DiscKitMedia",
       ]
     ),
     .testTarget(
       name: "DiscKitCLITests",
-      dependencies: ["DiscKitCLI", "DiscKit", "DiscKitTestSupport"]
+      dependencies: ["DiscKitCLI", "DiscKitCrosscheck", "DiscKit", "DiscKitTestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -30,8 +30,8 @@ struct Benchmark: Sendable {
 
 /// Every benchmark, in the order `make bench` prints them.
 let benchmarks: [Benchmark] =
-  fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks + dvdBenchmarks
-  + authoringBenchmarks + matroskaBenchmarks
+  startupBenchmarks + fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks
+  + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks
 
 /// Shared timing helpers for the benchmarks.
 enum Timing {

@@ -2,7 +2,7 @@ import ArgumentParser
 import DiscKit
 
 /// The `disckit` command tree.
-public struct DiscKitCommand: AsyncParsableCommand {
+public struct DiscKitCommand: ParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "disckit",
     abstract: "Read Blu-ray and DVD disc images: list, inspect, scan and extract.",

@@ -2,9 +2,11 @@ import DiscKitCLI
 
 @main
 struct Entrypoint {
-  static func main() async {
+  /// Synchronous: no command but `--batch` needs the concurrency runtime, whose threads would
+  /// cost startup time (see `BlockingTask`).
+  static func main() {
     // Subcommands served by a helper program (see HelperProgram) never reach the parser.
     HelperProgram.dispatchIfDelegated()
-    await DiscKitCommand.main()
+    DiscKitCommand.main()
   }
 }

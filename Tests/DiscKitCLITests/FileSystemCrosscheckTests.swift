@@ -3,7 +3,7 @@ import DiscKitTestSupport
 import Foundation
 import Testing
 
-@testable import DiscKitCLI
+@testable import DiscKitCrosscheck
 
 /// `disckit crosscheck` on file systems: DiscKit vs libudfread on real UDF images.
 @Suite("File-system crosscheck")

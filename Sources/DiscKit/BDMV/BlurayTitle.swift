@@ -254,7 +254,8 @@ public struct BlurayTitle: Sendable {
     guard timeline == .continuous else { return original }
     let shifts = timestampShifts
     guard shifts.contains(where: { $0.delta90k != 0 }) else { return original }
-    return try ContinuousTransportStreamByteSource(base: original, shifts: shifts)
+    return try ContinuousTimelineByteSource(
+      base: original, shifts: shifts, layout: .transportStream(packetSize: 192))
   }
 
   /// The continuous timeline's shift of each play item with bytes: its title byte range and what

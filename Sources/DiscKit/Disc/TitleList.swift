@@ -119,7 +119,7 @@ extension TitleList {
         reason: result.reason)
     case .lsdvd:
       throw DiscKitError(
-        .invalidArgument, "--select", at: nil,
+        .invalidArgument, "title selection", at: nil,
         "lsdvd selection applies to DVDs; use smart or libbluray")
     }
   }

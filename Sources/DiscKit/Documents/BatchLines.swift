@@ -1,4 +1,4 @@
-/// One line of `disckit titles --batch` (NDJSON): a disc's titles, or why it could not be read.
+/// One line of the batch mode of `disckit titles` (NDJSON): a disc's titles, or why it could not be read.
 ///
 /// JSON Schema: `Sources/DiscKit/Documents/Schemas/titles-batch-line.schema.json`.
 public struct TitlesBatchLine: Codable, Sendable, Hashable {

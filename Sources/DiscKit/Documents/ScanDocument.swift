@@ -17,7 +17,7 @@ public struct ScanDocument: Encodable, Sendable {
 
   /// The report.
   public var report: DiscTitle.ScanReport
-  /// Stream files: the time seek that chose the start (`scan FILE --at`).
+  /// Stream files: the time seek that chose the start.
   public var seek: TransportStreamTimeSeek.Result?
   /// Disc titles: which title and where.
   public var title: TitleStart?

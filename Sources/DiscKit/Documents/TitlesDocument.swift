@@ -97,7 +97,7 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
     public var key: String
     /// Whether this is the main title.
     public var main: Bool
-    /// Why the selection set it aside (only listed with `--all`).
+    /// Why the selection set it aside (listed only when asked for).
     public var excluded: String?
     /// Duration (90 kHz) and as `h:mm:ss.mmm`; absent when the title cannot be read.
     public var duration90k: Int64?

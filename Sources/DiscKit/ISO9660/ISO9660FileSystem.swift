@@ -62,7 +62,7 @@ public struct ISO9660FileSystem: DiscFileSystem {
 
   private let root: Node
   private let susPSkip: Int
-  private let cache = DirectoryCache()
+  private let cache = DirectoryCache<String, Node>()
 
   /// The first sector of the volume descriptor set.
   static let descriptorSetStart: Int64 = 16 * 2048
@@ -491,28 +491,5 @@ public struct ISO9660FileSystem: DiscFileSystem {
         isDirectory: isDirectory),
       recordOffset: record.offset, directoryBlock: directoryBlock, directoryLength: directoryLength,
       extents: extents, interleaved: record.isInterleaved)
-  }
-}
-
-/// Directories already read, so that resolving many paths does not re-read every directory on
-/// the way (listing then reading each file of a 10 000-entry directory stays linear). Bounded:
-/// cleared when it holds more than ``maxNodes`` entries. Safe for concurrent use.
-final class DirectoryCache: Sendable {
-  static let maxNodes = 1 << 20
-  private let storage = Mutex<(nodes: Int, directories: [String: [ISO9660FileSystem.Node]])>(
-    (0, [:]))
-
-  func get(_ key: String) -> [ISO9660FileSystem.Node]? {
-    storage.withLock { $0.directories[key] }
-  }
-
-  func put(_ key: String, _ nodes: [ISO9660FileSystem.Node]) {
-    storage.withLock { state in
-      if state.nodes + nodes.count > Self.maxNodes {
-        state.directories.removeAll()
-        state.nodes = 0
-      }
-      if state.directories.updateValue(nodes, forKey: key) == nil { state.nodes += nodes.count }
-    }
   }
 }

@@ -56,6 +56,19 @@ public struct ContinuityCounterTracker: Sendable {
     return .discontinuity(expected: expected, found: counter)
   }
 
+  /// The fast case of ``check(pid:counter:hasPayload:discontinuityIndicator:)`` for a packet
+  /// with payload and no adaptation field: when `counter` follows the PID's previous one, records
+  /// it and returns true (the result is ``Result/ok``); otherwise changes nothing and returns
+  /// false (call ``check(pid:counter:hasPayload:discontinuityIndicator:)``).
+  @inline(__always)
+  mutating func followsOn(pid: Int, counter: UInt8) -> Bool {
+    let previous = last[pid]
+    guard previous != 0xFF, counter == (previous &+ 1) & 0x0F else { return false }
+    last[pid] = counter
+    repeated[pid] = false
+    return true
+  }
+
   /// Forgets every counter (after a resync).
   public mutating func reset() {
     for i in last.indices {

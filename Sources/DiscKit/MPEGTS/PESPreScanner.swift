@@ -26,6 +26,16 @@ public struct PESPreScanner {
     self.state = PreScanState(options: options)
   }
 
+  /// Whether packets that only extend a PES skip the general per-packet path (the default).
+  /// The report is the same either way; tests turn it off to compare the two paths.
+  var skipsQuietPayloads: Bool {
+    get { state.skipsQuietPayloads }
+    set { state.skipsQuietPayloads = newValue }
+  }
+
+  /// Packets that took the fast path so far.
+  var quietPacketCount: Int { state.quietPackets }
+
   /// Feeds the next bytes.
   public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
     reader.feed(chunk, into: &state)

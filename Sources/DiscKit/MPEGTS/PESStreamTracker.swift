@@ -161,6 +161,24 @@ public struct PESStreamTracker: Sendable {
     return step
   }
 
+  /// Whether a payload that does not start a PES would only be counted: no PES in progress, or
+  /// its header complete, its payload prefix captured and its start-code scan finished or off.
+  /// The pre-scanner then skips the payload's bytes (``countContinuation(_:)``).
+  @inline(__always)
+  var countsContinuationOnly: Bool {
+    !active
+      || (headerComplete && headerSkip == 0 && prefixCount >= 4
+        && (!scanning || scanned >= payloadBound))
+  }
+
+  /// Takes a payload of `count` bytes that does not start a PES, when
+  /// ``countsContinuationOnly``: the same as ``consume(_:unitStart:packetOffset:packetIndex:randomAccessIndicator:)``
+  /// without reading the bytes.
+  @inline(__always)
+  mutating func countContinuation(_ count: Int) {
+    if active { received &+= count }
+  }
+
   /// Stops scanning the current PES (and the following ones until ``scanMode`` changes).
   public mutating func stopScanning() {
     scanning = false

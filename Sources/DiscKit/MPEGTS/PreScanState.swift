@@ -37,6 +37,18 @@ struct PreScanState: TransportPacketConsumer {
   var slotIndex: [Int16]
   var slots: [Slot] = []
   var isPMTPID: [Bool]
+  /// Per PID: a followed PES stream whose next continuation payload would only be counted
+  /// (``PESStreamTracker/countsContinuationOnly``), refreshed after every packet that takes the
+  /// general path. Such packets skip the general path when their header is plain (no error,
+  /// unit start, scrambling or adaptation field) and their continuity counter follows on.
+  var quiet: [Bool]
+  /// Whether the fast path above is taken (the general path alone gives the same report; tests
+  /// compare the two).
+  var skipsQuietPayloads = true
+  /// Packets that took the fast path.
+  var quietPackets = 0
+  /// `options.streamBoundaries[nextBoundary]`, or `Int64.max` past the last one.
+  var nextBoundaryOffset: Int64
   var sectionAssemblers: [UInt16: PSISectionAssembler] = [:]
   var streams: [UInt16: ElementaryStreamInfo] = [:]
   var streamOrder: [UInt16] = []
@@ -59,6 +71,8 @@ struct PreScanState: TransportPacketConsumer {
     self.options = options
     slotIndex = [Int16](repeating: -1, count: 8192)
     isPMTPID = [Bool](repeating: false, count: 8192)
+    quiet = [Bool](repeating: false, count: 8192)
+    nextBoundaryOffset = options.streamBoundaries.first ?? .max
     slots.reserveCapacity(min(options.maxTrackedPIDs, 8192))
   }
 
@@ -92,6 +106,24 @@ struct PreScanState: TransportPacketConsumer {
   }
 
   mutating func consume(_ packet: TransportPacket) {
+    if skipsQuietPayloads {
+      // Fast path: one 4-byte load decides whether this packet only adds to a PES's length.
+      let word = UInt32(
+        bigEndian: packet.unit.loadUnaligned(
+          fromByteOffset: packet.format.syncOffset, as: UInt32.self))
+      // transport_error_indicator 0, payload_unit_start_indicator 0, scrambling 00,
+      // adaptation_field_control 01 (payload only: 184 bytes).
+      if word & 0x00C0_00F0 == 0x0000_0010 {
+        let pid = Int((word >> 8) & 0x1FFF)
+        if quiet[pid], packet.offset < nextBoundaryOffset,
+          continuity.followsOn(pid: pid, counter: UInt8(truncatingIfNeeded: word & 0x0F))
+        {
+          slots[Int(slotIndex[pid])].tracker.countContinuation(184)
+          quietPackets &+= 1
+          return
+        }
+      }
+    }
     let header = packet.header
     let pid = header.pid
     if pid == TransportPacketHeader.nullPID { return }
@@ -105,6 +137,7 @@ struct PreScanState: TransportPacketConsumer {
       while nextBoundary < boundaries.count && packet.offset >= boundaries[nextBoundary] {
         nextBoundary += 1
       }
+      nextBoundaryOffset = nextBoundary < boundaries.count ? boundaries[nextBoundary] : .max
       continuity.reset()
     }
     let cc = continuity.check(packet)
@@ -188,6 +221,7 @@ struct PreScanState: TransportPacketConsumer {
       randomAccessIndicator: packet.randomAccessIndicator)
     if let finished = step.finished { finishedPES(finished, slot: slot) }
     if let started = step.started { startedPES(started, slot: slot) }
+    quiet[Int(pid)] = slots[slot].tracker.countsContinuationOnly
   }
 
   // MARK: PES

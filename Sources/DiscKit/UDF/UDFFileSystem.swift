@@ -23,7 +23,7 @@ public struct UDFFileSystem: DiscFileSystem {
   public let volumeIdentifier: String
 
   let volume: UDFVolume
-  let cache: DirectoryCache
+  let cache: DirectoryCache<UInt64, Record>
 
   /// Whether `source` carries a UDF volume recognition sequence (BEA01 then NSR02/NSR03).
   public static func hasVolumeRecognitionSequence(_ source: any ByteSource) throws(DiscKitError)
@@ -99,11 +99,6 @@ public struct UDFFileSystem: DiscFileSystem {
     var fidOffset: Int64?
   }
 
-  /// The directory cache: ICB → entries. Lock-protected.
-  final class DirectoryCache: Sendable {
-    let entries = Mutex<[UInt64: [Record]]>([:])
-  }
-
   static func key(_ icb: UDFLongAD) -> UInt64 { UInt64(icb.partition) << 32 | UInt64(icb.block) }
 
   /// Resolves a path to its record, matching each name exactly, then case-insensitively.
@@ -141,9 +136,9 @@ public struct UDFFileSystem: DiscFileSystem {
   /// The entries of the directory whose entry is at `icb` (cached).
   func directory(_ icb: UDFLongAD, from reference: Int64? = nil) throws(DiscKitError) -> [Record] {
     let key = Self.key(icb)
-    if let cached = cache.entries.withLock({ $0[key] }) { return cached }
+    if let cached = cache.get(key) { return cached }
     let records = try readDirectory(icb, from: reference.map { $0 + 20 })
-    cache.entries.withLock { $0[key] = records }
+    cache.put(key, records)
     return records
   }
 

@@ -1,5 +1,4 @@
 import DiscKit
-import Foundation
 
 /// The Blu-ray side of `disckit titles` and `disckit extract`.
 enum BlurayCLI {

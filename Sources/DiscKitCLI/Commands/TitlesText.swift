@@ -1,5 +1,4 @@
 import DiscKit
-import Foundation
 
 /// The text form of `disckit titles` (the JSON form is ``TitlesDocument`` itself).
 enum TitlesText {
@@ -11,12 +10,13 @@ enum TitlesText {
     var lines = ["Main title: \(d.main.map { $0 + ".mpls" } ?? "none") (\(d.reason))"]
     for t in d.titles {
       let s = t.streams
-      var line = String(
-        format: "%@ %@  %@  chapters %3d  clips %3d  angles %d  %8.1f MiB  V:%d A:%d PG:%d IG:%d",
-        t.number.map { String(format: "%3d", $0) } ?? "  -", t.playlist ?? t.key,
-        t.duration ?? "-", t.chapters.count, t.clips?.count ?? 0, t.angles,
-        Double(t.size ?? 0) / 1_048_576, s.video.count, s.audio.count, s.subtitles.count,
-        s.interactive.count)
+      let number = t.number.map { String(cFormat: "%3ld", $0) } ?? "  -"
+      var line =
+        "\(number) \(t.playlist ?? t.key)  \(t.duration ?? "-")  "
+        + String(
+          cFormat: "chapters %3ld  clips %3ld  angles %ld  %8.1f MiB  V:%ld A:%ld PG:%ld IG:%ld",
+          t.chapters.count, t.clips?.count ?? 0, t.angles, Double(t.size ?? 0) / 1_048_576,
+          s.video.count, s.audio.count, s.subtitles.count, s.interactive.count)
       if t.main { line += "  [main]" }
       if let by = t.playedByTitles, !by.isEmpty {
         line +=

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DiscKit
-import Foundation
 
 /// `disckit scan SOURCE`: the PES pre-scan of a transport stream.
 struct ScanCommand: ParsableCommand {
@@ -32,7 +31,17 @@ struct ScanCommand: ParsableCommand {
       """)
 
   @Argument(help: "A .m2ts, .ts or .mts file, or a disc image or folder (see --title).")
-  var source: String
+  var source: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Scan every disc image and disc folder under ROOT (or each path read from standard input, with -): one JSON line per disc, in order.",
+      valueName: "ROOT|-"))
+  var batch: String?
+
+  @Option(name: .long, help: "Discs read at once with --batch (default: the number of cores).")
+  var jobs: Int = BatchRunner.defaultWidth
 
   @Option(help: "Byte offset where the scan starts (K/M/G suffixes allowed).")
   var offset: String = "0"
@@ -51,7 +60,7 @@ struct ScanCommand: ParsableCommand {
 
   @Option(
     help:
-      "A Blu-ray playlist of a disc image, e.g. 00800 (needs the disc navigation; not available yet)."
+      "A Blu-ray playlist of a disc image, e.g. 00800."
   )
   var playlist: String?
 
@@ -65,7 +74,10 @@ struct ScanCommand: ParsableCommand {
 
   /// Parses `123`, `30M`, `4K`, `1G` (powers of 1024).
   static func parseSize(_ text: String, name: String) throws(DiscKitError) -> Int64 {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    let start = text.firstIndex { !blank($0) } ?? text.endIndex
+    let end = text.lastIndex { !blank($0) }.map { text.index(after: $0) } ?? start
+    let trimmed = text[start..<max(start, end)]
     var digits = Substring(trimmed)
     var multiplier: Int64 = 1
     if let last = trimmed.last, last.isLetter {
@@ -95,38 +107,78 @@ struct ScanCommand: ParsableCommand {
     if title != nil, playlist != nil {
       throw ValidationError("--title and --playlist are exclusive")
     }
+    if (source == nil) == (batch == nil) {
+      throw ValidationError("give either SOURCE or --batch ROOT|-")
+    }
+    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
   }
 
   func run() throws {
+    if let root = batch {
+      var failures = 0
+      try reportingErrors {
+        failures = try BatchRunner.run(root: root, width: jobs, label: "scan") { [self] path in
+          BatchRunner.line(
+            path: path, work: { try outcome(for: $0).document },
+            success: { ScanBatchLine(path: path, scan: $0) },
+            failure: { ScanBatchLine(path: path, error: $0) })
+        }
+      }
+      if failures > 0 { throw ExitCode.failure }
+      return
+    }
     try reportingErrors {
-      if let disc = try discSource() {
-        try scanDisc(disc)
+      guard let source else {
+        throw DiscKitError(.invalidArgument, "scan", at: nil, "no SOURCE given (or --batch ROOT|-)")
+      }
+      let outcome = try outcome(for: source)
+      let document = outcome.document
+      if output.json {
+        Output.line(try Output.json(document))
         return
       }
-      var start = try Self.parseSize(offset, name: "--offset")
-      let window = try Self.parseSize(bytes, name: "--bytes")
-      let file = try FileByteSource(path: source)
-      var seek: TransportStreamTimeSeek.Result?
-      if let at {
-        seek = try TransportStreamTimeSeek.seek(source: file, to: at)
-        start = seek?.offset ?? start
-      }
-      var options = PESScanOptions()
-      options.payloadBound = payloadBound
-      let report = try PESPreScanner.scan(
-        source: file, offset: start, window: window, options: options)
-      if output.json {
-        Output.line(try Output.json(ScanDocument(report: .transportStream(report), seek: seek)))
-      } else {
-        if let seek { Self.printText(seek) }
+      switch (document.report, outcome.titleKey) {
+      case (.programStream(let report), let key):
+        Self.printText(report, title: Int(key ?? "") ?? 0)
+      case (.transportStream(let report), .some(let key)):
+        Output.line("Playlist \(key).mpls, from title offset \(report.scanStart)")
+        Self.printText(report)
+      case (.transportStream(let report), .none):
+        if let seek = document.seek { Self.printText(seek) }
         Self.printText(report)
       }
     }
   }
 
-  /// The disc image or folder SOURCE names, or nil when SOURCE is a plain stream file.
+  /// A scan report and, for a disc, the key of the title scanned.
+  struct Outcome {
+    var document: ScanDocument
+    var titleKey: String?
+  }
+
+  /// The scan of one SOURCE: a stream file, or a title of a disc image or folder.
+  func outcome(for source: String) throws -> Outcome {
+    if let disc = try discSource(source) {
+      return try scanDisc(disc)
+    }
+    var start = try Self.parseSize(offset, name: "--offset")
+    let window = try Self.parseSize(bytes, name: "--bytes")
+    let file = try FileByteSource(path: source)
+    var seek: TransportStreamTimeSeek.Result?
+    if let at {
+      seek = try TransportStreamTimeSeek.seek(source: file, to: at)
+      start = seek?.offset ?? start
+    }
+    var options = PESScanOptions()
+    options.payloadBound = payloadBound
+    let report = try PESPreScanner.scan(
+      source: file, offset: start, window: window, options: options)
+    return Outcome(document: ScanDocument(report: .transportStream(report), seek: seek))
+  }
+
+  /// The disc image or folder `source` names, or nil when it is a plain stream file.
   /// `--at` alone on a stream file is a time seek in the file (``TransportStreamTimeSeek``).
-  func discSource() throws(DiscKitError) -> DiscImage? {
+  func discSource(_ source: String) throws(DiscKitError) -> DiscImage? {
     let forced = title != nil || playlist != nil
     let disc: DiscImage
     do throws(DiscKitError) {
@@ -146,7 +198,7 @@ struct ScanCommand: ParsableCommand {
     return nil
   }
 
-  func scanDisc(_ image: DiscImage) throws {
+  func scanDisc(_ image: DiscImage) throws -> Outcome {
     let window = try Self.parseSize(bytes, name: "--bytes")
     let disc = try Disc(image: image)
     if case .dvd = disc.navigation, playlist != nil {
@@ -178,17 +230,7 @@ struct ScanCommand: ParsableCommand {
     } else {
       document = try ScanDocument(title: title, at: time, window: window, options: options)
     }
-    if output.json {
-      Output.line(try Output.json(document))
-      return
-    }
-    switch document.report {
-    case .programStream(let report):
-      Self.printText(report, title: Int(title.key) ?? 0)
-    case .transportStream(let report):
-      Output.line("Playlist \(title.key).mpls, from title offset \(report.scanStart)")
-      Self.printText(report)
-    }
+    return Outcome(document: document, titleKey: title.key)
   }
 
   static func printText(_ seek: TransportStreamTimeSeek.Result) {
@@ -200,7 +242,7 @@ struct ScanCommand: ParsableCommand {
       case .streamStart: "the stream's first one"
       }
     Output.line(
-      "Seek to \(seek.targetSeconds) s: \(seek.kind.rawValue) on PID \(seek.pid) at offset \(seek.accessPointOffset), PTS \(pts(seek.pts)), \(String(format: "%.6f", seek.seconds)) s after the first PTS (\(placement))"
+      "Seek to \(seek.targetSeconds) s: \(seek.kind.rawValue) on PID \(seek.pid) at offset \(seek.accessPointOffset), PTS \(pts(seek.pts)), \(String(cFormat: "%.6f", seek.seconds)) s after the first PTS (\(placement))"
     )
     Output.line(
       "  start offset: \(seek.offset) (moved back over \(seek.accessPointOffset - seek.offset) bytes of PSI packets)"
@@ -217,7 +259,7 @@ struct ScanCommand: ParsableCommand {
       Output.line("  first PTS:    \(pts(v.firstPTS))")
       Output.line("  first I-picture: \(pts(v.firstIDRPTS))")
       Output.line(
-        "  pre-I gap:    \(v.preIDRGapSeconds.map { String(format: "%.6f s", $0) } ?? "unknown")")
+        "  pre-I gap:    \(v.preIDRGapSeconds.map { String(cFormat: "%.6f s", $0) } ?? "unknown")")
     }
     for a in r.audio {
       let id =
@@ -226,14 +268,14 @@ struct ScanCommand: ParsableCommand {
       Output.line("  first PTS:    \(pts(a.firstPTS))")
     }
     if let av = r.avOffsetSeconds {
-      Output.line(String(format: "A/V offset:     %.6f s (audio minus video I-picture)", av))
+      Output.line(String(cFormat: "A/V offset:     %.6f s (audio minus video I-picture)", av))
     }
     for w in r.warnings { Output.line("warning: \(w)") }
   }
 
   static func pts(_ value: UInt64?) -> String {
     guard let value else { return "none" }
-    return "\(value) (\(String(format: "%.6f", Double(value) / 90_000)) s)"
+    return "\(value) (\(String(cFormat: "%.6f", Double(value) / 90_000)) s)"
   }
 
   static func printText(_ r: PESScanReport) {
@@ -260,7 +302,7 @@ struct ScanCommand: ParsableCommand {
       Output.line("  first \(kind):    \(pts(v.firstIDRPTS))")
       if v.codec == .hevc { Output.line("  first CRA/BLA: \(pts(v.firstCRAPTS))") }
       Output.line(
-        "  pre-IDR gap:  \(v.preIDRGapSeconds.map { String(format: "%.6f s", $0) } ?? "unknown")")
+        "  pre-IDR gap:  \(v.preIDRGapSeconds.map { String(cFormat: "%.6f s", $0) } ?? "unknown")")
     }
     for a in r.audio {
       Output.line(
@@ -274,7 +316,7 @@ struct ScanCommand: ParsableCommand {
       )
     }
     if let av = r.avOffsetSeconds {
-      Output.line(String(format: "A/V offset:     %.6f s (audio minus video first PTS)", av))
+      Output.line(String(cFormat: "A/V offset:     %.6f s (audio minus video first PTS)", av))
     }
     for w in r.warnings {
       Output.line(

@@ -2,11 +2,13 @@ import ArgumentParser
 import DiscKit
 
 /// The IMAGE argument shared by commands that open a disc.
-struct ImageArgument: ParsableArguments {
+package struct ImageArgument: ParsableArguments {
   @Argument(help: "A disc image (.iso, UDF or ISO9660) or a folder holding BDMV/ or VIDEO_TS/.")
-  var image: String
+  package var image: String
 
-  func open() throws(DiscKitError) -> DiscImage {
+  package init() {}
+
+  package func open() throws(DiscKitError) -> DiscImage {
     try DiscImage.open(path: image)
   }
 }

@@ -1,11 +1,23 @@
 import ArgumentParser
 import DiscKit
-import Foundation
 
-/// Output helpers shared by the commands.
-enum Output {
-  /// Encodes `value` as stable JSON (sorted keys, no escaped slashes) followed by a newline.
-  static func json<T: Encodable>(_ value: T) throws -> String {
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Output helpers shared by the commands (and by the helper programs).
+package enum Output {
+  /// Encodes `value` as stable JSON (sorted keys, no escaped slashes) without a newline.
+  package static func json<T: Encodable>(_ value: T) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = try encoder.encode(value)
@@ -13,17 +25,47 @@ enum Output {
   }
 
   /// Writes a line to standard output.
-  static func line(_ text: String) {
+  package static func line(_ text: String) {
     print(text)
   }
 
   /// Writes a line to standard error.
-  static func error(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+  package static func error(_ text: String) {
+    writeError(text + "\n")
+  }
+
+  /// Writes `text` to standard error as it is (no newline added).
+  package static func writeError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return }
+      var done = 0
+      while done < bytes.count {
+        let n = write(2, base + done, bytes.count - done)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return }
+        done += n
+      }
+    }
+  }
+
+  /// Reads standard input to its end.
+  package static func readStandardInput() throws(DiscKitError) -> [UInt8] {
+    var input: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw DiscKitError(.io, "standard input", at: Int64(input.count), "read failed: errno \(errno)")
+      }
+      if n == 0 { return input }
+      input.append(contentsOf: chunk[0..<n])
+    }
   }
 
   /// Whether standard error is a terminal (progress is shown only then).
-  static var stderrIsTerminal: Bool { isatty(2) != 0 }
+  package static var stderrIsTerminal: Bool { isatty(2) != 0 }
 }
 
 extension DiscKitError.Code {
@@ -41,7 +83,7 @@ extension DiscKitError.Code {
 }
 
 /// Runs a command body, turning a ``DiscKitError`` into one stderr line and its sysexits code.
-func reportingErrors(_ body: () throws -> Void) throws {
+package func reportingErrors(_ body: () throws -> Void) throws {
   do {
     try body()
   } catch let error as DiscKitError {
@@ -51,7 +93,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
 }
 
 /// Async variant of ``reportingErrors(_:)``.
-func reportingErrors(_ body: () async throws -> Void) async throws {
+package func reportingErrors(_ body: () async throws -> Void) async throws {
   do {
     try await body()
   } catch let error as DiscKitError {
@@ -61,24 +103,24 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
 }
 
 /// Shows a one-line progress bar on stderr when it is a terminal.
-final class ProgressBar {
+package final class ProgressBar {
   private let total: Int64
   private let label: String
   private let enabled: Bool
   private var lastPercent = -1
 
-  init(total: Int64, label: String) {
+  package init(total: Int64, label: String) {
     self.total = total
     self.label = label
     self.enabled = Output.stderrIsTerminal && total > 0
   }
 
-  func update(_ done: Int64) {
+  package func update(_ done: Int64) {
     update(done, of: total)
   }
 
   /// Shows `done` out of `total` (for work whose size is known only as a fraction).
-  func update(_ done: Int64, of total: Int64) {
+  package func update(_ done: Int64, of total: Int64) {
     guard enabled else { return }
     let percent = Int(min(100, max(0, done * 100 / max(total, 1))))
     guard percent != lastPercent else { return }
@@ -86,11 +128,11 @@ final class ProgressBar {
     let width = 30
     let filled = percent * width / 100
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-    FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(percent)%".utf8))
+    Output.writeError("\r\(label) [\(bar)] \(percent)%")
   }
 
-  func finish() {
+  package func finish() {
     guard enabled else { return }
-    FileHandle.standardError.write(Data("\n".utf8))
+    Output.writeError("\n")
   }
 }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import DiscKit
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `disckit segment`: GStreamer segment time math (stream time, running time, positions, clipping).
 struct SegmentCommand: ParsableCommand {
@@ -94,12 +98,8 @@ struct SegmentCommand: ParsableCommand {
   func run() throws {
     try reportingErrors {
       if batch {
-        var input = Data()
-        while let chunk = try FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
-          input.append(chunk)
-        }
-        FileHandle.standardOutput.write(
-          Data(Self.runBatch(String(decoding: input, as: UTF8.self)).utf8))
+        let input = try Output.readStandardInput()
+        print(Self.runBatch(String(decoding: input, as: UTF8.self)), terminator: "")
         return
       }
       let result = try evaluate()

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import DiscKitCLI
+@testable import DiscKitCrosscheck
 
 /// `disckit crosscheck` and `titles` on a disc with an interleaved angle block: the title's bytes are
 /// compared with libdvdnav's playback (not libdvdread's raw cell ranges), and the listed size is

@@ -1,4 +1,4 @@
-/// The answer to a ``SegmentRequest`` (an output line of `disckit segment --batch`).
+/// The answer to a ``SegmentRequest`` (an output line of the batch mode of `disckit segment`).
 ///
 /// Only the fields of the request's operation are set; absent fields are omitted from JSON.
 public struct SegmentResponse: Sendable, Hashable, Codable {

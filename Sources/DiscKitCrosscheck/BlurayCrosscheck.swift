@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitCLI
 import DiscKitReference
 
 /// Crosscheck of Blu-ray titles against libbluray: title lists (TITLES_ALL and TITLES_RELEVANT),

@@ -1,6 +1,6 @@
 /// One segment computation: an operation, the segment and its arguments.
 ///
-/// This is the input line of `disckit segment --batch` and of the GStreamer oracle script
+/// This is an input line of the batch mode of `disckit segment` and of the GStreamer oracle script
 /// (`Tests/oracles/gst_segment_oracle.py`), e.g.
 /// `{"op":"streamTimeFull","segment":{"start":1000,"stop":null,"time":0,"appliedRate":-1},"value":5}`.
 /// `null` (or an absent field) is none.

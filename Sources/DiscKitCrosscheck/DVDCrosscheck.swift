@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitCLI
 import DiscKitReference
 
 /// Crosscheck of DVD titles against libdvdread: title list, first-PGC program maps, cells and

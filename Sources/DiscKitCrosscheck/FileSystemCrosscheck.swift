@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitCLI
 import DiscKitReference
 import Foundation
 

@@ -1,4 +1,4 @@
-/// The segment operations ``SegmentRequest`` can ask for (the `op` of `disckit segment --batch`).
+/// The segment operations ``SegmentRequest`` can ask for (the `op` of a segment batch line).
 public enum SegmentOperation: String, Sendable, Hashable, Codable, CaseIterable {
   /// ``Segment/toStreamTime(_:)`` of `value`.
   case streamTime
