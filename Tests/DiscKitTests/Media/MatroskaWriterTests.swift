@@ -212,6 +212,24 @@ struct MatroskaWriterTests {
       try MatroskaOracle.videoFrameHashes([out]) == (try MatroskaOracle.videoFrameHashes([vob])))
   }
 
+  /// Each angle of a multi-angle title decodes to its own clip's pictures.
+  @Test(.enabled(if: ready && FileManager.default.fileExists(atPath: angles), why))
+  func chosenAngle() throws {
+    let dir = try TemporaryDirectory()
+    let disc = try BlurayDisc(disc: try DiscImage.open(path: Self.angles))
+    for angle in [0, 1] {
+      let out = dir.file("angle\(angle).mkv")
+      try MatroskaWriter.write(
+        try MatroskaTitle(bluray: try disc.title(playlist: "00000.mpls", angle: angle)),
+        toPath: out, overwrite: false)
+      let clip = Fixtures.generated("bluray/clips/angle\(angle + 1).ts")
+      let frames = try MatroskaOracle.videoFrameHashes([out])
+      #expect(frames.count > 0)
+      #expect(frames == (try MatroskaOracle.videoFrameHashes([clip])), "angle \(angle + 1)")
+    }
+  }
+  static let angles = Fixtures.generated("bluray/angles.iso")
+
   /// A clip shorter than its clip information says: a typed error before anything is written.
   @Test(.enabled(if: haveDiscs, why))
   func truncatedClipIsATypedError() throws {
