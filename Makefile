@@ -41,6 +41,7 @@ test: deps
 
 bench: deps images
 	$(SWIFT) build $(RELEASE) --product disckit
+	$(SWIFT) build $(RELEASE) --product disckit-mkv
 	$(SWIFT) build $(RELEASE) --product DiscKitBench
 	.build/release/DiscKitBench
 

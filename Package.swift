@@ -10,6 +10,8 @@ import PackageDescription
 //   It is used only by tests, by the `disckit-crosscheck` helper and by the benchmark.
 // - `DiscKitCLI` is the whole command tree (testable); `disckit` is a thin `@main`. It links no C
 //   library: commands that need one run in a helper program beside `disckit` (HelperProgram).
+// - `DiscKitMedia` writes titles to Matroska over libavformat; only the `disckit-mkv` helper
+//   program (and tests, benchmark) link it, never `disckit`.
 // - `DiscKitCrosscheck` / `disckit-crosscheck`: `disckit crosscheck`, the only program linking
 //   the C reference libraries.
 let package = Package(
@@ -18,7 +20,9 @@ let package = Package(
   products: [
     .library(name: "DiscKit", targets: ["DiscKit"]),
     .library(name: "DiscKitAuthoring", targets: ["DiscKitAuthoring"]),
+    .library(name: "DiscKitMedia", targets: ["DiscKitMedia"]),
     .executable(name: "disckit", targets: ["disckit"]),
+    .executable(name: "disckit-mkv", targets: ["disckit-mkv"]),
     .executable(name: "disckit-crosscheck", targets: ["disckit-crosscheck"]),
   ],
   dependencies: [
@@ -43,6 +47,10 @@ let package = Package(
       name: "CDVDRead", pkgConfig: "dvdread", providers: [.apt(["libdvdread-dev"])]),
     .systemLibrary(
       name: "CDVDNav", pkgConfig: "dvdnav", providers: [.apt(["libdvdnav-dev"])]),
+    .systemLibrary(
+      name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+    // Matroska output over libavformat; linked only by the `disckit-mkv` helper program.
+    .target(name: "DiscKitMedia", dependencies: ["DiscKit", "CFFmpeg"]),
     .target(
       name: "DiscKitReference",
       dependencies: ["DiscKit", "CUDFRead", "CBluray", "CDVDRead", "CDVDNav"]
@@ -56,6 +64,7 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "disckit", dependencies: ["DiscKitCLI"]),
+    .executableTarget(name: "disckit-mkv", dependencies: ["DiscKitCLI", "DiscKitMedia"]),
     .target(
       name: "DiscKitCrosscheck",
       dependencies: [
@@ -66,7 +75,7 @@ let package = Package(
     .executableTarget(name: "disckit-crosscheck", dependencies: ["DiscKitCrosscheck"]),
     .executableTarget(
       name: "DiscKitBench",
-      dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI"]
+      dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI", "DiscKitMedia"]
     ),
     .target(
       name: "DiscKitTestSupport",
@@ -78,6 +87,7 @@ let package = Package(
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitTestSupport", "DiscKitCLI",
         "DiscKitCrosscheck",
+        "DiscKitMedia",
       ]
     ),
     .testTarget(

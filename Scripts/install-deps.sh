@@ -10,6 +10,8 @@ APT_PACKAGES=(
   libbluray-bin lsdvd ffmpeg genisoimage xorriso dvdauthor udftools p7zip-full openssl
   # whole-process benchmarks (`make bench`: medians and peak RSS)
   hyperfine time
+  # Matroska oracles (mkvmerge, mkvinfo) and ISO 639 tables for the MKV language checks
+  mkvtoolnix iso-codes
   # GStreamer itself, for the segment-math oracle, and pycdlib for UDF 2.60 images
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 python3-pycdlib
 )

@@ -30,6 +30,17 @@ struct ExtractOptions: ParsableArguments {
         "continuous rewrites PTS/DTS and PCR (DVD: SCR) so that play items (cells) follow each other; original is the disc's bytes unchanged (libbluray's bd_read)."
     ))
   var timeline: TitleTimeline = .continuous
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Output format: m2ts (the title's bytes as on the disc) or mkv (lossless Matroska).",
+      discussion: "mkv is also chosen by an output name ending in .mkv; it needs disckit-mkv."))
+  var format: ExtractFormat?
+
+  /// Whether Matroska is asked for (`--format mkv`, or a `.mkv` output name without `--format`).
+  var isMatroska: Bool {
+    format == .mkv || (format == nil && output.lowercased().hasSuffix(".mkv"))
+  }
 
   func validate() throws {
     let chosen = [main, title != nil, playlist != nil].filter { $0 }.count
@@ -38,6 +49,10 @@ struct ExtractOptions: ParsableArguments {
     }
     guard angle >= 1 else { throw ValidationError("--angle is 1-based.") }
     if let chapters { _ = try Self.parseChapters(chapters) }
+    if isMatroska && (chapters != nil || chaptersFile != nil) {
+      throw ValidationError(
+        "--chapters and --chapters-file apply to --format m2ts; a Matroska file holds the whole title and its chapters.")
+    }
   }
 
   /// Parses `A-B` or `A` into a 1-based inclusive range.
@@ -64,6 +79,10 @@ struct ExtractCommand: ParsableCommand {
   @OptionGroup var options: ExtractOptions
 
   func run() throws {
+    if options.isMatroska {
+      try MatroskaExtraction.run(image: image, options: options)
+      return
+    }
     try reportingErrors {
       let disc = try image.open()
       switch disc.kind {

@@ -116,8 +116,13 @@ package final class ProgressBar {
   }
 
   package func update(_ done: Int64) {
+    update(done, of: total)
+  }
+
+  /// Shows `done` out of `total` (for work whose size is known only as a fraction).
+  package func update(_ done: Int64, of total: Int64) {
     guard enabled else { return }
-    let percent = Int(done * 100 / max(total, 1))
+    let percent = Int(min(100, max(0, done * 100 / max(total, 1))))
     guard percent != lastPercent else { return }
     lastPercent = percent
     let width = 30

@@ -1,0 +1,16 @@
+/// A chapter of a Matroska file, on the title timeline (90 kHz, 0 = the title's start).
+public struct MatroskaChapter: Sendable, Hashable, Codable {
+  /// The chapter's start (90 kHz ticks from the title's start).
+  public var start90k: UInt64
+  /// The chapter's end (90 kHz ticks from the title's start).
+  public var end90k: UInt64
+  /// The chapter's name (`Chapter 01`, ...).
+  public var title: String
+
+  /// A chapter.
+  public init(start90k: UInt64, end90k: UInt64, title: String) {
+    self.start90k = start90k
+    self.end90k = end90k
+    self.title = title
+  }
+}

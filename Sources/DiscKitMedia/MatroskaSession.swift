@@ -1,0 +1,430 @@
+import CFFmpeg
+import DiscKit
+
+/// One write of a ``MatroskaTitle``: the first piece's demuxer (opened and probed before the
+/// output exists, so codec problems surface first), the resolved tracks, and the mux loop.
+final class MatroskaSession {
+  struct ResolvedTrack {
+    var track: MatroskaTrack
+    var inputIndex: Int
+    var inputCodec: AVCodecID
+    var converter: PCMConverter?
+    var packets = 0
+  }
+
+  let title: MatroskaTitle
+  let progress: ((Int64, Int64) -> Void)?
+  private var first: PieceDemuxer?
+  private var tracks: [ResolvedTrack] = []
+  private var missing: [MatroskaTrack] = []
+  private var bytesRead: Int64 = 0
+  /// Title bytes of the pieces already muxed, and the furthest position read in the current one.
+  private var finishedBytes: Int64 = 0
+  private var furthest: Int64 = 0
+  private let totalBytes: Int64
+  private var dropped = 0
+
+  static func canCarry(_ codec: AVCodecID) -> Bool {
+    if PCMConverter.converts(codec) { return true }
+    guard codec != AV_CODEC_ID_NONE, let matroska = av_guess_format("matroska", nil, nil) else {
+      return false
+    }
+    // VC-1 has no native Matroska codec ID: it goes in VfW form (`V_MS/VFW/FOURCC`, `WVC1`), as
+    // mkvmerge and ffmpeg store it.
+    return codec == AV_CODEC_ID_VC1
+      || avformat_query_codec(matroska, codec, FF_COMPLIANCE_NORMAL) == 1
+  }
+
+  init(title: MatroskaTitle, progress: ((Int64, Int64) -> Void)?) throws(DiscKitError) {
+    self.title = title
+    self.progress = progress
+    totalBytes = title.pieces.reduce(0) { $0 + max(0, $1.byteEnd - $1.byteStart) }
+    guard let piece = title.pieces.first else {
+      throw DiscKitError(.unsupported, title.name, at: nil, "the title has no bytes to demux")
+    }
+    guard !title.tracks.isEmpty else {
+      throw DiscKitError(.unsupported, title.name, at: nil, "the title lists no streams")
+    }
+    let demuxer = try PieceDemuxer(
+      title: title, piece: piece, findStreamInfo: true, structure: Self.structure(title, 0),
+      onRead: { [unowned self] in self.advance($0) })
+    first = demuxer
+    for track in title.tracks {
+      let label = Self.label(track, title)
+      guard let index = demuxer.streamIndex(id: track.streamID),
+        let stream = demuxer.stream(at: index), let parameters = stream.pointee.codecpar
+      else {
+        missing.append(track)
+        continue
+      }
+      let codec = parameters.pointee.codec_id
+      guard Self.canCarry(codec) else {
+        let name = String(cString: avcodec_get_name(codec))
+        throw DiscKitError(
+          .unsupported, label, at: nil,
+          "its codec (\(name == "none" ? "not recognised by libavformat" : name)) cannot be stored in Matroska; nothing was written"
+        )
+      }
+      var resolved = ResolvedTrack(track: track, inputIndex: index, inputCodec: codec)
+      if PCMConverter.converts(codec) {
+        resolved.converter = try PCMConverter(parameters: parameters, name: label)
+      }
+      tracks.append(resolved)
+    }
+    guard !tracks.isEmpty else {
+      throw DiscKitError(
+        .unsupported, title.name, at: nil,
+        "none of the title's \(title.tracks.count) streams is in its first clip")
+    }
+  }
+
+  static func structure(_ title: MatroskaTitle, _ piece: Int) -> String {
+    title.container == .transportStream
+      ? "\(title.name) play item \(piece)" : "\(title.name) piece \(piece + 1)"
+  }
+
+  static func label(_ track: MatroskaTrack, _ title: MatroskaTitle) -> String {
+    let id =
+      title.container == .transportStream
+      ? "PID 0x" + String(track.streamID, radix: 16)
+      : "stream 0x" + String(track.streamID, radix: 16)
+    return
+      "\(title.name) \(track.kind.rawValue) track \(id) (\(track.declaredCodec), \(track.language))"
+  }
+
+  /// Progress: the furthest byte read (demuxers probe and seek back, so reads may repeat).
+  private func advance(_ position: Int64) {
+    guard position > furthest else { return }
+    furthest = position
+    bytesRead = finishedBytes + furthest
+    progress?(bytesRead, totalBytes)
+  }
+
+  func emptyReport() -> MatroskaWriter.Report {
+    report()
+  }
+
+  private func report() -> MatroskaWriter.Report {
+    MatroskaWriter.Report(
+      tracks: tracks.map {
+        MatroskaWriter.Report.Track(
+          track: $0.track, inputCodec: String(cString: avcodec_get_name($0.inputCodec)),
+          outputCodec: String(
+            cString: avcodec_get_name($0.converter?.outputCodec ?? $0.inputCodec)),
+          packets: $0.packets)
+      }, missingTracks: missing, droppedPackets: dropped, bytesRead: bytesRead)
+  }
+
+  // MARK: Muxing
+
+  func run(writer: AtomicFileWriter) throws(DiscKitError) -> MatroskaWriter.Report {
+    guard let first else { return report() }
+    let output = try MatroskaOutput(writer: writer)
+    var muxer: UnsafeMutablePointer<AVFormatContext>?
+    guard avformat_alloc_output_context2(&muxer, nil, "matroska", nil) >= 0, let muxer else {
+      throw DiscKitError(.io, writer.destination, at: nil, "cannot allocate the Matroska muxer")
+    }
+    defer { avformat_free_context(muxer) }
+    muxer.pointee.pb = output.context
+    try addStreams(to: muxer, from: first)
+    av_dict_set(&muxer.pointee.metadata, "title", title.segmentTitle, 0)
+    for (i, chapter) in title.chapters.enumerated() {
+      guard
+        disckit_add_chapter(
+          muxer, Int64(i + 1), Int64(clamping: chapter.start90k), Int64(clamping: chapter.end90k),
+          chapter.title) >= 0
+      else {
+        throw DiscKitError(.io, writer.destination, at: nil, "cannot allocate a chapter")
+      }
+    }
+    var options: OpaquePointer?
+    av_dict_set(&options, "default_mode", "passthrough", 0)
+    // No CRC-32 elements in every cluster (mkvmerge writes none either); they cost a CRC pass
+    // over the whole file.
+    av_dict_set(&options, "write_crc32", "0", 0)
+    let header = avformat_write_header(muxer, &options)
+    av_dict_free(&options)
+    guard header >= 0 else {
+      throw output.error
+        ?? DiscKitError(.io, writer.destination, at: nil, "Matroska header: \(averror(header))")
+    }
+    guard let packet = av_packet_alloc(), let converted = av_packet_alloc() else {
+      throw DiscKitError(.io, writer.destination, at: nil, "cannot allocate a packet")
+    }
+    var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
+    var convertedPointer: UnsafeMutablePointer<AVPacket>? = converted
+    defer {
+      av_packet_free(&packetPointer)
+      av_packet_free(&convertedPointer)
+    }
+    var lastDTS = [Int64](repeating: Int64.min, count: tracks.count)
+    for (p, piece) in title.pieces.enumerated() {
+      let demuxer: PieceDemuxer
+      if p == 0 {
+        demuxer = first
+      } else {
+        demuxer = try PieceDemuxer(
+          title: title, piece: piece, findStreamInfo: false,
+          structure: Self.structure(title, p), onRead: { [unowned self] in self.advance($0) })
+      }
+      if p == 0 { self.first = nil }
+      try mux(
+        piece, from: demuxer, into: muxer, output: output, packet: packet, converted: converted,
+        lastDTS: &lastDTS)
+      finishedBytes += piece.byteEnd - piece.byteStart
+      furthest = 0
+      bytesRead = finishedBytes
+      progress?(bytesRead, totalBytes)
+    }
+    let trailer = av_write_trailer(muxer)
+    guard trailer >= 0, output.error == nil else {
+      throw output.error
+        ?? DiscKitError(.io, writer.destination, at: nil, "Matroska trailer: \(averror(trailer))")
+    }
+    return report()
+  }
+
+  private func addStreams(
+    to muxer: UnsafeMutablePointer<AVFormatContext>, from demuxer: PieceDemuxer
+  ) throws(DiscKitError) {
+    for resolved in tracks {
+      guard let input = demuxer.stream(at: resolved.inputIndex),
+        let parameters = input.pointee.codecpar,
+        let stream = avformat_new_stream(muxer, nil), let target = stream.pointee.codecpar
+      else {
+        throw DiscKitError(.io, title.name, at: nil, "cannot allocate a Matroska track")
+      }
+      let copied =
+        resolved.converter.map { $0.fill(target, from: parameters) }
+        ?? avcodec_parameters_copy(target, parameters)
+      guard copied >= 0 else {
+        throw DiscKitError(
+          .io, Self.label(resolved.track, title), at: nil,
+          "cannot copy codec parameters: \(averror(copied))")
+      }
+      target.pointee.codec_tag = 0
+      if resolved.converter == nil && target.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
+        // The decoder's sample depth of a compressed format is no property of the stream
+        // (mkvmerge writes no bit depth for AC-3, DTS, TrueHD).
+        target.pointee.bits_per_raw_sample = 0
+        target.pointee.bits_per_coded_sample = 0
+        target.pointee.format = -1
+      }
+      stream.pointee.time_base = AVRational(num: 1, den: 1000)
+      stream.pointee.avg_frame_rate = input.pointee.avg_frame_rate
+      stream.pointee.r_frame_rate = input.pointee.r_frame_rate
+      stream.pointee.sample_aspect_ratio = input.pointee.sample_aspect_ratio
+      stream.pointee.disposition = resolved.track.isDefault ? AV_DISPOSITION_DEFAULT : 0
+      av_dict_set(&stream.pointee.metadata, "language", resolved.track.language, 0)
+    }
+  }
+
+  /// Maps one piece's streams to output tracks by multiplex id (lazily: transport stream
+  /// demuxers add streams as they meet PMTs).
+  private func trackIndex(
+    forStream index: Int, in demuxer: PieceDemuxer, cache: inout [Int?], filled: inout [Bool]
+  ) -> Int? {
+    guard index >= 0 else { return nil }
+    if index >= cache.count {
+      cache += [Int?](repeating: nil, count: index + 1 - cache.count)
+      filled += [Bool](repeating: false, count: index + 1 - filled.count)
+    }
+    if !filled[index] {
+      filled[index] = true
+      if let stream = demuxer.stream(at: index) {
+        let id = Int(stream.pointee.id)
+        cache[index] = tracks.firstIndex { $0.track.streamID == id }
+      }
+    }
+    return cache[index]
+  }
+
+  /// Packets of one track held back until their presentation time is known: an MPEG-1/2 I or
+  /// P picture without a PTS is presented when the next I or P picture is decoded (its PTS is
+  /// that picture's DTS), and the pictures decoded in between wait behind it to keep decode
+  /// order.
+  private struct HeldPackets {
+    var packets: [UnsafeMutablePointer<AVPacket>] = []
+    /// The index in `packets` of the reference picture waiting for its PTS.
+    var waiting: Int?
+  }
+
+  /// The MPEG-1/2 `picture_coding_type` (1 I, 2 P, 3 B) of the first picture in `packet`.
+  static func mpegPictureType(_ packet: UnsafePointer<AVPacket>) -> Int? {
+    guard let data = packet.pointee.data else { return nil }
+    let size = Int(packet.pointee.size)
+    var i = 0
+    while i + 5 < size {
+      if data[i] == 0, data[i + 1] == 0, data[i + 2] == 1, data[i + 3] == 0 {
+        return Int((data[i + 5] >> 3) & 7)
+      }
+      i += 1
+    }
+    return nil
+  }
+
+  private func mux(
+    _ piece: MatroskaPiece, from demuxer: PieceDemuxer,
+    into muxer: UnsafeMutablePointer<AVFormatContext>, output: MatroskaOutput,
+    packet: UnsafeMutablePointer<AVPacket>, converted: UnsafeMutablePointer<AVPacket>,
+    lastDTS: inout [Int64]
+  ) throws(DiscKitError) {
+    guard let format = demuxer.format else { return }
+    let nopts = disckit_av_nopts_value()
+    let ticks = AVRational(num: 1, den: 90000)
+    var cache: [Int?] = []
+    var filled: [Bool] = []
+    var held = [HeldPackets](repeating: HeldPackets(), count: tracks.count)
+    var frameTicks = [Int64](repeating: 0, count: tracks.count)
+    defer {
+      for h in held {
+        for p in h.packets {
+          var p: UnsafeMutablePointer<AVPacket>? = p
+          av_packet_free(&p)
+        }
+      }
+    }
+    func release(_ t: Int, upTo end: Int) throws(DiscKitError) {
+      for i in 0..<end {
+        let p = held[t].packets[i]
+        defer {
+          var p: UnsafeMutablePointer<AVPacket>? = p
+          av_packet_free(&p)
+        }
+        try emit(
+          p, track: t, titlePTS: p.pointee.pts, titleDTS: p.pointee.dts, piece: piece,
+          demuxer: demuxer, muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
+      }
+      held[t].packets.removeFirst(end)
+      held[t].waiting = held[t].waiting.map { $0 - end }
+    }
+    while true {
+      let r = av_read_frame(format, packet)
+      if r == disckit_av_error_eof() { break }
+      guard r >= 0 else {
+        throw demuxer.input.error
+          ?? DiscKitError(
+            .malformed, demuxer.structure, at: piece.byteStart + demuxer.input.position,
+            "libavformat: \(averror(r))")
+      }
+      defer { av_packet_unref(packet) }
+      guard
+        let t = trackIndex(
+          forStream: Int(packet.pointee.stream_index), in: demuxer, cache: &cache, filled: &filled),
+        let input = demuxer.stream(at: Int(packet.pointee.stream_index))
+      else { continue }
+      let inBase = input.pointee.time_base
+      // Title times (90 kHz) of the packet's PTS and DTS.
+      let titlePTS =
+        packet.pointee.pts == nopts
+        ? nopts : piece.titleTime(ofPTS: av_rescale_q(packet.pointee.pts, inBase, ticks))
+      let titleDTS =
+        packet.pointee.dts == nopts
+        ? nopts : piece.titleTime(ofPTS: av_rescale_q(packet.pointee.dts, inBase, ticks))
+      if packet.pointee.duration > 0 {
+        frameTicks[t] = av_rescale_q(packet.pointee.duration, inBase, ticks)
+      }
+      let codec = tracks[t].inputCodec
+      let isMPEGVideo = codec == AV_CODEC_ID_MPEG2VIDEO || codec == AV_CODEC_ID_MPEG1VIDEO
+      if isMPEGVideo && titleDTS != nopts && (titlePTS == nopts || !held[t].packets.isEmpty) {
+        let type = Self.mpegPictureType(packet)
+        let isReference = type == 1 || type == 2
+        if isReference, let w = held[t].waiting {
+          held[t].packets[w].pointee.pts = titleDTS
+          held[t].waiting = nil
+          try release(t, upTo: held[t].packets.count)
+        }
+        guard let copy = av_packet_clone(packet) else {
+          throw DiscKitError(.io, demuxer.structure, at: nil, "cannot allocate a packet")
+        }
+        copy.pointee.dts = titleDTS
+        copy.pointee.pts = titlePTS != nopts ? titlePTS : isReference ? nopts : titleDTS
+        copy.pointee.duration =
+          copy.pointee.duration > 0 ? av_rescale_q(copy.pointee.duration, inBase, ticks) : 0
+        held[t].packets.append(copy)
+        if copy.pointee.pts == nopts { held[t].waiting = held[t].packets.count - 1 }
+        if held[t].waiting == nil { try release(t, upTo: held[t].packets.count) }
+        continue
+      }
+      packet.pointee.duration =
+        packet.pointee.duration > 0 ? av_rescale_q(packet.pointee.duration, inBase, ticks) : 0
+      try emit(
+        packet, track: t, titlePTS: titlePTS, titleDTS: titleDTS, piece: piece,
+        demuxer: demuxer, muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
+    }
+    // The piece's last reference picture is presented after the pictures decoded behind it.
+    for t in held.indices where !held[t].packets.isEmpty {
+      if let w = held[t].waiting {
+        let last = held[t].packets.map { $0.pointee.pts }.max() ?? nopts
+        let base = max(last, held[t].packets.last?.pointee.dts ?? nopts)
+        held[t].packets[w].pointee.pts = base == nopts ? nopts : base + frameTicks[t]
+      }
+      try release(t, upTo: held[t].packets.count)
+    }
+  }
+
+  /// Writes one packet whose timestamps are title times (90 kHz; `nopts` when unknown), unless
+  /// it lies outside its piece or would make its track's decode time go back.
+  private func emit(
+    _ packet: UnsafeMutablePointer<AVPacket>, track t: Int, titlePTS: Int64, titleDTS: Int64,
+    piece: MatroskaPiece, demuxer: PieceDemuxer, muxer: UnsafeMutablePointer<AVFormatContext>,
+    output: MatroskaOutput, converted: UnsafeMutablePointer<AVPacket>, lastDTS: inout [Int64]
+  ) throws(DiscKitError) {
+    let nopts = disckit_av_nopts_value()
+    let ticks = AVRational(num: 1, den: 90000)
+    guard let stream = muxer.pointee.streams?[t] else { return }
+    let outBase = stream.pointee.time_base
+    let pts = titlePTS != nopts ? titlePTS : titleDTS
+    guard pts != nopts else {
+      dropped += 1
+      return
+    }
+    let offset = pts - Int64(clamping: piece.titleStart90k)
+    if offset < 0 || piece.duration90k.map({ offset >= Int64(clamping: $0) }) == true {
+      dropped += 1
+      return
+    }
+    let dts90k = titleDTS != nopts ? min(titleDTS, pts) : pts
+    var outPTS = av_rescale_q(pts, ticks, outBase)
+    var outDTS = av_rescale_q(dts90k, ticks, outBase)
+    if outDTS <= lastDTS[t] {
+      // Two audio or subtitle packets less than a Matroska tick (1 ms) apart would share a
+      // timestamp: the later one moves up one tick instead of being lost. Anything going
+      // further back (a seamless join's overlap) and any video packet is dropped.
+      guard outDTS == lastDTS[t], tracks[t].track.kind != .video else {
+        dropped += 1
+        return
+      }
+      outDTS += 1
+      outPTS = max(outPTS, outDTS)
+    }
+    lastDTS[t] = outDTS
+    let out: UnsafeMutablePointer<AVPacket>
+    if let converter = tracks[t].converter {
+      guard try converter.convert(packet, into: converted) else { return }
+      let rate =
+        demuxer.stream(at: tracks[t].inputIndex)?.pointee.codecpar?.pointee.sample_rate ?? 0
+      converted.pointee.duration =
+        rate > 0
+        ? av_rescale_q(converted.pointee.duration, AVRational(num: 1, den: rate), outBase) : 0
+      converted.pointee.flags = packet.pointee.flags
+      out = converted
+    } else {
+      packet.pointee.duration =
+        packet.pointee.duration > 0 ? av_rescale_q(packet.pointee.duration, ticks, outBase) : 0
+      out = packet
+    }
+    out.pointee.pts = outPTS
+    out.pointee.dts = outDTS
+    out.pointee.pos = -1
+    out.pointee.stream_index = Int32(t)
+    let w = av_interleaved_write_frame(muxer, out)
+    guard w >= 0 else {
+      throw output.error
+        ?? DiscKitError(
+          .io, demuxer.structure, at: piece.byteStart + demuxer.input.position,
+          "Matroska muxer refused a packet of \(Self.label(tracks[t].track, title)): \(averror(w))")
+    }
+    tracks[t].packets += 1
+  }
+}

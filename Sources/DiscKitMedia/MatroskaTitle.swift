@@ -1,0 +1,287 @@
+import DiscKit
+
+/// Everything ``MatroskaWriter`` needs to write one title: the title's bytes, the pieces that
+/// are demuxed on their own (Blu-ray clips, DVD cells) with their place on the title timeline,
+/// the tracks, the chapters and the segment title.
+///
+/// Build it from a ``BlurayTitle`` (``init(bluray:)``) or a DVD title
+/// (``init(dvd:title:angle:)``); the values are plain data and can be adjusted before writing.
+public struct MatroskaTitle: Sendable {
+  /// The multiplex the title's bytes are in.
+  public enum Container: String, Sendable, Hashable, Codable {
+    /// Blu-ray M2TS (192-byte source packets).
+    case transportStream
+    /// DVD MPEG-2 program stream.
+    case programStream
+  }
+
+  /// A short name for messages (`00800.mpls`, `title 3`).
+  public var name: String
+  /// The title's bytes.
+  public var source: any ByteSource
+  /// The multiplex of ``source``.
+  public var container: Container
+  /// The pieces, in play order.
+  public var pieces: [MatroskaPiece]
+  /// The tracks, in output order.
+  public var tracks: [MatroskaTrack]
+  /// The chapters, in title time.
+  public var chapters: [MatroskaChapter]
+  /// The Matroska segment title (the disc's volume label).
+  public var segmentTitle: String
+  /// The title's duration from the navigation data (90 kHz).
+  public var duration90k: UInt64
+  /// Streams of the navigation data left out of the file, with the reason (for reports).
+  public var skippedStreams: [String]
+
+  /// A title from its parts.
+  public init(
+    name: String, source: any ByteSource, container: Container, pieces: [MatroskaPiece],
+    tracks: [MatroskaTrack], chapters: [MatroskaChapter], segmentTitle: String,
+    duration90k: UInt64, skippedStreams: [String] = []
+  ) {
+    self.name = name
+    self.source = source
+    self.container = container
+    self.pieces = pieces
+    self.tracks = tracks
+    self.chapters = chapters
+    self.segmentTitle = segmentTitle
+    self.duration90k = duration90k
+    self.skippedStreams = skippedStreams
+  }
+
+  /// A Blu-ray title (its chosen angle): every primary video, primary audio and primary PG
+  /// stream of the first play item's STN table that is in the play item's own clip, languages
+  /// from the STN table, chapters from the entry marks, clips mapped onto the title timeline
+  /// (`title time = titleStart + (PTS - IN_time) mod 2^33`).
+  ///
+  /// - Throws: the errors of ``BlurayTitle/byteSource()``; ``DiscKitError/Code/unsupported``
+  ///   when the title has no bytes.
+  public init(bluray title: BlurayTitle) throws(DiscKitError) {
+    let source = try title.byteSource()
+    guard source.size > 0 else {
+      throw DiscKitError(.unsupported, "title \(title.name)", at: nil, "the title has no bytes")
+    }
+    var tracks: [MatroskaTrack] = []
+    var skipped: [String] = []
+    if let stn = title.playlist.playItems.first?.streams {
+      func add(_ streams: [PlaylistStream], _ kind: MatroskaTrack.Kind, _ label: String) {
+        for (i, s) in streams.enumerated() {
+          let name = "\(label) stream \(i + 1) (PID 0x\(String(s.pid, radix: 16)))"
+          guard s.entryType == 1 else {
+            skipped.append("\(name): in a sub path (not muxed)")
+            continue
+          }
+          guard !tracks.contains(where: { $0.streamID == Int(s.pid) }) else { continue }
+          let isDefault = kind != .subtitle && !tracks.contains { $0.kind == kind }
+          tracks.append(
+            MatroskaTrack(
+              kind: kind, streamID: Int(s.pid), language: Self.language(s.language),
+              isDefault: isDefault, declaredCodec: Self.codingTypeName(s.codingType)))
+        }
+      }
+      add(stn.video, .video, "video")
+      add(stn.audio, .audio, "audio")
+      add(Array(stn.presentationGraphics.prefix(stn.primaryPGCount)), .subtitle, "PG")
+      for (i, s) in stn.interactiveGraphics.enumerated() {
+        skipped.append(
+          "IG stream \(i + 1) (PID 0x\(String(s.pid, radix: 16))): menus (no Matroska form)")
+      }
+      for (i, s) in stn.secondaryAudio.enumerated() {
+        skipped.append("secondary audio stream \(i + 1) (PID 0x\(String(s.pid, radix: 16)))")
+      }
+      for (i, s) in stn.secondaryVideo.enumerated() {
+        skipped.append("secondary video stream \(i + 1) (PID 0x\(String(s.pid, radix: 16)))")
+      }
+    }
+    var pieces: [MatroskaPiece] = []
+    for timeline in title.timelines where timeline.byteEnd > timeline.byteStart {
+      let wrap: UInt64 = 1 << 33
+      let duration = (timeline.outTime90k &+ wrap &- timeline.inTime90k) % wrap
+      pieces.append(
+        MatroskaPiece(
+          byteStart: timeline.byteStart, byteEnd: timeline.byteEnd,
+          inTime90k: timeline.inTime90k, titleStart90k: timeline.titleStart90k,
+          duration90k: duration))
+    }
+    let duration = title.duration90k
+    let chapters = title.chapters.map { c in
+      let start = UInt64(c.titleTime) * 2
+      return MatroskaChapter(
+        start90k: start, end90k: min(start + UInt64(c.duration) * 2, max(duration, start)),
+        title: Self.chapterName(c.index + 1))
+    }
+    self.init(
+      name: title.name, source: source, container: .transportStream, pieces: pieces,
+      tracks: tracks, chapters: chapters, segmentTitle: title.disc.fileSystem.volumeLabel,
+      duration90k: duration, skippedStreams: skipped)
+  }
+
+  /// A DVD title (`angle` 1-based): its video, every audio stream and every subpicture stream
+  /// of the title's program chain, languages from the IFO (as ISO 639-2), chapters from the
+  /// PTT, and one piece per run of cells from the same VOB, placed on the title timeline by
+  /// the navigation packs' PTMs (`VOBU_S_PTM` of the first VOBU, `VOBU_E_PTM` of the last):
+  /// a chapter starts where its first cell's first VOBU really plays, which on NTSC discs is
+  /// up to 0.1 % later than the IFO's nominal 30-frame cell times (lsdvd's figures).
+  ///
+  /// - Throws: the errors of ``DVDDisc/byteSource(title:angle:chapters:)``;
+  ///   ``DiscKitError/Code/malformed`` naming the cell when its first sector is not a navigation
+  ///   pack (first VOBU of each cell, last VOBU of non-interleaved cells).
+  public init(dvd disc: DVDDisc, title number: Int, angle: Int = 1) throws(DiscKitError) {
+    let title = try disc.title(number)
+    let source = try disc.byteSource(title: number, angle: angle)
+    guard source.size > 0 else {
+      throw DiscKitError(.unsupported, "DVD title \(number)", at: nil, "the title has no bytes")
+    }
+    var tracks = [
+      MatroskaTrack(
+        kind: .video, streamID: 0x1E0, language: "und", isDefault: true,
+        declaredCodec: "MPEG video")
+    ]
+    for (i, a) in title.audio.enumerated() {
+      tracks.append(
+        MatroskaTrack(
+          kind: .audio, streamID: a.streamID, language: Self.language(a.language ?? ""),
+          isDefault: i == 0, declaredCodec: a.codec))
+    }
+    for s in title.subpictures {
+      tracks.append(
+        MatroskaTrack(
+          kind: .subtitle, streamID: s.streamID, language: Self.language(s.language ?? ""),
+          isDefault: false, declaredCodec: s.codec))
+    }
+    // Cells of one VOB share a clock and are demuxed together (an audio frame may straddle
+    // two cells); a new VOB ID starts a new piece, placed where the previous one really ended
+    // (its last VOBU's end PTM), so the timeline has no gaps or overlaps from the IFO's
+    // rounded cell times.
+    func navigationPack(at offset: Int64, _ what: String) throws(DiscKitError) -> DVDNavigationPack
+    {
+      var sector = [UInt8](repeating: 0, count: 2048)
+      let read = sector.withUnsafeMutableBytes { raw in
+        Result { () throws(DiscKitError) -> Int in try source.readFully(at: offset, into: raw) }
+      }
+      guard try read.get() == 2048 else {
+        throw DiscKitError.truncated("DVD title \(number) \(what)", at: offset, needed: 2048)
+      }
+      do {
+        return try DVDNavigationPack(sector: sector, at: offset)
+      } catch {
+        throw DiscKitError(
+          .malformed, "DVD title \(number) \(what)", at: offset,
+          "no navigation pack where the IFO puts a VOBU: \(error.detail)")
+      }
+    }
+    let wrap: UInt64 = 1 << 33
+    // 525-line video (videoFormat 0) runs at 30000/1001 pictures a second, 625-line at 25.
+    let frame90k: Int64 = title.video.videoFormat == 0 ? 3003 : 3600
+    var pieces: [MatroskaPiece] = []
+    var cellTimes: [UInt64] = []
+    var pieceEnd: UInt64 = 0
+    var vobID: UInt16?
+    for (i, cell) in source.cells.enumerated() {
+      let what = "cell \(cell.cell) of PGC \(cell.programChain)"
+      let start = source.cellStarts[i]
+      let end = i + 1 < source.cellStarts.count ? source.cellStarts[i + 1] : source.size
+      let nav = try navigationPack(at: start, what)
+      if vobID != nav.vobID || pieces.isEmpty {
+        pieces.append(
+          MatroskaPiece(
+            byteStart: start, byteEnd: end, inTime90k: UInt64(nav.vobuStartPTM),
+            titleStart90k: pieceEnd, duration90k: nil))
+        vobID = nav.vobID
+      }
+      let piece = pieces.count - 1
+      pieces[piece].byteEnd = end
+      let cellStart = UInt64(max(0, pieces[piece].titleTime(ofPTS: Int64(nav.vobuStartPTM))))
+      cellTimes.append(cellStart)
+      var cellEnd = cellStart + UInt64(max(0, cell.playback.playbackTime.ticks90k))
+      let p = cell.playback
+      if !cell.isInterleavedAngleCell, p.lastVOBUStartSector >= p.firstSector {
+        let last = start + Int64(p.lastVOBUStartSector - p.firstSector) * 2048
+        if last + 2048 <= end {
+          // The cell ends where its last picture does: VOBU_E_PTM may run on with the audio
+          // (dvdauthor) and the IFO's cell time is nominal (NTSC: 30 frames a second).
+          let lastNav = try navigationPack(at: last, what + " last VOBU")
+          let end90k =
+            PieceDemuxer.videoEnd(source: source, range: last..<end, frame90k: frame90k)
+            ?? Int64(lastNav.vobuEndPTM)
+          let length = (UInt64(bitPattern: end90k) &+ wrap &- UInt64(nav.vobuStartPTM)) % wrap
+          cellEnd = cellStart + length
+        }
+      }
+      pieceEnd = max(pieceEnd, cellEnd)
+    }
+    let duration = pieceEnd
+    var chapters: [MatroskaChapter] = []
+    for chapter in title.chapters {
+      guard let first = source.cells.firstIndex(where: { $0.chapter == chapter.number }) else {
+        continue
+      }
+      if let previous = chapters.indices.last {
+        chapters[previous].end90k = max(chapters[previous].start90k, cellTimes[first])
+      }
+      chapters.append(
+        MatroskaChapter(
+          start90k: cellTimes[first], end90k: duration,
+          title: Self.chapterName(chapters.count + 1)))
+    }
+    self.init(
+      name: "DVD title \(number)", source: source, container: .programStream, pieces: pieces,
+      tracks: tracks, chapters: chapters, segmentTitle: disc.fileSystem.volumeLabel,
+      duration90k: duration)
+  }
+
+  static func chapterName(_ n: Int) -> String {
+    "Chapter " + (n < 10 ? "0" : "") + String(n)
+  }
+
+  /// The ISO 639-2 bibliographic code (Matroska's form) of an STN (three letters, either
+  /// form) or IFO (two letters) language; `und` when empty or unknown.
+  public static func matroskaLanguage(_ code: String) -> String { language(code) }
+
+  static func language(_ code: String) -> String {
+    let lower = code.lowercased().trimmingCharacters(in: " \0")
+    if lower.count == 3, lower.allSatisfy({ $0 >= "a" && $0 <= "z" }) {
+      return ISO639.terminologyToBibliographic[lower] ?? lower
+    }
+    if lower.count == 2, let three = ISO639.bibliographic[lower] { return three }
+    return "und"
+  }
+
+  /// A readable name of a Blu-ray coding type.
+  static func codingTypeName(_ type: UInt8) -> String {
+    switch type {
+    case 0x01: "MPEG-1 video"
+    case 0x02: "MPEG-2 video"
+    case 0x1B: "H.264"
+    case 0x20: "H.264 MVC"
+    case 0x24: "HEVC"
+    case 0xEA: "VC-1"
+    case 0x03: "MPEG-1 audio"
+    case 0x04: "MPEG-2 audio"
+    case 0x80: "LPCM"
+    case 0x81: "AC-3"
+    case 0x82: "DTS"
+    case 0x83: "TrueHD"
+    case 0x84: "E-AC-3"
+    case 0x85: "DTS-HD HR"
+    case 0x86: "DTS-HD MA"
+    case 0xA1: "E-AC-3 (secondary)"
+    case 0xA2: "DTS-HD LBR"
+    case 0x90: "PG"
+    case 0x91: "IG"
+    case 0x92: "text subtitle"
+    default: "coding type 0x" + String(type, radix: 16)
+    }
+  }
+}
+
+extension String {
+  fileprivate func trimmingCharacters(in set: String) -> String {
+    var s = Substring(self)
+    while let f = s.first, set.contains(f) { s = s.dropFirst() }
+    while let l = s.last, set.contains(l) { s = s.dropLast() }
+    return String(s)
+  }
+}

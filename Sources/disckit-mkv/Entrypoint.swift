@@ -1,0 +1,23 @@
+import DiscKit
+import DiscKitCLI
+import DiscKitMedia
+
+/// `disckit-mkv`: the helper program behind `disckit extract --format mkv` (see
+/// `HelperProgram`). It is the only program that links libavformat; it runs the same command
+/// line as `disckit`, with the Matroska writer plugged in.
+@main
+struct Entrypoint {
+  static func main() async {
+    MatroskaExtraction.handler = { request, progress in
+      let title: MatroskaTitle
+      switch request.source {
+      case .bluray(let bluray): title = try MatroskaTitle(bluray: bluray)
+      case .dvd(let disc, let number, let angle):
+        title = try MatroskaTitle(dvd: disc, title: number, angle: angle)
+      }
+      try MatroskaWriter.write(
+        title, toPath: request.output, overwrite: request.force, progress: progress)
+    }
+    await DiscKitCommand.main()
+  }
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Blu-ray discs for the Matroska output tests, authored by DiscKit from ffmpeg clips, into
+# $OUT/mkv/ (each as an image NAME.iso and a folder NAME/):
+#   languages  title 1 = l1 + l2 (different PTS epochs, chapters every 2 s); each clip has
+#              H.264, AC-3 (eng) and 24-bit LPCM (fra) audio, 48 kHz
+#   lpcm16     title 1 = one clip with H.264 and 16-bit stereo LPCM (ger) only
+#   wrap       title 1 = a + w, where w's PTS cross the 33-bit wrap 1.5 s into the clip
+#   dvd-lpcm   (folder only) a PAL DVD made with dvdauthor, one title with 16-bit LPCM audio (it)
+# and clips/bindata.ts, a transport stream whose LPCM stream libavformat cannot identify.
+# Clips are made bit-exact (single-threaded x264, bitexact muxing) and kept in $OUT/mkv/clips/.
+set -euo pipefail
+: "${OUT:?OUT must be set}"
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+source "$here/bluray-clips.sh"
+dir="$OUT/mkv"
+clips="$dir/clips"
+rm -rf "$dir"
+mkdir -p "$clips"
+disckit="$(disckit_bin "$root")"
+
+# two-audio NAME SECONDS SOURCE OFFSET: H.264 + AC-3 (eng) + 24-bit LPCM (fra).
+two_audio() {
+  ffmpeg -hide_banner -loglevel error -y -threads 1 \
+    -f lavfi -i "$3=size=320x180:rate=25:duration=$2" \
+    -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=$2" \
+    -f lavfi -i "sine=frequency=660:sample_rate=48000:duration=$2" \
+    -map 0 -map 1 -map 2 \
+    -c:v libx264 -preset ultrafast -threads 1 -g 25 -keyint_min 25 -sc_threshold 0 -bf 2 \
+    -pix_fmt yuv420p -c:a:0 ac3 -b:a:0 96k -ac:a:0 2 -c:a:1 pcm_bluray -sample_fmt:a:1 s32 \
+    -ac:a:1 2 -metadata:s:a:0 language=eng -metadata:s:a:1 language=fra \
+    -output_ts_offset "$4" -pes_payload_size 0 -mpegts_m2ts_mode 1 \
+    -fflags +bitexact -flags:v +bitexact -flags:a +bitexact "$1"
+}
+two_audio "$clips/l1.ts" 4 testsrc 10
+two_audio "$clips/l2.ts" 3 testsrc2 5000
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "smptebars=size=320x180:rate=25:duration=3" \
+  -f lavfi -i "sine=frequency=550:sample_rate=48000:duration=3" \
+  -c:v libx264 -preset ultrafast -threads 1 -g 25 -keyint_min 25 -sc_threshold 0 -bf 2 \
+  -pix_fmt yuv420p -c:a pcm_bluray -sample_fmt s16 -ac 2 -metadata:s:a:0 language=ger -mpegts_m2ts_mode 1 \
+  -pes_payload_size 0 -fflags +bitexact -flags:v +bitexact -flags:a +bitexact "$clips/p16.ts"
+# LPCM in a plain transport stream: ffmpeg marks it as private data (stream type 0x06), which
+# libavformat cannot identify (the unsupported-codec test demuxes this clip directly).
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "testsrc=size=320x180:rate=25:duration=1" \
+  -f lavfi -i "sine=frequency=550:sample_rate=48000:duration=1" \
+  -c:v libx264 -preset ultrafast -threads 1 -pix_fmt yuv420p -c:a pcm_bluray -ac 2 \
+  -fflags +bitexact -flags:v +bitexact "$clips/bindata.ts"
+# 2^33 / 90000 s = 95443.717678 s: w's PTS start 1.5 s before the wrap.
+clip "$clips/a.ts" 3 testsrc 440
+clip "$clips/w.ts" 3 testsrc2 550 320x180 -output_ts_offset 95442.2
+
+build() { # name, then author arguments
+  local name="$1"; shift
+  "$disckit" author "$@" -o "$dir/$name.iso" --force --recording-time 1700000000 >/dev/null
+  "$disckit" author "$@" --folder "$dir/$name" >/dev/null
+}
+build languages --clips "$clips/l1.ts" "$clips/l2.ts" --title l1.ts,l2.ts --chapters-every 2
+build lpcm16 --clips "$clips/p16.ts" --title p16.ts --chapters-every 2
+build wrap --clips "$clips/a.ts" "$clips/w.ts" --title a.ts,w.ts --chapters-every 2
+
+# dvd-lpcm (folder): a PAL DVD (dvdauthor) whose one title has 16-bit LPCM audio (it), chapters
+# at 0 and 1.5 s.
+ffmpeg -nostdin -loglevel error -y \
+  -f lavfi -i "testsrc=size=720x576:rate=25:duration=3" \
+  -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=3" \
+  -target pal-dvd -b:v 400k -maxrate 800k -bufsize 224k -c:a pcm_s16be -ac 2 -bitexact -shortest \
+  "$clips/lpcm.mpg" 2>/dev/null
+cat > "$clips/dvd-lpcm.xml" <<XML
+<dvdauthor dest="$dir/dvd-lpcm" jumppad="0">
+  <vmgm/>
+  <titleset>
+    <titles>
+      <video format="pal" aspect="4:3"/>
+      <audio lang="it"/>
+      <pgc><vob file="$clips/lpcm.mpg" chapters="0,1.5"/></pgc>
+    </titles>
+  </titleset>
+</dvdauthor>
+XML
+VIDEO_FORMAT=PAL dvdauthor -x "$clips/dvd-lpcm.xml" >/dev/null 2>&1
