@@ -32,6 +32,7 @@ test: deps
 
 bench: deps images
 	$(SWIFT) build -c release --product disckit
+	$(SWIFT) build -c release --product disckit-serve
 	$(SWIFT) build -c release --product DiscKitBench
 	.build/release/DiscKitBench
 

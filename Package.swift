@@ -9,17 +9,25 @@ import PackageDescription
 // - `DiscKitReference` bridges to the C reference libraries (libudfread, libbluray, libdvdread).
 //   It is used only by tests, by `disckit crosscheck` and by the benchmark.
 // - `DiscKitCLI` is the whole command tree (testable); `disckit` is a thin `@main`.
+// - `DiscKitServer` is the HTTP routes over discs (Hummingbird 2, SwiftNIO), mountable into any
+//   Hummingbird router; `disckit-serve` is its thin executable, run by `disckit serve` (so that
+//   `disckit` itself links no NIO).
 let package = Package(
   name: "DiscKit",
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "DiscKit", targets: ["DiscKit"]),
     .library(name: "DiscKitAuthoring", targets: ["DiscKitAuthoring"]),
+    .library(name: "DiscKitServer", targets: ["DiscKitServer"]),
     .executable(name: "disckit", targets: ["disckit"]),
+    .executable(name: "disckit-serve", targets: ["disckit-serve"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     .target(
@@ -51,6 +59,26 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "disckit", dependencies: ["DiscKitCLI"]),
+    .target(
+      name: "DiscKitServer",
+      dependencies: [
+        "DiscKit", "DiscKitCLI",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]
+    ),
+    .executableTarget(
+      name: "disckit-serve",
+      dependencies: [
+        "DiscKitServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .executableTarget(
       name: "DiscKitBench",
       dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI"]
@@ -65,6 +93,10 @@ let package = Package(
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitTestSupport", "DiscKitCLI",
       ]
+    ),
+    .testTarget(
+      name: "DiscKitServerTests",
+      dependencies: ["DiscKitServer", "DiscKit", "DiscKitTestSupport"]
     ),
     .testTarget(
       name: "DiscKitCLITests",

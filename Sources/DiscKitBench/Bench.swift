@@ -31,7 +31,7 @@ struct Benchmark: Sendable {
 /// Every benchmark, in the order `make bench` prints them.
 let benchmarks: [Benchmark] =
   fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks + dvdBenchmarks
-  + authoringBenchmarks
+  + authoringBenchmarks + serverBenchmarks
 
 /// Shared timing helpers for the benchmarks.
 enum Timing {

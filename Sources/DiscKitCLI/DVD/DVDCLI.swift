@@ -82,6 +82,17 @@ enum DVDCLI {
 
   static func titles(disc image: DiscImage, options: TitlesOptions) throws {
     let disc = try DVDDisc(fileSystem: image.fileSystem)
+    let list = listing(disc, options: options)
+    let (main, reason, rows) = (list.mainTitle, list.reason, list.titles)
+    if options.output.json {
+      Output.line(try Output.json(list))
+      return
+    }
+    printText(rows, main: main, reason: reason, options: options)
+  }
+
+  /// The document of `disckit titles --json` on a DVD.
+  static func listing(_ disc: DVDDisc, options: TitlesOptions) -> Listing {
     let (main, reason, aside) = selection(disc, options.select)
     var rows: [TitleJSON] = []
     for (index, result) in disc.titles.enumerated() {
@@ -125,13 +136,13 @@ enum DVDCLI {
             reason: aside[number], error: "\(error)"))
       }
     }
-    if options.output.json {
-      Output.line(
-        try Output.json(
-          Listing(selection: options.select.rawValue, mainTitle: main, reason: reason, titles: rows)
-        ))
-      return
-    }
+    return Listing(
+      selection: options.select.rawValue, mainTitle: main, reason: reason, titles: rows)
+  }
+
+  static func printText(
+    _ rows: [TitleJSON], main: Int?, reason: String, options: TitlesOptions
+  ) {
     for row in rows {
       var line = "title \(row.title)\(row.main ? " (main)" : ""): vts \(row.vts) ttn \(row.ttn)"
       if let d = row.duration90k {

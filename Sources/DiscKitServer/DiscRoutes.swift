@@ -1,0 +1,322 @@
+import DiscKit
+import DiscKitCLI
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+
+/// The HTTP routes over the discs of a ``DiscLibrary``, as a Hummingbird `RouteCollection` that
+/// any Hummingbird 2 router can mount:
+///
+/// ```swift
+/// let discs = try DiscRoutes<BasicRequestContext>(root: "/srv/discs")
+/// let router = Router()
+/// router.addRoutes(discs.collection(), atPath: "/media")
+/// ```
+///
+/// Routes (JSON unless said; errors are `{"error": "..."}` with a fitting status):
+/// - `GET /discs`, `GET /discs/{id}`, `GET /discs/{id}/titles` (= `disckit titles --json`);
+/// - `GET|HEAD /discs/{id}/titles/{key}/stream[?start=SECONDS][&angle=K][&timeline=original]`;
+/// - `GET /discs/{id}/titles/{key}/scan[?start=SECONDS][&bytes=N]`;
+/// - `GET /discs/{id}/titles/{key}/chapters`;
+/// - `GET /status`.
+///
+/// Other methods on these paths are 405. Every blocking disc read runs on the thread pool.
+public struct DiscRoutes<Context: RequestContext>: Sendable {
+  /// The discs.
+  public let library: DiscLibrary
+  /// Settings.
+  public let configuration: DiscServerConfiguration
+  /// The concurrent stream bound (shared by every stream route of this value).
+  public let limiter: StreamLimiter
+  /// Where blocking work runs.
+  public let threadPool: NIOThreadPool
+  let streams: StreamResponder
+
+  /// Creates the routes over `library`.
+  public init(
+    library: DiscLibrary, configuration: DiscServerConfiguration = .init(),
+    threadPool: NIOThreadPool = .singleton
+  ) {
+    self.library = library
+    self.configuration = configuration
+    self.threadPool = threadPool
+    self.limiter = StreamLimiter(maximum: configuration.maxStreams)
+    self.streams = StreamResponder(
+      chunkSize: configuration.chunkSize, threadPool: threadPool, limiter: limiter)
+  }
+
+  /// Creates the routes over the discs under `root` (a folder searched recursively, or one image).
+  public init(
+    root: String, configuration: DiscServerConfiguration = .init(),
+    threadPool: NIOThreadPool = .singleton
+  ) throws(DiscKitError) {
+    self.init(
+      library: try DiscLibrary(root: root, capacity: configuration.cacheCapacity),
+      configuration: configuration, threadPool: threadPool)
+  }
+
+  /// The routes, with the request-target checks, the bearer token (when configured) and, given a
+  /// logger, access logs in front of them.
+  public func collection(accessLog logger: Logger? = nil) -> RouteCollection<Context> {
+    let routes = RouteCollection(context: Context.self)
+    if let logger { routes.add(middleware: AccessLogMiddleware<Context>(logger: logger)) }
+    routes.add(middleware: RequestTargetMiddleware<Context>())
+    if let token = configuration.token { routes.add(middleware: BearerTokenMiddleware<Context>(token: token)) }
+
+    json(routes, "status") { _, _ in
+      try JSONResponse.make(
+        StatusDocument(
+          activeStreams: limiter.active, maxStreams: limiter.maximum,
+          streamsServed: limiter.served, openDiscs: library.openCount))
+    }
+    json(routes, "discs") { _, _ in try await discList() }
+    json(routes, "discs/:id") { _, context in
+      let disc = try await open(context)
+      return try JSONResponse.make(DiscInfoDocument(disc))
+    }
+    json(routes, "discs/:id/titles") { _, context in
+      let disc = try await open(context)
+      let text = try await blocking { () throws -> String in
+        switch disc.navigation {
+        case .bluray(let b):
+          try TitleDocuments.json(bluray: b, kind: disc.image.kind, source: disc.entry.path)
+        case .dvd(let d): try TitleDocuments.json(dvd: d)
+        }
+      }
+      return JSONResponse.make(text)
+    }
+    json(routes, "discs/:id/titles/:key/chapters") { _, context in
+      let disc = try await open(context)
+      let key = context.parameters.get("key") ?? ""
+      return try JSONResponse.make(try await blocking { try chapters(disc, key: key) })
+    }
+    json(routes, "discs/:id/titles/:key/scan") { request, context in
+      let disc = try await open(context)
+      let key = context.parameters.get("key") ?? ""
+      let start = try Self.startSeconds(request)
+      let window = try scanWindow(request)
+      return try JSONResponse.make(
+        try await blocking { try scan(disc, key: key, startSeconds: start, window: window) })
+    }
+    let stream: @Sendable (Request, Context) async throws -> Response = { request, context in
+      await handling {
+        let disc = try await open(context)
+        let key = context.parameters.get("key") ?? ""
+        let start = try Self.startSeconds(request)
+        let angle = try Self.angle(request)
+        let timeline = try Self.timeline(request)
+        let resource = try await blocking {
+          try TitleResource(
+            disc: disc, key: key, angle: angle, startSeconds: start, timeline: timeline)
+        }
+        return try streams.respond(to: request, resource: resource)
+      }
+    }
+    routes.get("discs/:id/titles/:key/stream", use: stream)
+    routes.head("discs/:id/titles/:key/stream", use: stream)
+    refuseOtherMethods(routes, "discs/:id/titles/:key/stream")
+    return routes
+  }
+
+  // MARK: Route helpers
+
+  /// Registers a JSON GET (and HEAD) route, with errors turned into JSON responses.
+  private func json(
+    _ routes: RouteCollection<Context>, _ path: RouterPath,
+    _ body: @escaping @Sendable (Request, Context) async throws -> Response
+  ) {
+    routes.get(path) { request, context in await handling { try await body(request, context) } }
+    routes.head(path) { request, context in
+      await handling { try await body(request, context) }.createHeadResponse()
+    }
+    refuseOtherMethods(routes, path)
+  }
+
+  private func refuseOtherMethods(_ routes: RouteCollection<Context>, _ path: RouterPath) {
+    for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
+      routes.on(path, method: method) { request, _ in
+        ServerError(
+          .methodNotAllowed, "\(request.method.rawValue) is not allowed; the server is read-only",
+          headers: [.allow: "GET, HEAD"]
+        ).response()
+      }
+    }
+  }
+
+  private func handling(_ body: () async throws -> Response) async -> Response {
+    do {
+      return try await body()
+    } catch let error as ServerError {
+      return error.response()
+    } catch let error as DiscKitError {
+      return ServerError(error).response()
+    } catch {
+      return ServerError(.internalServerError, "\(error)").response()
+    }
+  }
+
+  /// Runs blocking work (disc parsing, reads) on the thread pool.
+  func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await threadPool.runIfActive(body)
+  }
+
+  private func open(_ context: Context) async throws -> OpenedDisc {
+    let id = context.parameters.get("id") ?? ""
+    guard DiscEntry.isWellFormedID(id) else {
+      throw ServerError(.notFound, "no such disc (ids are 16 hex digits, see /discs)")
+    }
+    return try await blocking { try library.open(id: id) }
+  }
+
+  // MARK: Query parameters
+
+  static func startSeconds(_ request: Request) throws(ServerError) -> Double? {
+    guard let text = request.uri.queryParameters["start"] else { return nil }
+    guard let value = Double(String(text)), value.isFinite, value >= 0, value < 1e7 else {
+      throw ServerError(.badRequest, "start must be seconds from 0 (got \(text.prefix(40)))")
+    }
+    return value
+  }
+
+  static func angle(_ request: Request) throws(ServerError) -> Int {
+    guard let text = request.uri.queryParameters["angle"] else { return 1 }
+    guard let value = Int(String(text)), (1...9).contains(value) else {
+      throw ServerError(.badRequest, "angle must be 1 to 9 (got \(text.prefix(40)))")
+    }
+    return value
+  }
+
+  static func timeline(_ request: Request) throws(ServerError) -> TitleResource.Timeline {
+    guard let text = request.uri.queryParameters["timeline"] else { return .original }
+    guard let value = TitleResource.Timeline(rawValue: String(text)) else {
+      throw ServerError(.badRequest, "timeline must be original or continuous")
+    }
+    if value == .continuous {
+      throw ServerError(
+        .notImplemented, "timeline=continuous is not available yet; use timeline=original")
+    }
+    return value
+  }
+
+  func scanWindow(_ request: Request) throws(ServerError) -> Int64 {
+    guard let text = request.uri.queryParameters["bytes"] else { return configuration.scanWindow }
+    var digits = Substring(text)
+    var multiplier: Int64 = 1
+    switch digits.last {
+    case "K", "k": multiplier = 1 << 10
+    case "M", "m": multiplier = 1 << 20
+    default: break
+    }
+    if multiplier > 1 { digits = digits.dropLast() }
+    guard let value = Int64(digits), value > 0, value <= configuration.maxScanWindow / multiplier
+    else {
+      throw ServerError(
+        .badRequest, "bytes must be 1 to \(configuration.maxScanWindow) (K and M suffixes allowed)")
+    }
+    return value * multiplier
+  }
+
+  // MARK: Documents
+
+  private func discList() async throws -> Response {
+    let entries = library.entries()
+    let discs = try await blocking { () -> [DiscListDocument.Disc] in
+      entries.map { entry in
+        do {
+          let disc = try library.open(id: entry.id)
+          let main = disc.mainTitle()
+          return .init(
+            id: entry.id, path: entry.path, kind: disc.image.kind.rawValue,
+            label: disc.image.fileSystem.volumeLabel, mainTitle: main?.key,
+            duration90k: main?.duration90k, error: nil)
+        } catch {
+          return .init(
+            id: entry.id, path: entry.path, kind: nil, label: nil, mainTitle: nil,
+            duration90k: nil, error: "\(error)")
+        }
+      }
+    }
+    return try JSONResponse.make(DiscListDocument(discs: discs))
+  }
+
+  func chapters(_ disc: OpenedDisc, key: String) throws -> ChaptersDocument {
+    let number = try TitleResource.number(key)
+    func url(_ start90k: UInt64) -> String {
+      let seconds = Double(start90k) / 90_000
+      return "stream?start=" + String(format: "%.6f", seconds)
+    }
+    switch disc.navigation {
+    case .bluray(let bluray):
+      guard let file = bluray.playlistFile(number: number) else {
+        throw DiscKitError(.notFound, "playlist \(key)", at: nil, "no such playlist on the disc")
+      }
+      let title = try bluray.title(playlist: file.name)
+      return ChaptersDocument(
+        title: TitleKey.playlistKey(number),
+        chapters: title.chapters.map {
+          .init(
+            number: $0.index + 1, start90k: UInt64($0.titleTime) * 2,
+            duration90k: UInt64($0.duration) * 2, offset: $0.offset,
+            stream: url(UInt64($0.titleTime) * 2))
+        })
+    case .dvd(let dvd):
+      guard number >= 1, number <= dvd.titles.count else {
+        throw DiscKitError(.notFound, "title \(key)", at: nil, "no such title on the disc")
+      }
+      let title = try dvd.title(number)
+      return ChaptersDocument(
+        title: String(number),
+        chapters: title.chapters.map {
+          .init(
+            number: $0.number, start90k: UInt64(max(0, $0.start90k)),
+            duration90k: UInt64(max(0, $0.duration90k)), offset: nil,
+            stream: url(UInt64(max(0, $0.start90k))))
+        })
+    }
+  }
+
+  func scan(_ disc: OpenedDisc, key: String, startSeconds: Double?, window: Int64) throws
+    -> ScanDocument
+  {
+    let resource = try TitleResource(disc: disc, key: key, startSeconds: startSeconds)
+    let start = ScanDocument.Start(
+      seconds: startSeconds, offset: resource.start, length: resource.length)
+    switch disc.navigation {
+    case .bluray(let bluray):
+      let number = try TitleResource.number(key)
+      guard let file = bluray.playlistFile(number: number) else {
+        throw DiscKitError(.notFound, "playlist \(key)", at: nil, "no such playlist on the disc")
+      }
+      let title = try bluray.title(playlist: file.name)
+      var options = PESScanOptions()
+      var boundaries = title.clips.map(\.titleOffset).filter { $0 > 0 }
+      if let startSeconds {
+        // The same boundaries as `disckit scan --at`: the clip start moved to the spliced offset.
+        let playback = try title.playbackStart(forTitleTime: Self.ticks(startSeconds))
+        boundaries = boundaries.map { $0 == playback.offset ? resource.start : $0 }
+      }
+      options.streamBoundaries = boundaries
+      let report = try PESPreScanner.scan(
+        source: resource.source, offset: resource.start, window: window, options: options)
+      let t45k = UInt32(clamping: Self.ticks(startSeconds ?? 0) / 2)
+      var clip: ScanDocument.Clip?
+      if let index = title.clipIndex(atTitleTime: t45k) ?? (title.clips.isEmpty ? nil : 0) {
+        let c = title.clips[index]
+        clip = .init(
+          index: index, clipID: c.clipID, timeline: c.timeline, segment: c.timeSegment)
+      }
+      return ScanDocument(start: start, clip: clip, transportStream: report, programStream: nil)
+    case .dvd:
+      let report = try ProgramStreamScanner.scan(
+        source: resource.source, offset: resource.start, window: window)
+      return ScanDocument(start: start, clip: nil, transportStream: nil, programStream: report)
+    }
+  }
+
+  /// Seconds to 90 kHz ticks, rounded to the nearest tick (so printed chapter times round-trip).
+  static func ticks(_ seconds: Double) -> UInt64 {
+    UInt64((seconds * 90_000).rounded())
+  }
+}
