@@ -32,6 +32,8 @@ def on_pad(_element, pad):
     kind = "video" if name.startswith("video/") else "audio" if name.startswith("audio/") else None
     sink = Gst.ElementFactory.make("fakesink")
     sink.set_property("sync", False)
+    # Not async: a sink waiting for preroll would block the one streaming thread of the demuxer.
+    sink.set_property("async", False)
     pipeline.add(sink)
     sink.sync_state_with_parent()
     pad.link(sink.get_static_pad("sink"))
