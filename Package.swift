@@ -32,7 +32,8 @@ let package = Package(
   targets: [
     .target(
       name: "DiscKit",
-      dependencies: [.product(name: "SystemPackage", package: "swift-system")]
+      dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+      exclude: ["Documents/Schemas"]
     ),
     .target(
       name: "DiscKitAuthoring",
@@ -62,7 +63,7 @@ let package = Package(
     .target(
       name: "DiscKitServer",
       dependencies: [
-        "DiscKit", "DiscKitCLI",
+        "DiscKit",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),

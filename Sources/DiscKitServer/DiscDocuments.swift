@@ -15,7 +15,7 @@ public struct DiscListDocument: Codable, Sendable, Hashable {
     /// The main title's key (`00800`, or a DVD title number), null when there is none.
     public var mainTitle: String?
     /// The main title's duration in 90 kHz ticks.
-    public var duration90k: UInt64?
+    public var duration90k: Int64?
     /// Why the disc cannot be opened (DiscKit's error line), absent when it opens.
     public var error: String?
   }
@@ -24,7 +24,8 @@ public struct DiscListDocument: Codable, Sendable, Hashable {
   public var discs: [Disc]
 }
 
-/// `GET /discs/{id}`: as `disckit info --json`, plus the id, the main title and its duration.
+/// `GET /discs/{id}`: the document of `disckit info --json` (``InfoDocument``, with the path
+/// relative to the root), plus the id, the main title and its duration.
 public struct DiscInfoDocument: Codable, Sendable, Hashable {
   public var id: String
   /// Relative to the root.
@@ -36,28 +37,21 @@ public struct DiscInfoDocument: Codable, Sendable, Hashable {
   public var discKind: String
   public var notes: [String]?
   public var mainTitle: String?
-  public var duration90k: UInt64?
-  /// How many titles (Blu-ray playlists, DVD titles) the disc has.
-  public var titleCount: Int
+  public var duration90k: Int64?
 
   /// The document of an opened disc.
   public init(_ disc: OpenedDisc) {
-    let image = disc.image
+    let info = InfoDocument(image: disc.disc.image)
     id = disc.entry.id
     path = disc.entry.path
-    fileSystem = image.fileSystem.kind.rawValue
-    udfRevision = image.fileSystem.revision
-    volumeLabel = image.fileSystem.volumeLabel
-    imageSize = image.source?.size
-    discKind = image.kind.rawValue
-    notes = image.notes.isEmpty ? nil : image.notes
-    let main = disc.mainTitle()
-    mainTitle = main?.key
-    duration90k = main?.duration90k
-    switch disc.navigation {
-    case .bluray(let b): titleCount = b.playlists.count
-    case .dvd(let d): titleCount = d.titles.count
-    }
+    fileSystem = info.fileSystem
+    udfRevision = info.udfRevision
+    volumeLabel = info.volumeLabel
+    imageSize = info.imageSize
+    discKind = info.discKind
+    notes = info.notes
+    mainTitle = disc.main?.key
+    duration90k = disc.main?.duration.ticks
   }
 }
 
@@ -68,8 +62,8 @@ public struct ChaptersDocument: Codable, Sendable, Hashable {
     /// 1-based.
     public var number: Int
     /// Title time of its start, 90 kHz.
-    public var start90k: UInt64
-    public var duration90k: UInt64
+    public var start90k: Int64
+    public var duration90k: Int64
     /// Where it starts in the title's bytes (the stream URL without `start=`), when known.
     public var offset: Int64?
     /// The stream URL starting at this chapter (relative to the disc routes).
@@ -78,48 +72,6 @@ public struct ChaptersDocument: Codable, Sendable, Hashable {
   /// The title key.
   public var title: String
   public var chapters: [Chapter]
-}
-
-/// `GET /discs/{id}/titles/{key}/scan`: the pre-scan report exactly as `disckit scan --json`
-/// (the report's keys at the top level) plus where the scan started and the clip's time segment.
-public struct ScanDocument: Encodable, Sendable {
-  /// Where the stream of the same `start=` begins.
-  public struct Start: Codable, Sendable, Hashable {
-    /// The requested time, seconds (null: the title start).
-    public var seconds: Double?
-    /// The offset in the title's bytes (with the PSI prefix spliced in, on a Blu-ray) where the
-    /// stream of the same `start=` begins; report offsets minus this are offsets in that stream.
-    public var offset: Int64
-    /// Bytes of the stream (its Content-Length).
-    public var length: Int64
-  }
-
-  /// The clip played at the start (Blu-ray): its PTS epoch as a GStreamer segment.
-  public struct Clip: Encodable, Sendable {
-    public var index: Int
-    public var clipID: String
-    public var timeline: BlurayTitle.ClipTimeline
-    /// The clip's `GstSegment` (PTS in ns → title time): feed it to the pipeline, or map
-    /// demuxed PTS with it.
-    public var segment: Segment?
-  }
-
-  public var start: Start
-  public var clip: Clip?
-  /// The transport-stream report (Blu-ray).
-  public var transportStream: PESScanReport?
-  /// The program-stream report (DVD).
-  public var programStream: ProgramStreamScanReport?
-
-  enum Key: String, CodingKey { case start, clip }
-
-  public func encode(to encoder: any Encoder) throws {
-    if let transportStream { try transportStream.encode(to: encoder) }
-    if let programStream { try programStream.encode(to: encoder) }
-    var container = encoder.container(keyedBy: Key.self)
-    try container.encode(start, forKey: .start)
-    try container.encodeIfPresent(clip, forKey: .clip)
-  }
 }
 
 /// `GET /status`.

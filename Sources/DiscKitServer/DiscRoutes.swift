@@ -1,5 +1,5 @@
 import DiscKit
-import DiscKitCLI
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -78,14 +78,9 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     }
     json(routes, "discs/:id/titles") { _, context in
       let disc = try await open(context)
-      let text = try await blocking { () throws -> String in
-        switch disc.navigation {
-        case .bluray(let b):
-          try TitleDocuments.json(bluray: b, kind: disc.image.kind, source: disc.entry.path)
-        case .dvd(let d): try TitleDocuments.json(dvd: d)
-        }
-      }
-      return JSONResponse.make(text)
+      var document = try await blocking { try TitlesDocument(disc: disc.disc) }
+      document.source = disc.entry.path
+      return try JSONResponse.make(document)
     }
     json(routes, "discs/:id/titles/:key/chapters") { _, context in
       let disc = try await open(context)
@@ -95,21 +90,23 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     json(routes, "discs/:id/titles/:key/scan") { request, context in
       let disc = try await open(context)
       let key = context.parameters.get("key") ?? ""
-      let start = try Self.startSeconds(request)
+      let start = try Self.start(request)
       let window = try scanWindow(request)
       return try JSONResponse.make(
-        try await blocking { try scan(disc, key: key, startSeconds: start, window: window) })
+        try await blocking { () throws -> ScanDocument in
+          let title = try TitleResource(disc: disc, key: key).title
+          return try ScanDocument(title: title, at: start, window: window)
+        })
     }
     let stream: @Sendable (Request, Context) async throws -> Response = { request, context in
       await handling {
         let disc = try await open(context)
         let key = context.parameters.get("key") ?? ""
-        let start = try Self.startSeconds(request)
+        let start = try Self.start(request)
         let angle = try Self.angle(request)
         let timeline = try Self.timeline(request)
         let resource = try await blocking {
-          try TitleResource(
-            disc: disc, key: key, angle: angle, startSeconds: start, timeline: timeline)
+          try TitleResource(disc: disc, key: key, angle: angle, start: start, timeline: timeline)
         }
         return try streams.respond(to: request, resource: resource)
       }
@@ -172,12 +169,12 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
 
   // MARK: Query parameters
 
-  static func startSeconds(_ request: Request) throws(ServerError) -> Double? {
+  static func start(_ request: Request) throws(ServerError) -> MediaTime? {
     guard let text = request.uri.queryParameters["start"] else { return nil }
     guard let value = Double(String(text)), value.isFinite, value >= 0, value < 1e7 else {
       throw ServerError(.badRequest, "start must be seconds from 0 (got \(text.prefix(40)))")
     }
-    return value
+    return MediaTime(seconds: value)
   }
 
   static func angle(_ request: Request) throws(ServerError) -> Int {
@@ -226,11 +223,10 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       entries.map { entry in
         do {
           let disc = try library.open(id: entry.id)
-          let main = disc.mainTitle()
           return .init(
-            id: entry.id, path: entry.path, kind: disc.image.kind.rawValue,
-            label: disc.image.fileSystem.volumeLabel, mainTitle: main?.key,
-            duration90k: main?.duration90k, error: nil)
+            id: entry.id, path: entry.path, kind: disc.disc.kind.rawValue,
+            label: disc.disc.label, mainTitle: disc.main?.key,
+            duration90k: disc.main?.duration.ticks, error: nil)
         } catch {
           return .init(
             id: entry.id, path: entry.path, kind: nil, label: nil, mainTitle: nil,
@@ -242,81 +238,13 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
   }
 
   func chapters(_ disc: OpenedDisc, key: String) throws -> ChaptersDocument {
-    let number = try TitleResource.number(key)
-    func url(_ start90k: UInt64) -> String {
-      let seconds = Double(start90k) / 90_000
-      return "stream?start=" + String(format: "%.6f", seconds)
-    }
-    switch disc.navigation {
-    case .bluray(let bluray):
-      guard let file = bluray.playlistFile(number: number) else {
-        throw DiscKitError(.notFound, "playlist \(key)", at: nil, "no such playlist on the disc")
-      }
-      let title = try bluray.title(playlist: file.name)
-      return ChaptersDocument(
-        title: TitleKey.playlistKey(number),
-        chapters: title.chapters.map {
-          .init(
-            number: $0.index + 1, start90k: UInt64($0.titleTime) * 2,
-            duration90k: UInt64($0.duration) * 2, offset: $0.offset,
-            stream: url(UInt64($0.titleTime) * 2))
-        })
-    case .dvd(let dvd):
-      guard number >= 1, number <= dvd.titles.count else {
-        throw DiscKitError(.notFound, "title \(key)", at: nil, "no such title on the disc")
-      }
-      let title = try dvd.title(number)
-      return ChaptersDocument(
-        title: String(number),
-        chapters: title.chapters.map {
-          .init(
-            number: $0.number, start90k: UInt64(max(0, $0.start90k)),
-            duration90k: UInt64(max(0, $0.duration90k)), offset: nil,
-            stream: url(UInt64(max(0, $0.start90k))))
-        })
-    }
-  }
-
-  func scan(_ disc: OpenedDisc, key: String, startSeconds: Double?, window: Int64) throws
-    -> ScanDocument
-  {
-    let resource = try TitleResource(disc: disc, key: key, startSeconds: startSeconds)
-    let start = ScanDocument.Start(
-      seconds: startSeconds, offset: resource.start, length: resource.length)
-    switch disc.navigation {
-    case .bluray(let bluray):
-      let number = try TitleResource.number(key)
-      guard let file = bluray.playlistFile(number: number) else {
-        throw DiscKitError(.notFound, "playlist \(key)", at: nil, "no such playlist on the disc")
-      }
-      let title = try bluray.title(playlist: file.name)
-      var options = PESScanOptions()
-      var boundaries = title.clips.map(\.titleOffset).filter { $0 > 0 }
-      if let startSeconds {
-        // The same boundaries as `disckit scan --at`: the clip start moved to the spliced offset.
-        let playback = try title.playbackStart(forTitleTime: Self.ticks(startSeconds))
-        boundaries = boundaries.map { $0 == playback.offset ? resource.start : $0 }
-      }
-      options.streamBoundaries = boundaries
-      let report = try PESPreScanner.scan(
-        source: resource.source, offset: resource.start, window: window, options: options)
-      let t45k = UInt32(clamping: Self.ticks(startSeconds ?? 0) / 2)
-      var clip: ScanDocument.Clip?
-      if let index = title.clipIndex(atTitleTime: t45k) ?? (title.clips.isEmpty ? nil : 0) {
-        let c = title.clips[index]
-        clip = .init(
-          index: index, clipID: c.clipID, timeline: c.timeline, segment: c.timeSegment)
-      }
-      return ScanDocument(start: start, clip: clip, transportStream: report, programStream: nil)
-    case .dvd:
-      let report = try ProgramStreamScanner.scan(
-        source: resource.source, offset: resource.start, window: window)
-      return ScanDocument(start: start, clip: nil, transportStream: nil, programStream: report)
-    }
-  }
-
-  /// Seconds to 90 kHz ticks, rounded to the nearest tick (so printed chapter times round-trip).
-  static func ticks(_ seconds: Double) -> UInt64 {
-    UInt64((seconds * 90_000).rounded())
+    let title = try TitleResource(disc: disc, key: key).title
+    return ChaptersDocument(
+      title: title.key,
+      chapters: title.chapters.map {
+        .init(
+          number: $0.number, start90k: $0.start.ticks, duration90k: $0.duration.ticks,
+          offset: $0.offset, stream: "stream?start=" + String(format: "%.6f", $0.start.seconds))
+      })
   }
 }

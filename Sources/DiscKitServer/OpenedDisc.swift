@@ -1,23 +1,15 @@
 import DiscKit
 
-/// A disc opened once and shared by every request: its file system and navigation.
+/// A disc opened once and shared by every request.
 public struct OpenedDisc: Sendable {
-  /// The navigation of the disc.
-  public enum Navigation: Sendable {
-    /// A Blu-ray (BDMV): playlists are titles.
-    case bluray(BlurayDisc)
-    /// A DVD-Video: numbered titles.
-    case dvd(DVDDisc)
-  }
-
   /// Where it was found.
   public let entry: DiscEntry
-  /// The opened image or folder.
-  public let image: DiscImage
-  /// Its navigation.
-  public let navigation: Navigation
+  /// The disc (image, file system and navigation).
+  public let disc: Disc
   /// The file's identity when it was opened (ETags, Last-Modified).
   public let identity: FileIdentity
+  /// The main title's key and duration, computed once.
+  public let main: (key: String, duration: MediaTime)?
 
   /// Opens the disc of `entry` (blocking: file system and navigation parsing).
   ///
@@ -26,30 +18,18 @@ public struct OpenedDisc: Sendable {
   public init(entry: DiscEntry, identity: FileIdentity) throws(DiscKitError) {
     self.entry = entry
     self.identity = identity
-    let image = try DiscImage.open(path: entry.absolutePath)
-    self.image = image
-    switch image.kind {
-    case .bluray, .uhdBluray, .avchd: navigation = .bluray(try BlurayDisc(disc: image))
-    case .dvd: navigation = .dvd(try DVDDisc(fileSystem: image.fileSystem))
-    case .data:
-      throw DiscKitError(
-        .unsupported, entry.path, at: nil, "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
+    let disc = try Disc.open(path: entry.absolutePath)
+    self.disc = disc
+    if let title = try? disc.mainTitle() {
+      main = (title.key, title.duration)
+    } else {
+      main = nil
     }
   }
 
-  /// The main title's key (`00800` or `4`), with its duration in 90 kHz ticks.
-  public func mainTitle() -> (key: String, duration90k: UInt64)? {
-    switch navigation {
-    case .bluray(let disc):
-      guard let main = disc.smartSelection().main, let file = disc.playlistFile(named: main),
-        let title = try? disc.title(playlist: main)
-      else { return nil }
-      return (TitleKey.playlistKey(file.number), title.duration90k)
-    case .dvd(let disc):
-      guard let number = DVDSmartTitleSelector.select(disc).title,
-        let title = try? disc.title(number)
-      else { return nil }
-      return (String(number), UInt64(max(0, title.duration90k)))
-    }
+  /// Whether the disc is a Blu-ray.
+  public var isBluray: Bool {
+    if case .bluray = disc.navigation { return true }
+    return false
   }
 }

@@ -64,7 +64,7 @@ public struct StreamResponder: Sendable {
         headers: [.retryAfter: "1"])
     }
     let body = body(
-      source: resource.source, range: (range.lowerBound + resource.start)..<(range.upperBound + resource.start),
+      source: resource.source, range: range,
       ticket: ticket)
     return Response(status: status, headers: headers, body: body)
   }

@@ -37,10 +37,10 @@ struct CommandParsingTests {
     try Data([0x49, 0x4E, 0x44, 0x58, 0x30, 0x32, 0x30, 0x30]).write(
       to: URL(fileURLWithPath: dir.file("BDMV/index.bdmv")))
     let disc = try DiscKit.DiscImage.open(path: dir.path)
-    let listing = try ListCommand.listing(of: disc, path: "/", recursive: true)
+    let listing = try ListingDocument(image: disc, path: "/", recursive: true)
     #expect(listing.entries.map(\.path) == ["/BDMV", "/BDMV/PLAYLIST", "/BDMV/index.bdmv"])
     #expect(listing.entries[2].size == 8)
-    #expect(InfoCommand.report(for: disc).discKind == "bluray")
-    #expect(InfoCommand.report(for: disc).fileSystem == "folder")
+    #expect(InfoDocument(image: disc).discKind == "bluray")
+    #expect(InfoDocument(image: disc).fileSystem == "folder")
   }
 }

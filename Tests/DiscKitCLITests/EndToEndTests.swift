@@ -22,8 +22,18 @@ struct EndToEndTests {
   static let dvd = Fixtures.generated("dvd-pal.iso")
   static let haveImages = FileManager.default.fileExists(atPath: dvd)
 
+  /// Runs `disckit`; a successful `--json` (or `--batch`) output is validated against its JSON
+  /// Schema file, so every CLI test that reads JSON also checks the schema.
   static func disckit(_ arguments: [String]) throws -> Tool.Result {
-    try Tool.run(binary, arguments)
+    let result = try Tool.run(binary, arguments)
+    if result.status == 0, JSONSchemaValidator.available,
+      let schema = JSONSchemaValidator.schema(forCommandLine: arguments)
+    {
+      let problems = try JSONSchemaValidator.problems(
+        result.stdout, schema: schema, lines: arguments.contains("--batch"))
+      #expect(problems.isEmpty, "disckit \(arguments.joined(separator: " ")): \(problems)")
+    }
+    return result
   }
 
   static func json(_ result: Tool.Result) throws -> [String: Any] {

@@ -10,29 +10,10 @@ struct InfoCommand: ParsableCommand {
   @OptionGroup var image: ImageArgument
   @OptionGroup var output: JSONFlag
 
-  /// The JSON shape of `disckit info --json`.
-  struct Report: Codable, Equatable {
-    var path: String
-    var fileSystem: String
-    var udfRevision: String?
-    var volumeLabel: String
-    var imageSize: Int64?
-    var discKind: String
-    var notes: [String]?
-  }
-
-  static func report(for disc: DiscImage) -> Report {
-    Report(
-      path: disc.path, fileSystem: disc.fileSystem.kind.rawValue,
-      udfRevision: disc.fileSystem.revision,
-      volumeLabel: disc.fileSystem.volumeLabel, imageSize: disc.source?.size,
-      discKind: disc.kind.rawValue, notes: disc.notes.isEmpty ? nil : disc.notes)
-  }
-
   func run() throws {
     try reportingErrors {
       let disc = try image.open()
-      let report = Self.report(for: disc)
+      let report = InfoDocument(image: disc)
       if output.json {
         Output.line(try Output.json(report))
       } else {

@@ -14,37 +14,10 @@ struct ListCommand: ParsableCommand {
     false
   @OptionGroup var output: JSONFlag
 
-  /// The JSON shape of `disckit ls --json`.
-  struct Listing: Codable, Equatable {
-    struct Entry: Codable, Equatable {
-      var path: String
-      var size: Int64
-      var isDirectory: Bool
-    }
-    var entries: [Entry]
-  }
-
-  static func listing(of disc: DiscImage, path: String, recursive: Bool) throws(DiscKitError)
-    -> Listing
-  {
-    let fs = disc.fileSystem
-    let entry = try fs.entry(atPath: path)
-    let entries: [DiscFileEntry]
-    if !entry.isDirectory {
-      entries = [entry]
-    } else if recursive {
-      entries = try fs.recursiveContents(atPath: entry.path)
-    } else {
-      entries = try fs.contentsOfDirectory(atPath: entry.path)
-    }
-    return Listing(
-      entries: entries.map { .init(path: $0.path, size: $0.size, isDirectory: $0.isDirectory) })
-  }
-
   func run() throws {
     try reportingErrors {
       let disc = try image.open()
-      let listing = try Self.listing(of: disc, path: path, recursive: recursive)
+      let listing = try ListingDocument(image: disc, path: path, recursive: recursive)
       if output.json {
         Output.line(try Output.json(listing))
       } else {

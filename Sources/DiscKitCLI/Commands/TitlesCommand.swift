@@ -1,15 +1,7 @@
 import ArgumentParser
 import DiscKit
 
-/// How the main title is chosen.
-enum TitleSelection: String, ExpressibleByArgument, CaseIterable, Sendable {
-  /// DiscKit's own selection (resists decoy playlists and fake titles); says why it chose.
-  case smart
-  /// libbluray's title list and main-title guess, exactly (Blu-ray).
-  case libbluray
-  /// lsdvd's "longest track", exactly (DVD).
-  case lsdvd
-}
+extension TitleSelection: ExpressibleByArgument {}
 
 /// Options of `disckit titles`.
 struct TitlesOptions: ParsableArguments {
@@ -23,6 +15,13 @@ struct TitlesOptions: ParsableArguments {
   @Option(name: .long, help: "Hide titles shorter than SECONDS.")
   var minLength: Double?
   @OptionGroup var output: JSONFlag
+
+  /// The titles document these options ask for.
+  func document(for disc: Disc) throws(DiscKitError) -> TitlesDocument {
+    try TitlesDocument(
+      disc: disc, selection: select, includeExcluded: all,
+      minimumLength: minLength.map { MediaTime(seconds: $0) })
+  }
 }
 
 /// `disckit titles SOURCE`.
@@ -36,14 +35,12 @@ struct TitlesCommand: ParsableCommand {
 
   func run() throws {
     try reportingErrors {
-      let disc = try image.open()
-      switch disc.kind {
-      case .bluray, .uhdBluray, .avchd: try BlurayCLI.titles(disc: disc, options: options)
-      case .dvd: try DVDCLI.titles(disc: disc, options: options)
-      case .data:
-        throw DiscKitError(
-          .unsupported, disc.path, at: nil,
-          "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
+      let disc = try Disc(image: try image.open())
+      let document = try options.document(for: disc)
+      if options.output.json {
+        Output.line(try Output.json(document))
+      } else {
+        for line in TitlesText.lines(document) { Output.line(line) }
       }
     }
   }

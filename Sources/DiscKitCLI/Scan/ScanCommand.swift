@@ -116,7 +116,7 @@ struct ScanCommand: ParsableCommand {
       let report = try PESPreScanner.scan(
         source: file, offset: start, window: window, options: options)
       if output.json {
-        Output.line(try Output.json(SeekingReport(report: report, seek: seek)))
+        Output.line(try Output.json(ScanDocument(report: .transportStream(report), seek: seek)))
       } else {
         if let seek { Self.printText(seek) }
         Self.printText(report)
@@ -146,66 +146,48 @@ struct ScanCommand: ParsableCommand {
     return nil
   }
 
-  func scanDisc(_ disc: DiscImage) throws {
+  func scanDisc(_ image: DiscImage) throws {
     let window = try Self.parseSize(bytes, name: "--bytes")
-    switch disc.kind {
-    case .dvd:
-      let dvd = try DVDDisc(fileSystem: disc.fileSystem)
-      guard playlist == nil else {
-        throw DiscKitError(
-          .invalidArgument, "--playlist", at: nil, "a DVD has titles, not playlists")
-      }
-      guard let number = title ?? DVDSmartTitleSelector.select(dvd).title else {
-        throw DiscKitError(.notFound, disc.path, at: nil, "no playable title")
-      }
-      let source = try dvd.byteSource(title: number)
-      var start = try Self.parseSize(offset, name: "--offset")
-      if let at {
-        guard at >= 0, at < 1e7 else {
-          throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
-        }
-        start = try dvd.timeSeek(
-          in: source, titleSet: try dvd.title(number).titleSet, to: Int64(at * 90_000)
-        ).offset
-      }
-      let report = try ProgramStreamScanner.scan(source: source, offset: start, window: window)
-      if output.json {
-        Output.line(try Output.json(report))
+    let disc = try Disc(image: image)
+    if case .dvd = disc.navigation, playlist != nil {
+      throw DiscKitError(.invalidArgument, "--playlist", at: nil, "a DVD has titles, not playlists")
+    }
+    if let at, !(at >= 0 && at < 1e7) {
+      throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
+    }
+    let title: DiscTitle
+    if let playlist {
+      title = try disc.title(key: playlist)
+    } else if let number = self.title {
+      // A DVD title number is the disc's own; a Blu-ray's is the title list's.
+      if case .dvd = disc.navigation {
+        title = try disc.title(key: String(number))
       } else {
-        Self.printText(report, title: number)
+        title = try disc.title(number: number)
       }
-    case .bluray, .uhdBluray, .avchd:
-      let bluray = try BlurayDisc(disc: disc)
-      let chosen = try BlurayCLI.chooseTitle(
-        bluray, playlist: playlist, title: title, angle: 1, select: .smart)
-      var source: any ByteSource = try chosen.byteSource()
-      var start = try Self.parseSize(offset, name: "--offset")
-      var boundaries = chosen.clips.map(\.titleOffset).filter { $0 > 0 }
-      if let at {
-        guard at >= 0, at < 1e7 else {
-          throw DiscKitError(.invalidArgument, "--at", at: nil, "\(at) is not a time in the title")
-        }
-        // Start where libbluray's first read after a seek starts: PAT/PMT first, even when they
-        // precede a non-seamless clip's range (then spliced in, as bd_read delivers them).
-        let playback = try chosen.playbackStart(forTitleTime: UInt64(at * 90_000))
-        let spliced = try playback.splice(into: source)
-        source = spliced.source
-        start = spliced.offset
-        boundaries = boundaries.map { $0 == playback.offset ? spliced.offset : $0 }
-      }
-      var options = PESScanOptions()
-      options.payloadBound = payloadBound
-      options.streamBoundaries = boundaries
-      let report = try PESPreScanner.scan(
-        source: source, offset: start, window: window, options: options)
-      if output.json {
-        Output.line(try Output.json(report))
-      } else {
-        Output.line("Playlist \(chosen.name), from title offset \(start)")
-        Self.printText(report)
-      }
-    case .data:
-      throw DiscKitError(.unsupported, disc.path, at: nil, "neither a Blu-ray nor a DVD")
+    } else {
+      title = try disc.mainTitle()
+    }
+    var options = PESScanOptions()
+    options.payloadBound = payloadBound
+    let time = at.map { MediaTime(seconds: $0) }
+    let document: ScanDocument
+    if at == nil, offset != "0" {
+      let start = try Self.parseSize(offset, name: "--offset")
+      document = try ScanDocument(title: title, from: start, window: window, options: options)
+    } else {
+      document = try ScanDocument(title: title, at: time, window: window, options: options)
+    }
+    if output.json {
+      Output.line(try Output.json(document))
+      return
+    }
+    switch document.report {
+    case .programStream(let report):
+      Self.printText(report, title: Int(title.key) ?? 0)
+    case .transportStream(let report):
+      Output.line("Playlist \(title.key).mpls, from title offset \(report.scanStart)")
+      Self.printText(report)
     }
   }
 
@@ -301,20 +283,4 @@ struct ScanCommand: ParsableCommand {
     }
     if r.warningsOmitted > 0 { Output.line("(\(r.warningsOmitted) more warnings)") }
   }
-}
-
-/// The transport-stream report, plus the time seek that chose its start (`seek`, null without
-/// `--at`).
-struct SeekingReport: Encodable {
-  var report: PESScanReport
-  var seek: TransportStreamTimeSeek.Result?
-
-  func encode(to encoder: any Encoder) throws {
-    try report.encode(to: encoder)
-    guard let seek else { return }
-    var c = encoder.container(keyedBy: Key.self)
-    try c.encode(seek, forKey: .seek)
-  }
-
-  enum Key: String, CodingKey { case seek }
 }

@@ -1,0 +1,203 @@
+/// One title of a Blu-ray or DVD, with the same API on both kinds: its size, duration, chapters,
+/// streams, clips, bytes, playback start for a time, and the pre-scan at a time.
+///
+/// Get one from ``Disc/title(key:angle:)``, ``Disc/title(number:selection:angle:)`` or
+/// ``Disc/mainTitle(selection:angle:)``. Every time is a ``MediaTime``; angles are 1-based.
+public struct DiscTitle: Sendable {
+  /// The kind-specific title.
+  public enum Content: Sendable {
+    /// A Blu-ray playlist.
+    case bluray(BlurayTitle)
+    /// A DVD title (with its disc, which holds the VOBs).
+    case dvd(DVDTitle, DVDDisc)
+  }
+
+  /// A chapter on the title timeline.
+  public struct Chapter: Sendable, Hashable {
+    /// 1-based chapter number.
+    public var number: Int
+    /// Where the chapter starts on the title timeline.
+    public var start: MediaTime
+    /// How long it plays.
+    public var duration: MediaTime
+    /// Blu-ray: the chapter's first byte in the title (``byteSource()``); DVD: `nil`.
+    public var offset: Int64?
+  }
+
+  /// A video, audio or subtitle stream of the title.
+  public struct Stream: Sendable, Hashable {
+    /// What the stream carries.
+    public enum Kind: String, Sendable, Hashable, Codable {
+      case video, audio, subtitle, interactive
+    }
+    /// What the stream carries.
+    public var kind: Kind
+    /// The PID (Blu-ray) or MPEG stream id (DVD; `0xBD` private stream 1 substreams give
+    /// the substream id, e.g. `0x80` for the first AC-3 stream).
+    public var id: Int
+    /// The codec's readable name (`"H.264"`, `"AC-3"`, `"ac3"` on a DVD).
+    public var codec: String
+    /// ISO 639-2 language code, when the disc gives one.
+    public var language: String?
+    /// Video format (`"1080p"`, `"NTSC"`) or audio presentation (`"stereo"`).
+    public var format: String?
+    /// Frame rate or sample rate, as the disc states it.
+    public var rate: String?
+    /// Audio channels (DVD).
+    public var channels: Int?
+    /// Blu-ray: the `stream_coding_type` of the stream number table.
+    public var codingType: Int?
+  }
+
+  /// The title itself.
+  public let content: Content
+  /// The key naming the title on both kinds: the playlist number on a Blu-ray (`"00800"`), the
+  /// title number on a DVD (`"3"`). ``Disc/title(key:angle:)`` opens it again.
+  public let key: String
+  /// The 1-based number the title list gives the title, when it was opened through the list.
+  public let number: Int?
+  /// The angle the title plays (1-based).
+  public let angle: Int
+
+  init(bluray: BlurayDisc, title: BlurayTitle, number: Int?, requestedAngle: Int)
+    throws(DiscKitError)
+  {
+    guard requestedAngle >= 1, requestedAngle == 1 || requestedAngle <= title.angleCount else {
+      throw DiscKitError(
+        .invalidArgument, "angle", at: nil,
+        "title \(title.name) has \(title.angleCount) angle(s), not \(requestedAngle)")
+    }
+    content = .bluray(title)
+    key = Disc.key(ofPlaylist: title.name)
+    self.number = number
+    angle = requestedAngle
+  }
+
+  init(dvd: DVDDisc, title: DVDTitle, number: Int?, angle: Int) throws(DiscKitError) {
+    guard angle >= 1, angle <= max(title.angleCount, 1) else {
+      throw DiscKitError(
+        .invalidArgument, "angle", at: nil,
+        "title \(title.number) has \(title.angleCount) angle(s), not \(angle)")
+    }
+    content = .dvd(title, dvd)
+    key = String(title.number)
+    self.number = number
+    self.angle = angle
+  }
+
+  private init(copying other: DiscTitle, number: Int?) {
+    content = other.content
+    key = other.key
+    self.number = number
+    angle = other.angle
+  }
+
+  /// The same title with its list number.
+  func numbered(_ number: Int?) -> DiscTitle { DiscTitle(copying: self, number: number) }
+
+  /// How many angles the title has (1 for most titles).
+  public var angleCount: Int {
+    switch content {
+    case .bluray(let title): title.angleCount
+    case .dvd(let title, _): max(title.angleCount, 1)
+    }
+  }
+
+  /// How long the title plays.
+  public var duration: MediaTime {
+    switch content {
+    case .bluray(let title): MediaTime(clamping: title.duration90k)
+    case .dvd(let title, _): MediaTime(ticks: title.duration90k)
+    }
+  }
+
+  /// The bytes a player reads for this title and angle (the size of ``byteSource()``). On a DVD
+  /// whose interleaved angle block cannot be walked (VOBs missing), the block's whole range.
+  public var size: Int64 {
+    switch content {
+    case .bluray(let title): return title.size
+    case .dvd(let title, let disc):
+      guard title.cells(angle: angle).contains(where: \.isInterleavedAngleCell),
+        let source = try? disc.byteSource(title: title.number, angle: angle)
+      else { return title.sizeBytes }
+      return source.size
+    }
+  }
+
+  /// The chapters (Blu-ray entry marks, DVD parts of title).
+  public var chapters: [Chapter] {
+    switch content {
+    case .bluray(let title):
+      title.chapters.map {
+        Chapter(
+          number: $0.index + 1, start: MediaTime(ticks45k: $0.titleTime),
+          duration: MediaTime(ticks45k: $0.duration), offset: $0.offset)
+      }
+    case .dvd(let title, _):
+      title.chapters.map {
+        Chapter(
+          number: $0.number, start: MediaTime(ticks: $0.start90k),
+          duration: MediaTime(ticks: $0.duration90k), offset: nil)
+      }
+    }
+  }
+
+  /// The title's streams: on a Blu-ray the first play item's stream number table (video, audio,
+  /// PG subtitles, IG menus), on a DVD the title set's video, audio and subpicture streams.
+  public var streams: [Stream] {
+    switch content {
+    case .bluray(let title):
+      let stn = title.playlist.playItems.first?.streams ?? StreamNumberTable()
+      func stream(_ s: PlaylistStream, _ kind: Stream.Kind) -> Stream {
+        Stream(
+          kind: kind, id: Int(s.pid), codec: s.codecName,
+          language: s.language.isEmpty || kind == .video ? nil : s.language,
+          format: s.formatName, rate: s.rateName, channels: nil, codingType: Int(s.codingType))
+      }
+      return stn.video.map { stream($0, .video) } + stn.audio.map { stream($0, .audio) }
+        + stn.presentationGraphics.map { stream($0, .subtitle) }
+        + stn.interactiveGraphics.map { stream($0, .interactive) }
+    case .dvd(let title, _):
+      let video = Stream(
+        kind: .video, id: 0xE0, codec: "MPEG-\(title.video.mpegVersion) video", language: nil,
+        format: title.video.formatName, rate: nil, channels: nil, codingType: nil)
+      return [video]
+        + title.audio.map {
+          Stream(
+            kind: .audio, id: $0.streamID, codec: $0.codec, language: $0.language, format: nil,
+            rate: nil, channels: $0.channels, codingType: nil)
+        }
+        + title.subpictures.map {
+          Stream(
+            kind: .subtitle, id: $0.streamID, codec: $0.codec, language: $0.language, format: nil,
+            rate: nil, channels: nil, codingType: nil)
+        }
+    }
+  }
+
+  /// Blu-ray: each play item's place on the title timeline (clip, in/out PTS, title start,
+  /// bytes); DVD: empty.
+  public var clips: [BlurayTitle.ClipTimeline] {
+    switch content {
+    case .bluray(let title): title.timelines
+    case .dvd: []
+    }
+  }
+
+  /// Warnings about the title's structure (missing clip information, ...).
+  public var warnings: [String] {
+    switch content {
+    case .bluray(let title): title.warnings
+    case .dvd: []
+    }
+  }
+
+  /// The title's bytes as one seekable source (Blu-ray: the clip ranges as libbluray reads them;
+  /// DVD: the cells of the angle). Safe for concurrent positional reads.
+  public func byteSource() throws(DiscKitError) -> any ByteSource {
+    switch content {
+    case .bluray(let title): try title.byteSource()
+    case .dvd(let title, let disc): try disc.byteSource(title: title.number, angle: angle)
+    }
+  }
+}

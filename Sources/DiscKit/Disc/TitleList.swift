@@ -1,0 +1,167 @@
+/// A disc's titles as a selection lists them: numbered, with the main title and the reason it was
+/// chosen, and (when asked for) the titles set aside with why.
+///
+/// This is what `disckit titles` prints; servers and batch jobs get the same list here.
+public struct TitleList: Sendable {
+  /// One listed title.
+  public struct Entry: Sendable {
+    /// The 1-based title number (`nil` for a title set aside on a Blu-ray, which is not numbered).
+    public var number: Int?
+    /// The key of the title (``DiscTitle/key``): `00800` on a Blu-ray, `3` on a DVD.
+    public var key: String
+    /// Why the selection set the title aside, or `nil` when it is listed as a title.
+    public var excluded: String?
+    /// Blu-ray: the index titles whose navigation plays this playlist (0 = first play).
+    public var playedByTitles: [Int]
+    /// Whether this is the main title.
+    public var isMain: Bool
+  }
+
+  /// The selection used.
+  public var selection: TitleSelection
+  /// The listed titles, in disc order.
+  public var entries: [Entry]
+  /// The key of the main title, if any.
+  public var mainKey: String?
+  /// Why the main title was chosen.
+  public var reason: String
+}
+
+extension Disc {
+  /// The titles `selection` lists, numbered as `disckit titles` numbers them.
+  ///
+  /// - Parameters:
+  ///   - includeExcluded: also list the titles the selection set aside (with the reason).
+  ///   - minimumLength: hide titles shorter than this (the main title is always kept); on a
+  ///     Blu-ray with ``TitleSelection/smart`` it also replaces the 20 s minimum.
+  public func titleList(
+    selection: TitleSelection = .smart, includeExcluded: Bool = false,
+    minimumLength: MediaTime? = nil
+  ) throws(DiscKitError) -> TitleList {
+    switch navigation {
+    case .bluray(let bluray):
+      return try TitleList(
+        bluray: bluray, selection: selection, includeExcluded: includeExcluded,
+        minimumLength: minimumLength)
+    case .dvd(let dvd):
+      return TitleList(
+        dvd: dvd, selection: selection, includeExcluded: includeExcluded,
+        minimumLength: minimumLength)
+    }
+  }
+
+  /// `00800.mpls` → `00800`.
+  static func key(ofPlaylist name: String) -> String {
+    name.lowercased().hasSuffix(".mpls") ? String(name.dropLast(5)) : name
+  }
+
+}
+
+extension TitleList {
+  /// The title list of a Blu-ray (see ``Disc/titleList(selection:includeExcluded:minimumLength:)``).
+  ///
+  /// - Throws: ``DiscKitError/Code/invalidArgument`` for ``TitleSelection/lsdvd``.
+  public init(
+    bluray disc: BlurayDisc, selection: TitleSelection = .smart, includeExcluded: Bool = false,
+    minimumLength: MediaTime? = nil
+  ) throws(DiscKitError) {
+    let navigation = disc.navigationMap
+    let minSeconds = minimumLength.map { max($0.seconds, 0) }
+    switch selection {
+    case .libbluray:
+      let flags: LibblurayTitleSelector.Flags = includeExcluded ? .all : .relevant
+      let result = LibblurayTitleSelector.select(
+        disc.playlists.map { ($0.name, $0.playlist) }, flags: flags,
+        minSeconds: UInt32(min(minSeconds ?? 0, 4_000_000_000)))
+      let mainName = result.titles.isEmpty ? nil : result.titles[result.mainTitle]
+      var entries: [TitleList.Entry] = []
+      for (file, entry) in zip(disc.playlists.filter { !$0.name.hasPrefix(".") }, result.entries) {
+        let reason: String? =
+          switch entry.exclusion {
+          case .none: nil
+          case .unreadable: "unreadable"
+          case .duplicate(let of): "duplicate of \(of)"
+          case .repeatedSegments: "repeated segments"
+          case .tooShort: "too short"
+          }
+        if reason != nil && !includeExcluded { continue }
+        entries.append(
+          .init(
+            number: entry.titleIndex.map { $0 + 1 }, key: Disc.key(ofPlaylist: file.name),
+            excluded: reason, playedByTitles: navigation[file.number] ?? [],
+            isMain: file.name == mainName))
+      }
+      self.init(
+        selection: selection, entries: entries, mainKey: mainName.map(Disc.key(ofPlaylist:)),
+        reason:
+          "libbluray's main-title guess (nav_get_title_list, flags \(includeExcluded ? "TITLES_ALL" : "TITLES_RELEVANT"))"
+      )
+    case .smart:
+      let result = SmartTitleSelector.select(
+        disc.playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },
+        navigation: navigation, minSeconds: minSeconds ?? 20, relaxMinimum: minSeconds == nil)
+      var entries: [TitleList.Entry] = []
+      var number = 0
+      for (file, entry) in zip(disc.playlists, result.entries) {
+        if entry.excluded == nil {
+          number += 1
+        } else if !includeExcluded {
+          continue
+        }
+        entries.append(
+          .init(
+            number: entry.excluded == nil ? number : nil, key: Disc.key(ofPlaylist: file.name),
+            excluded: entry.excluded, playedByTitles: entry.playedByTitles,
+            isMain: file.name == result.main))
+      }
+      self.init(
+        selection: selection, entries: entries, mainKey: result.main.map(Disc.key(ofPlaylist:)),
+        reason: result.reason)
+    case .lsdvd:
+      throw DiscKitError(
+        .invalidArgument, "--select", at: nil,
+        "lsdvd selection applies to DVDs; use smart or libbluray")
+    }
+  }
+
+  /// The title list of a DVD (see ``Disc/titleList(selection:includeExcluded:minimumLength:)``);
+  /// ``TitleSelection/libbluray`` means ``TitleSelection/smart`` here.
+  public init(
+    dvd disc: DVDDisc, selection: TitleSelection = .smart, includeExcluded: Bool = false,
+    minimumLength: MediaTime? = nil
+  ) {
+    let main: Int?
+    let reason: String
+    var aside: [Int: String] = [:]
+    switch selection {
+    case .lsdvd:
+      let report = LsdvdTitleSelector.report(disc)
+      let listed = Set(report.tracks.map(\.number))
+      for n in disc.titles.indices.map({ $0 + 1 }) where !listed.contains(n) {
+        aside[n] = "lsdvd skips it (title set or first PGC unreadable)"
+      }
+      main = report.longestTrack == 0 ? nil : report.longestTrack
+      reason = "lsdvd's longest track: first title with the greatest first-PGC playback time"
+    case .smart, .libbluray:
+      let chosen = DVDSmartTitleSelector.select(disc)
+      (main, reason, aside) = (chosen.title, chosen.reason, chosen.setAside)
+    }
+    var entries: [TitleList.Entry] = []
+    for (index, result) in disc.titles.enumerated() {
+      let number = index + 1
+      let isMain = number == main
+      if !includeExcluded && !isMain && aside[number] != nil { continue }
+      if let minimumLength, !isMain, case .success(let title) = result,
+        title.duration90k < minimumLength.ticks
+      {
+        continue
+      }
+      entries.append(
+        .init(
+          number: number, key: String(number), excluded: aside[number], playedByTitles: [],
+          isMain: isMain))
+    }
+    self.init(
+      selection: selection, entries: entries, mainKey: main.map(String.init), reason: reason)
+  }
+}

@@ -1,0 +1,69 @@
+/// The document `disckit scan --json` prints and `GET /discs/{id}/titles/{key}/scan` serves: the
+/// pre-scan report (its fields at the top level), plus how the scan start was found.
+///
+/// JSON Schema: `Sources/DiscKit/Documents/Schemas/scan.schema.json`.
+public struct ScanDocument: Encodable, Sendable {
+  /// The disc title a scan covered and where it started.
+  public struct TitleStart: Encodable, Sendable, Hashable {
+    /// The title's key (``DiscTitle/key``).
+    public var key: String
+    /// The requested start on the title timeline (90 kHz), when the scan started at a time.
+    public var at90k: Int64?
+    /// The offset in the title's bytes where playback from that time starts (``DiscTitle/PlaybackStart``).
+    public var offset: Int64
+    /// Blu-ray: each play item's place on the title timeline, to map demuxed PTS to title time.
+    public var clips: [BlurayTitle.ClipTimeline]?
+  }
+
+  /// The report.
+  public var report: DiscTitle.ScanReport
+  /// Stream files: the time seek that chose the start (`scan FILE --at`).
+  public var seek: TransportStreamTimeSeek.Result?
+  /// Disc titles: which title and where.
+  public var title: TitleStart?
+
+  /// A document of `report` and how its start was found.
+  public init(
+    report: DiscTitle.ScanReport, seek: TransportStreamTimeSeek.Result? = nil,
+    title: TitleStart? = nil
+  ) {
+    self.report = report
+    self.seek = seek
+    self.title = title
+  }
+
+  /// Scans `title` from its start or from where playback at `time` starts.
+  public init(
+    title: DiscTitle, at time: MediaTime? = nil, window: Int64 = PESPreScanner.defaultWindow,
+    options: PESScanOptions = PESScanOptions()
+  ) throws(DiscKitError) {
+    var offset: Int64 = 0
+    if let time { offset = try title.playbackStart(at: time).offset }
+    self.init(
+      report: try title.scan(at: time, window: window, options: options),
+      title: TitleStart(
+        key: title.key, at90k: time?.ticks, offset: offset,
+        clips: title.clips.isEmpty ? nil : title.clips))
+  }
+
+  /// Scans `title` from byte `offset` of its ``DiscTitle/byteSource()``.
+  public init(
+    title: DiscTitle, from offset: Int64, window: Int64 = PESPreScanner.defaultWindow,
+    options: PESScanOptions = PESScanOptions()
+  ) throws(DiscKitError) {
+    self.init(
+      report: try title.scan(from: offset, window: window, options: options),
+      title: TitleStart(
+        key: title.key, at90k: nil, offset: offset,
+        clips: title.clips.isEmpty ? nil : title.clips))
+  }
+
+  private enum Key: String, CodingKey { case seek, title }
+
+  public func encode(to encoder: any Encoder) throws {
+    try report.encode(to: encoder)
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encodeIfPresent(seek, forKey: .seek)
+    try container.encodeIfPresent(title, forKey: .title)
+  }
+}

@@ -1,0 +1,243 @@
+/// The document `disckit titles --json` prints, `GET /discs/{id}/titles` serves and each
+/// `titles --batch` line carries: one shape for Blu-ray and DVD.
+///
+/// Its JSON Schema is `Sources/DiscKit/Documents/Schemas/titles.schema.json`. Times are 90 kHz
+/// ticks (`…90k`) with a readable `duration`; sizes and offsets are bytes.
+public struct TitlesDocument: Codable, Sendable, Hashable {
+  /// A chapter.
+  public struct Chapter: Codable, Sendable, Hashable {
+    /// 1-based chapter number.
+    public var number: Int
+    /// Start on the title timeline (90 kHz).
+    public var start90k: Int64
+    /// Duration (90 kHz).
+    public var duration90k: Int64
+    /// Blu-ray: the chapter's first byte in the title; absent on a DVD.
+    public var offset: Int64?
+  }
+
+  /// A stream.
+  public struct Stream: Codable, Sendable, Hashable {
+    /// PID (Blu-ray) or stream id (DVD).
+    public var id: Int
+    /// Readable codec name.
+    public var codec: String
+    /// Blu-ray `stream_coding_type`.
+    public var codingType: Int?
+    /// ISO 639-2 language code.
+    public var language: String?
+    /// Video format or audio presentation.
+    public var format: String?
+    /// Frame rate or sample rate.
+    public var rate: String?
+    /// Audio channels (DVD).
+    public var channels: Int?
+  }
+
+  /// A title's streams by kind.
+  public struct Streams: Codable, Sendable, Hashable {
+    public var video: [Stream]
+    public var audio: [Stream]
+    /// Blu-ray presentation graphics, DVD subpictures.
+    public var subtitles: [Stream]
+    /// Blu-ray interactive graphics (menus).
+    public var interactive: [Stream]
+    /// Blu-ray: secondary audio streams (picture-in-picture commentary), counted.
+    public var secondaryAudio: Int?
+    /// Blu-ray: secondary video streams, counted.
+    public var secondaryVideo: Int?
+  }
+
+  /// A Blu-ray play item's clip range.
+  public struct Clip: Codable, Sendable, Hashable {
+    /// The clip read, e.g. `00012`.
+    public var clip: String
+    /// In and out time in the clip's own time base (90 kHz).
+    public var in90k: Int64
+    public var out90k: Int64
+    /// Where the clip starts on the title timeline (90 kHz).
+    public var start90k: Int64
+    /// STC sequence.
+    public var stc: Int
+    /// Connection condition (1 non-seamless, 5/6 seamless).
+    public var connection: Int
+    /// Source packets of the clip's range in its stream file.
+    public var startPacket: Int64
+    public var endPacket: Int64
+    /// Bytes of the range.
+    public var size: Int64
+    /// Angles of the play item.
+    public var angles: Int
+  }
+
+  /// DVD details of a title.
+  public struct DVDDetails: Codable, Sendable, Hashable {
+    /// Video attributes of the title set.
+    public struct Video: Codable, Sendable, Hashable {
+      public var format: String
+      public var aspect: String
+      public var width: Int
+      public var height: Int
+    }
+    /// Title set (VTS) and title number in it (TTN).
+    public var titleSet: Int
+    public var titleInSet: Int
+    /// Cells played (angle 1).
+    public var cells: Int
+    /// The length lsdvd prints (milliseconds, from the first PGC).
+    public var lsdvdLengthMs: Int?
+    public var video: Video?
+  }
+
+  /// One title.
+  public struct Title: Codable, Sendable, Hashable {
+    /// 1-based number as `disckit titles` numbers it (`null` for a Blu-ray playlist set aside).
+    public var number: Int?
+    /// The key naming the title: playlist number on a Blu-ray (`"00800"`), title number on a DVD.
+    public var key: String
+    /// Whether this is the main title.
+    public var main: Bool
+    /// Why the selection set it aside (only listed with `--all`).
+    public var excluded: String?
+    /// Duration (90 kHz) and as `h:mm:ss.mmm`; absent when the title cannot be read.
+    public var duration90k: Int64?
+    public var duration: String?
+    /// Bytes a player reads for angle 1.
+    public var size: Int64?
+    /// Angles.
+    public var angles: Int
+    public var chapters: [Chapter]
+    public var streams: Streams
+    /// Blu-ray: the playlist file, its clips and the navigation titles that play it.
+    public var playlist: String?
+    public var clips: [Clip]?
+    public var playedByTitles: [Int]?
+    /// DVD: title set, cells, video attributes.
+    public var dvd: DVDDetails?
+    /// Structural warnings.
+    public var warnings: [String]?
+    /// Why the title could not be read.
+    public var error: String?
+  }
+
+  /// The path as given.
+  public var source: String
+  /// `bluray`, `uhd-bluray`, `avchd` or `dvd`.
+  public var kind: DiscKind
+  /// Volume label.
+  public var label: String
+  /// The selection used.
+  public var selection: TitleSelection
+  /// The main title's key and number.
+  public var main: String?
+  public var mainNumber: Int?
+  /// Why the main title was chosen.
+  public var reason: String
+  public var titles: [Title]
+  /// Disc-level warnings (files replaced by their backup copies, unreadable files, ...).
+  public var warnings: [String]?
+}
+
+extension TitlesDocument {
+  /// The document for `disc` as `selection` lists it.
+  public init(
+    disc: Disc, selection: TitleSelection = .smart, includeExcluded: Bool = false,
+    minimumLength: MediaTime? = nil
+  ) throws(DiscKitError) {
+    let list = try disc.titleList(
+      selection: selection, includeExcluded: includeExcluded, minimumLength: minimumLength)
+    var titles: [Title] = []
+    for entry in list.entries { titles.append(Self.title(disc, entry)) }
+    var warnings: [String] = []
+    if case .bluray(let bluray) = disc.navigation { warnings = bluray.warnings }
+    self.init(
+      source: disc.image.path, kind: disc.kind, label: disc.label, selection: selection,
+      main: list.mainKey, mainNumber: list.entries.first { $0.isMain }?.number,
+      reason: list.reason, titles: titles, warnings: warnings.isEmpty ? nil : warnings)
+  }
+
+  private static func streams(_ title: DiscTitle) -> Streams {
+    let all = title.streams
+    func pick(_ kind: DiscTitle.Stream.Kind) -> [Stream] {
+      all.filter { $0.kind == kind }.map {
+        Stream(
+          id: $0.id, codec: $0.codec, codingType: $0.codingType, language: $0.language,
+          format: $0.format,
+          rate: $0.rate, channels: $0.channels)
+      }
+    }
+    var streams = Streams(
+      video: pick(.video), audio: pick(.audio), subtitles: pick(.subtitle),
+      interactive: pick(.interactive))
+    if case .bluray(let bluray) = title.content {
+      let stn = bluray.playlist.playItems.first?.streams ?? StreamNumberTable()
+      streams.secondaryAudio = stn.secondaryAudio.count
+      streams.secondaryVideo = stn.secondaryVideo.count
+    }
+    return streams
+  }
+
+  private static func title(_ disc: Disc, _ entry: TitleList.Entry) -> Title {
+    var row = Title(
+      number: entry.number, key: entry.key, main: entry.isMain, excluded: entry.excluded,
+      duration90k: nil, duration: nil, size: nil, angles: 0, chapters: [],
+      streams: Streams(video: [], audio: [], subtitles: [], interactive: []))
+    switch disc.navigation {
+    case .bluray(let bluray):
+      row.playlist = entry.key + ".mpls"
+      row.playedByTitles = entry.playedByTitles
+      guard let file = bluray.playlistFile(named: entry.key + ".mpls"), let playlist = file.playlist
+      else {
+        row.excluded = row.excluded ?? "unreadable"
+        row.error = bluray.playlistFile(named: entry.key + ".mpls")?.error.map { "\($0)" }
+        return row
+      }
+      row.angles = playlist.angleCount
+      row.duration90k = Int64(playlist.duration45k) * 2
+      row.duration = MediaTime(ticks45k: playlist.duration45k).description
+    case .dvd(let dvd):
+      if let number = Int(entry.key), number >= 1, number <= dvd.titles.count {
+        let info = dvd.videoManager.titles.titles[number - 1]
+        row.dvd = DVDDetails(titleSet: info.titleSet, titleInSet: info.titleInSet, cells: 0)
+        row.angles = info.angleCount
+      }
+    }
+    let title: DiscTitle
+    do {
+      title = try disc.title(key: entry.key)
+    } catch {
+      row.error = "\(error)"
+      return row
+    }
+    row.duration90k = title.duration.ticks
+    row.duration = title.duration.description
+    row.size = title.size
+    row.angles = title.angleCount
+    row.chapters = title.chapters.map {
+      Chapter(
+        number: $0.number, start90k: $0.start.ticks, duration90k: $0.duration.ticks,
+        offset: $0.offset)
+    }
+    row.streams = streams(title)
+    row.warnings = title.warnings.isEmpty ? nil : title.warnings
+    switch title.content {
+    case .bluray(let bluray):
+      row.clips = bluray.clips.map {
+        Clip(
+          clip: $0.clipID, in90k: Int64($0.inTime) * 2, out90k: Int64($0.outTime) * 2,
+          start90k: Int64($0.titleTime) * 2, stc: Int($0.stcID),
+          connection: Int($0.connectionCondition), startPacket: Int64($0.startPacket),
+          endPacket: Int64($0.endPacket), size: $0.byteCount,
+          angles: bluray.playlist.playItems[$0.index].angleCount)
+      }
+    case .dvd(let dvdTitle, _):
+      row.dvd = DVDDetails(
+        titleSet: dvdTitle.titleSet, titleInSet: dvdTitle.titleInSet,
+        cells: dvdTitle.cells(angle: 1).count, lsdvdLengthMs: dvdTitle.lsdvdMilliseconds,
+        video: .init(
+          format: dvdTitle.video.formatName, aspect: dvdTitle.video.aspectName,
+          width: dvdTitle.video.width, height: dvdTitle.video.height))
+    }
+    return row
+  }
+}

@@ -1,0 +1,62 @@
+import DiscKit
+import Foundation
+
+/// The text form of `disckit titles` (the JSON form is ``TitlesDocument`` itself).
+enum TitlesText {
+  static func lines(_ document: TitlesDocument) -> [String] {
+    document.kind == .dvd ? dvd(document) : bluray(document)
+  }
+
+  private static func bluray(_ d: TitlesDocument) -> [String] {
+    var lines = ["Main title: \(d.main.map { $0 + ".mpls" } ?? "none") (\(d.reason))"]
+    for t in d.titles {
+      let s = t.streams
+      var line = String(
+        format: "%@ %@  %@  chapters %3d  clips %3d  angles %d  %8.1f MiB  V:%d A:%d PG:%d IG:%d",
+        t.number.map { String(format: "%3d", $0) } ?? "  -", t.playlist ?? t.key,
+        t.duration ?? "-", t.chapters.count, t.clips?.count ?? 0, t.angles,
+        Double(t.size ?? 0) / 1_048_576, s.video.count, s.audio.count, s.subtitles.count,
+        s.interactive.count)
+      if t.main { line += "  [main]" }
+      if let by = t.playedByTitles, !by.isEmpty {
+        line +=
+          "  played by "
+          + by.map { $0 == 0 ? "first play" : "title \($0)" }
+          .joined(separator: ", ")
+      }
+      if let excluded = t.excluded { line += "  (\(excluded))" }
+      if let error = t.error { line += "  error: \(error)" }
+      lines.append(line)
+    }
+    return lines
+  }
+
+  private static func dvd(_ d: TitlesDocument) -> [String] {
+    var lines: [String] = []
+    for t in d.titles {
+      var line = "title \(t.key)\(t.main ? " (main)" : "")"
+      if let dvd = t.dvd { line += ": vts \(dvd.titleSet) ttn \(dvd.titleInSet)" }
+      if let duration = t.duration90k, let dvd = t.dvd {
+        line +=
+          ", \(DVDSmartTitleSelector.format(duration)), \(t.chapters.count) chapters, \(dvd.cells) cells, \(t.angles) angle\(t.angles == 1 ? "" : "s")"
+      }
+      if let v = t.dvd?.video { line += ", \(v.format) \(v.aspect)" }
+      if !t.streams.audio.isEmpty {
+        line +=
+          ", audio "
+          + t.streams.audio.map { "\($0.codec)/\($0.channels ?? 0)ch/\($0.language ?? "und")" }
+          .joined(separator: " ")
+      }
+      if !t.streams.subtitles.isEmpty {
+        line +=
+          ", subtitles " + t.streams.subtitles.map { $0.language ?? "und" }.joined(separator: " ")
+      }
+      if let size = t.size { line += ", \(size) bytes" }
+      if let error = t.error { line += ", error: \(error)" }
+      if let why = t.excluded { line += " [set aside: \(why)]" }
+      lines.append(line)
+    }
+    lines.append("main title: \(d.main ?? "none") (\(d.selection.rawValue): \(d.reason))")
+    return lines
+  }
+}
