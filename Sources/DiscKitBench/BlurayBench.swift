@@ -82,6 +82,35 @@ let blurayBenchmarks: [Benchmark] = [
       "extract to a file", disckit: ours, reference: splice, referenceName: "bd_splice",
       bytes: source.size)
   },
+  Benchmark(
+    name: "bluray-timeline",
+    summary:
+      "extract a 2-clip title on the continuous timeline vs the original (DISCKIT_BENCH_TIMELINE_MIB, default 512)"
+  ) {
+    let dir = try BenchDirectory()
+    let mib = Int(ProcessInfo.processInfo.environment["DISCKIT_BENCH_TIMELINE_MIB"] ?? "") ?? 512
+    try BlurayBenchDisc.writeLargeTitle(at: dir.path, totalMiB: mib, timestamps: true)
+    let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: dir.path))
+    let title = try disc.title(playlist: "00001.mpls")
+    let original = try title.byteSource(timeline: .original)
+    let continuous = try title.byteSource(timeline: .continuous)
+    let out = dir.path + "/out.m2ts"
+    func extract(_ source: any ByteSource, to path: String) throws {
+      let sink = try AtomicFileWriter(destination: path, overwrite: true)
+      try source.copy(to: sink)
+      if path == "/dev/null" { try sink.commit() } else { sink.abort() }
+    }
+    let o = try Timing.best(runs: 3) { try extract(original, to: out) }
+    let c = try Timing.best(runs: 3) { try extract(continuous, to: out) }
+    let oNull = try Timing.best(runs: 3) { try extract(original, to: "/dev/null") }
+    let cNull = try Timing.best(runs: 3) { try extract(continuous, to: "/dev/null") }
+    Timing.report(
+      "extract to a file (no fsync), continuous vs original", disckit: c, reference: o,
+      referenceName: "original", bytes: continuous.size)
+    Timing.report(
+      "extract to /dev/null (read/write path), continuous vs original", disckit: cNull,
+      reference: oNull, referenceName: "original", bytes: continuous.size)
+  },
 ]
 
 /// A temporary directory for benchmark inputs, removed afterwards.
@@ -154,7 +183,7 @@ enum BlurayBenchDisc {
   }
 
   /// Two clips of null packets (valid sync bytes, so libbluray does not drop units) and a playlist of both.
-  static func writeLargeTitle(at root: String, totalMiB: Int) throws {
+  static func writeLargeTitle(at root: String, totalMiB: Int, timestamps: Bool = false) throws {
     let unit = 6144
     var block = [UInt8](repeating: 0xFF, count: unit * 512)  // 3 MiB of 192-byte packets
     for p in stride(from: 0, to: block.count, by: 192) {
@@ -166,6 +195,31 @@ enum BlurayBenchDisc {
       block[p + 5] = 0x1F
       block[p + 6] = 0xFF
       block[p + 7] = 0x10
+    }
+    if timestamps {
+      // A film-like mix: a video PES (PTS+DTS) every 40 packets, an audio PES (PTS) every 10,
+      // a PCR every 20; the rest are payload continuation packets of the video PID.
+      let pts: [UInt8] = [0x31, 0x00, 0x01, 0x00, 0x01]
+      for (i, p) in stride(from: 0, to: block.count, by: 192).enumerated() {
+        block[p + 5] = 0x10
+        block[p + 6] = 0x11
+        if i % 20 == 0 {
+          block[p + 6] = 0x01
+          block[p + 7] = 0x20
+          block[p + 8] = 183
+          block[p + 9] = 0x10
+          for k in 0..<6 { block[p + 10 + k] = 0x11 }
+        } else if i % 40 == 1 {
+          block[p + 5] = 0x50
+          let h: [UInt8] = [0, 0, 1, 0xE0, 0, 0, 0x80, 0xC0, 0x0A] + pts + pts
+          for (k, b) in h.enumerated() { block[p + 8 + k] = b }
+        } else if i % 10 == 5 {
+          block[p + 5] = 0x51
+          block[p + 6] = 0x00
+          let h: [UInt8] = [0, 0, 1, 0xBD, 0, 0, 0x80, 0x80, 0x05] + pts
+          for (k, b) in h.enumerated() { block[p + 8 + k] = b }
+        }
+      }
     }
     let blocksPerClip = max(1, totalMiB / 2 / 3)
     var items: [PlayItem] = []

@@ -146,7 +146,7 @@ public struct BlurayTitle: Sendable {
         endPacket: 0, titlePacket: pos, titleTime: time, hasClipInformation: false,
         stillMode: item.stillMode,
         stillTime: item.stillTime)
-      if item.inTime > item.outTime {
+      if !item.hasValidTimes {
         warnings.append("play item \(i): in-time \(item.inTime) is after out-time \(item.outTime)")
       }
       if let info = disc.clipInformation(ref.clipID) {
@@ -154,9 +154,9 @@ public struct BlurayTitle: Sendable {
         if item.connectionCondition == 5 || item.connectionCondition == 6 || i == 0 {
           clip.startPacket = 0
         } else {
-          clip.startPacket = info.lookupPacket(pts45k: item.inTime, before: true, stcID: ref.stcID)
+          clip.startPacket = info.titleLookupPacket(pts45k: item.inTime, before: true, stcID: ref.stcID)
         }
-        clip.endPacket = info.lookupPacket(pts45k: item.outTime, before: false, stcID: ref.stcID)
+        clip.endPacket = info.titleLookupPacket(pts45k: item.outTime, before: false, stcID: ref.stcID)
         pos = pos &+ (clip.endPacket &- clip.startPacket)
       } else {
         warnings.append("clip \(ref.clipID): no clip information; the item contributes no bytes")
@@ -187,7 +187,7 @@ public struct BlurayTitle: Sendable {
       let clip = clips[ref]
       var clipPacket = clip.startPacket
       if let info = disc.clipInformation(clip.clipID) {
-        clipPacket = info.lookupPacket(pts45k: mark.time, before: true, stcID: clip.stcID)
+        clipPacket = info.titleLookupPacket(pts45k: mark.time, before: true, stcID: clip.stcID)
       }
       let titlePacket = clip.titlePacket &+ clipPacket &- clip.startPacket
       let titleTime = clip.titleTime &+ mark.time &- clip.inTime
@@ -242,6 +242,34 @@ public struct BlurayTitle: Sendable {
     return try ConcatenatedByteSource(extents, structure: "title \(name)")
   }
 
+  /// The title's bytes on the chosen timeline.
+  ///
+  /// `.original` is ``byteSource()``. `.continuous` rewrites every PES PTS/DTS and PCR of play
+  /// item `k` to `t - in_k + start_k + base` (modulo 2^33; `start_k` = the item's title time,
+  /// `base` = the first item's in-time; see ``timestampShifts``), so the title plays as one
+  /// timeline; a title whose items already follow each other (one clip, or seamless clips) is
+  /// byte-identical to `.original`. Positional and stateless like ``byteSource()``.
+  public func byteSource(timeline: TitleTimeline) throws(DiscKitError) -> any ByteSource {
+    let original = try byteSource()
+    guard timeline == .continuous else { return original }
+    let shifts = timestampShifts
+    guard shifts.contains(where: { $0.delta90k != 0 }) else { return original }
+    return try ContinuousTimelineByteSource(
+      base: original, shifts: shifts, layout: .transportStream(packetSize: 192))
+  }
+
+  /// The continuous timeline's shift of each play item with bytes: its title byte range and what
+  /// is added to its timestamps, `start_k + base - in_k` (90 kHz, modulo 2^33), where `start_k`
+  /// is the item's title time and `base` the first item's in-time.
+  public var timestampShifts: [TimestampShift] {
+    let base = UInt64(clips.first?.inTime ?? 0) * 2
+    return clips.filter { $0.packetCount > 0 && $0.endPacket > $0.startPacket }.map {
+      TimestampShift(
+        start: $0.titleOffset, end: $0.titleOffset + $0.byteCount,
+        delta90k: UInt64($0.titleTime) * 2 &+ base &- UInt64($0.inTime) * 2)
+    }
+  }
+
   /// The stream files' byte ranges, in title order (for zero-copy extraction).
   public func fileRanges() -> [(path: String, range: Range<Int64>)] {
     clips.filter { $0.endPacket > $0.startPacket }.map {
@@ -271,7 +299,7 @@ public struct BlurayTitle: Sendable {
     if let info = disc.clipInformation(clip.clipID) {
       let delta = min(t45 &- clip.titleTime, clip.duration)
       let pts = clip.inTime &+ delta
-      packet = info.lookupPacket(pts45k: pts, before: true, stcID: clip.stcID)
+      packet = info.titleLookupPacket(pts45k: pts, before: true, stcID: clip.stcID)
     }
     packet = min(max(packet, clip.startPacket), max(clip.endPacket, clip.startPacket))
     return (Int64(clip.titlePacket) + Int64(packet) - Int64(clip.startPacket)) * 192
@@ -295,7 +323,14 @@ public struct BlurayTitle: Sendable {
         pts = entry.pts45k
       }
     }
-    let delta = pts > clip.inTime ? min(pts - clip.inTime, clip.duration) : 0
+    let delta: UInt32
+    if clip.outTime < clip.inTime {
+      // Across the PTS wrap: times after the in-time are counted modulo 2^32 (45 kHz).
+      let d = pts &- clip.inTime
+      delta = d < PlayItem.maxWrappedDuration45k ? min(d, clip.duration) : 0
+    } else {
+      delta = pts > clip.inTime ? min(pts - clip.inTime, clip.duration) : 0
+    }
     return (UInt64(clip.titleTime) + UInt64(delta)) * 2
   }
 

@@ -91,6 +91,61 @@ public struct ClipInformation: Sendable, Hashable, Codable {
     try self.init(parsing: &reader)
   }
 
+  /// The STC sequence `stcID` (nil when the clip has none by that id).
+  public func stcSequence(stcID: UInt8) -> ClipSequenceInfo.STCSequence? {
+    for atc in sequence.atcSequences
+    where Int(stcID) >= Int(atc.offsetSTCID)
+      && Int(stcID) < Int(atc.offsetSTCID) + atc.stcSequences.count
+    {
+      return atc.stcSequences[Int(stcID) - Int(atc.offsetSTCID)]
+    }
+    return nil
+  }
+
+  /// Whether the presentation times of STC sequence `stcID` cross the 33-bit PTS wrap (its
+  /// presentation end is before its start, by a plausible wrapped duration).
+  public func wrapsPTS(stcID: UInt8) -> Bool {
+    guard let stc = stcSequence(stcID: stcID) else { return false }
+    return stc.presentationEndTime < stc.presentationStartTime
+      && stc.presentationEndTime &- stc.presentationStartTime < PlayItem.maxWrappedDuration45k
+  }
+
+  /// ``lookupPacket(pts45k:before:stcID:)`` for clips whose PTS cross the 33-bit wrap, where
+  /// libbluray's search (comparing raw PTS values) fails: entry points and `pts45k` are compared
+  /// as times after `origin` (modulo 2^32 at 45 kHz), `origin` being a time at or before the
+  /// clip's first entry point (its presentation start, less a margin).
+  ///
+  /// - Returns: `before`: the last entry point at or after the STC sequence's first packet whose
+  ///   time is at or before `pts45k` (0 if none); otherwise the first one after it
+  ///   (``sourcePacketCount`` if none), as libbluray's search does on a clip that does not wrap.
+  public func lookupPacket(pts45k timestamp: UInt32, before: Bool, stcID: UInt8, origin: UInt32)
+    -> UInt32
+  {
+    guard let stream = epMap?.streams.first else { return before ? 0 : sourcePacketCount }
+    let stcSPN = sequence.stcStartPacket(stcID: stcID)
+    let target = timestamp &- origin
+    var last: UInt32?
+    for entry in stream.entryPoints where entry.spn >= stcSPN {
+      if entry.pts45k &- origin > target {
+        return before ? (last ?? 0) : entry.spn
+      }
+      last = entry.spn
+    }
+    return before ? (last ?? 0) : sourcePacketCount
+  }
+
+  /// The packet lookup a title uses: libbluray's (``lookupPacket(pts45k:before:stcID:)``) unless
+  /// STC sequence `stcID` crosses the PTS wrap, then the wrap-aware one from the sequence's
+  /// presentation start less 10 s.
+  public func titleLookupPacket(pts45k timestamp: UInt32, before: Bool, stcID: UInt8) -> UInt32 {
+    if wrapsPTS(stcID: stcID), let stc = stcSequence(stcID: stcID) {
+      return lookupPacket(
+        pts45k: timestamp, before: before, stcID: stcID,
+        origin: stc.presentationStartTime &- 450_000)
+    }
+    return lookupPacket(pts45k: timestamp, before: before, stcID: stcID)
+  }
+
   /// libbluray's `clpi_lookup_spn`, reproduced exactly (including its quirks) over `epMap.streams[0]`.
   ///
   /// - Parameters:

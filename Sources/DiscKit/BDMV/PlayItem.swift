@@ -119,4 +119,17 @@ public struct PlayItem: Sendable, Hashable, Codable {
 
   /// The item's duration in 45 kHz ticks as libbluray computes it (`out - in`, wrapping).
   public var duration45k: UInt32 { outTime &- inTime }
+
+  /// Whether the item's PTS cross the 33-bit wrap: its out-time is before its in-time, and the
+  /// wrapped duration (``duration45k``) is plausible (under 2^31 ticks, 13 h 15 min). Such items
+  /// are valid (libbluray and players count their times modulo 2^32 at 45 kHz).
+  public var wrapsPTS: Bool { outTime < inTime && duration45k < Self.maxWrappedDuration45k }
+
+  /// Whether the in and out times make sense: out ≥ in, or an item across the PTS wrap
+  /// (``wrapsPTS``). An out-time before the in-time by a little (a wrapped duration of ~26 h) is
+  /// what broken or obfuscated playlists hold.
+  public var hasValidTimes: Bool { outTime >= inTime || wrapsPTS }
+
+  /// The longest wrapped duration read as a wrap rather than an error (2^31 ticks at 45 kHz).
+  public static let maxWrappedDuration45k: UInt32 = 1 << 31
 }

@@ -2,7 +2,8 @@
 ///
 /// Rules, in order (each playlist set aside carries the reason):
 /// 1. unreadable playlists, empty playlists, and playlists with an item whose in-time is after its
-///    out-time (libbluray's wrapping sum makes those look ~26 h long) are excluded;
+///    out-time (libbluray's wrapping sum makes those look ~26 h long) are excluded, except items
+///    whose PTS cross the 33-bit wrap (``PlayItem/wrapsPTS``: a plausible wrapped duration);
 /// 2. a playlist playing the same (clip, in, out) segments in the same order as one already kept is
 ///    a *duplicate* (marks and stream tables are ignored: they do not change the picture); among
 ///    duplicates the one the disc's navigation plays, else the lowest number, is kept;
@@ -77,7 +78,7 @@ public enum SmartTitleSelector {
       }
       if pl.playItems.isEmpty {
         entries[i].excluded = "empty"
-      } else if pl.playItems.contains(where: { $0.inTime > $0.outTime }) {
+      } else if pl.playItems.contains(where: { !$0.hasValidTimes }) {
         entries[i].excluded = "invalid in/out times"
       }
     }

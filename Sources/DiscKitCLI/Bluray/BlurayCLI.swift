@@ -47,7 +47,7 @@ enum BlurayCLI {
         .invalidArgument, "--angle", at: nil, "title \(title.name) has \(title.angleCount) angle(s)"
       )
     }
-    let source = try title.byteSource()
+    let source = try title.byteSource(timeline: options.timeline)
     var range: Range<Int64> = 0..<source.size
     if let text = options.chapters {
       let chapters = try ExtractOptions.parseChapters(text)

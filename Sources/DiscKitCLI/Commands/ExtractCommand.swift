@@ -1,6 +1,8 @@
 import ArgumentParser
 import DiscKit
 
+extension TitleTimeline: ExpressibleByArgument {}
+
 /// Options of `disckit extract`.
 struct ExtractOptions: ParsableArguments {
   @Flag(name: .long, help: "Extract the main title (the default).") var main = false
@@ -20,6 +22,14 @@ struct ExtractOptions: ParsableArguments {
   var chaptersFile: String?
   @Option(name: .long, help: "Main-title selection when extracting the main title.")
   var select: TitleSelection = .smart
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "continuous: one timeline for the whole title; original: the disc's timestamps.",
+      discussion:
+        "continuous rewrites PTS/DTS and PCR (DVD: SCR) so that play items (cells) follow each other; original is the disc's bytes unchanged (libbluray's bd_read)."
+    ))
+  var timeline: TitleTimeline = .continuous
 
   func validate() throws {
     let chosen = [main, title != nil, playlist != nil].filter { $0 }.count

@@ -21,7 +21,8 @@ enum DVDCLI {
       number = main
     }
     let chapters = try options.chapters.map { try ExtractOptions.parseChapters($0) }
-    let source = try disc.byteSource(title: number, angle: options.angle, chapters: chapters)
+    let source = try disc.byteSource(
+      title: number, angle: options.angle, chapters: chapters, timeline: options.timeline)
     if let path = options.chaptersFile {
       let title = try disc.title(number)
       let list = ChapterFile.rebased(
