@@ -17,7 +17,7 @@ import NIOPosix
 ///
 /// Routes (JSON unless said; errors are `{"error": "..."}` with a fitting status):
 /// - `GET /discs`, `GET /discs/{id}`, `GET /discs/{id}/titles` (= `disckit titles --json`);
-/// - `GET|HEAD /discs/{id}/titles/{key}/stream[?start=SECONDS][&angle=K][&timeline=original]`;
+/// - `GET|HEAD /discs/{id}/titles/{key}/stream[?timeline=continuous|original][&start=SECONDS][&angle=K]`;
 /// - `GET /discs/{id}/titles/{key}/scan[?start=SECONDS][&bytes=N]`;
 /// - `GET /discs/{id}/titles/{key}/chapters`;
 /// - `GET /status`.
@@ -185,14 +185,10 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     return value
   }
 
-  static func timeline(_ request: Request) throws(ServerError) -> TitleResource.Timeline {
-    guard let text = request.uri.queryParameters["timeline"] else { return .original }
-    guard let value = TitleResource.Timeline(rawValue: String(text)) else {
-      throw ServerError(.badRequest, "timeline must be original or continuous")
-    }
-    if value == .continuous {
-      throw ServerError(
-        .notImplemented, "timeline=continuous is not available yet; use timeline=original")
+  static func timeline(_ request: Request) throws(ServerError) -> TitleTimeline {
+    guard let text = request.uri.queryParameters["timeline"] else { return .continuous }
+    guard let value = TitleTimeline(rawValue: String(text)) else {
+      throw ServerError(.badRequest, "timeline must be continuous (the default) or original")
     }
     return value
   }

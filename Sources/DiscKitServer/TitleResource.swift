@@ -3,14 +3,6 @@ import DiscKit
 /// The bytes a stream URL serves: one title (at an angle, from a start time) of an opened disc,
 /// as its own resource with its own validators.
 public struct TitleResource: Sendable {
-  /// Which timeline the bytes follow.
-  public enum Timeline: String, Sendable, CaseIterable {
-    /// The title's bytes as on the disc (each clip keeps its own PTS epoch).
-    case original
-    /// One continuous PTS timeline across clips (not available yet).
-    case continuous
-  }
-
   /// The title.
   public let title: DiscTitle
   /// The resource's bytes (from the playback start when one was asked for).
@@ -31,6 +23,8 @@ public struct TitleResource: Sendable {
   ///
   /// - Parameters:
   ///   - angle: 1-based.
+  ///   - timeline: ``TitleTimeline/continuous`` (as `disckit extract`) or the disc's bytes as they
+  ///     are (``TitleTimeline/original``).
   ///   - start: serve from the random access point at or before this title time, PAT/PMT first
   ///     (``DiscTitle/byteSource(startingAt:)``: on a Blu-ray the PSI prefix of a non-seamless clip
   ///     is sent first; on a DVD the VOBU playing then).
@@ -38,29 +32,47 @@ public struct TitleResource: Sendable {
   ///   for a bad angle, the disc's error for a damaged title.
   public init(
     disc: OpenedDisc, key: String, angle: Int = 1, start: MediaTime? = nil,
-    timeline: Timeline = .original
+    timeline: TitleTimeline = .continuous
   ) throws(DiscKitError) {
-    guard timeline == .original else {
-      throw DiscKitError(
-        .unsupported, "timeline=\(timeline.rawValue)", at: nil,
-        "the continuous timeline is not available yet; use timeline=original")
-    }
     guard TitleKey.number(key) != nil else {
       throw DiscKitError(
         .notFound, "title \(key.prefix(40))", at: nil,
         "not a title key (a playlist number such as 00800, or a DVD title number)")
     }
     title = try disc.disc.title(key: key, angle: angle)
+    let whole = try title.byteSource(timeline: timeline)
     if let start {
-      titleOffset = try title.playbackStart(at: start).offset
-      source = try title.byteSource(startingAt: start)
+      let playback = try title.playbackStart(at: start)
+      titleOffset = min(max(playback.offset, 0), whole.size)
+      var parts: [ConcatenatedByteSource.Extent] = []
+      if !playback.prefix.isEmpty {
+        let prefix = try Self.prefix(playback.prefix, at: titleOffset, of: whole)
+        parts.append(.init(source: prefix, offset: 0, length: prefix.size))
+      }
+      parts.append(.init(source: whole, offset: titleOffset, length: whole.size - titleOffset))
+      source = try ConcatenatedByteSource(parts, structure: "title \(title.key) from \(start)")
     } else {
       titleOffset = 0
-      source = try title.byteSource()
+      source = whole
     }
     contentType = disc.isBluray ? "video/mp2t" : "video/mpeg"
     eTag =
       "\"\(disc.identity.digest)-\(title.key)-a\(angle)-\(timeline.rawValue)-\(titleOffset)-\(source.size)\""
     lastModified = HTTPDate.format(secondsSince1970: disc.identity.modifiedSeconds)
+  }
+
+  /// The PSI packets a non-seamless clip needs before `offset`, with their timestamps (PCR) moved
+  /// like those of the clip they belong to when `whole` is a continuous timeline.
+  static func prefix(_ bytes: [UInt8], at offset: Int64, of whole: any ByteSource)
+    throws(DiscKitError) -> any ByteSource
+  {
+    let memory = MemoryByteSource(bytes)
+    guard let continuous = whole as? ContinuousTimelineByteSource,
+      let shift = continuous.shifts.first(where: { $0.start <= offset && offset < $0.end })
+    else { return memory }
+    return try ContinuousTimelineByteSource(
+      base: memory,
+      shifts: [TimestampShift(start: 0, end: Int64(bytes.count), delta90k: shift.delta90k)],
+      layout: continuous.layout)
   }
 }

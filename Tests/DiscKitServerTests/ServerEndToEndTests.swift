@@ -85,12 +85,13 @@ struct ServerEndToEndTests {
   }
 
   /// `disckit extract` of the same title to stdout.
-  static func extracted(_ fixture: ServerFixture, _ path: String, key: String, angle: Int = 1)
-    throws -> Data
-  {
+  static func extracted(
+    _ fixture: ServerFixture, _ path: String, key: String, angle: Int = 1, timeline: String? = nil
+  ) throws -> Data {
     let selector = path.contains("dvd") ? ["--title", key] : ["--playlist", key]
     let result = try ServerFixture.disckit(
-      ["extract", fixture.root + "/" + path] + selector + ["--angle", String(angle), "-o", "-"])
+      ["extract", fixture.root + "/" + path] + selector + ["--angle", String(angle), "-o", "-"]
+        + (timeline.map { ["--timeline", $0] } ?? []))
     #expect(result.status == 0, "\(result.stderr)")
     return result.stdout
   }

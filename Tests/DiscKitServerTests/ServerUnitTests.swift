@@ -112,4 +112,38 @@ struct ServerUnitTests {
     #expect(single.map(\.path) == ["x.ISO"])
     #expect(throws: DiscKitError.self) { try DiscDiscovery(root: root.path + "/missing") }
   }
+
+  /// A PSI prefix sent before a non-seamless clip gets the clip's timestamp shift on the
+  /// continuous timeline: a PCR packet's base moves by the shift's delta (mod 2^33).
+  @Test func thePrefixPCRMovesWithItsClip() throws {
+    // One 192-byte source packet on PID 0x1001 with an adaptation field carrying PCR base 1000.
+    var packet = [UInt8](repeating: 0xFF, count: 192)
+    packet[0...3] = [0, 0, 0, 0]
+    packet[4...7] = [0x47, 0x10, 0x01, 0x20]  // adaptation field only
+    packet[8] = 183
+    packet[9] = 0x10  // PCR flag
+    let base: Int64 = 1000
+    packet[10] = UInt8((base >> 25) & 0xFF)
+    packet[11] = UInt8((base >> 17) & 0xFF)
+    packet[12] = UInt8((base >> 9) & 0xFF)
+    packet[13] = UInt8((base >> 1) & 0xFF)
+    packet[14] = UInt8((base & 1) << 7) | 0x7E
+    packet[15] = 0
+    let delta: UInt64 = (1 << 33) - 400  // wraps: 1000 + delta = 600 mod 2^33
+    let whole = try ContinuousTimelineByteSource(
+      base: MemoryByteSource([UInt8](repeating: 0xFF, count: 192 * 4)),
+      shifts: [
+        TimestampShift(start: 0, end: 384, delta90k: 5),
+        TimestampShift(start: 384, end: 768, delta90k: delta),
+      ],
+      layout: .transportStream(packetSize: 192))
+    let moved = try TitleResource.prefix(packet, at: 384, of: whole).bytes(at: 0, count: 192)
+    let pcr = Int64(moved[10]) << 25 | Int64(moved[11]) << 17 | Int64(moved[12]) << 9
+      | Int64(moved[13]) << 1 | Int64(moved[14] >> 7)
+    #expect(pcr == 600)
+    #expect(Array(moved[0..<10]) == Array(packet[0..<10]))
+    // On the original timeline (a plain source) the prefix is sent as it is.
+    let plain = try TitleResource.prefix(packet, at: 384, of: MemoryByteSource([UInt8](repeating: 0, count: 768)))
+    #expect(try plain.bytes(at: 0, count: 192) == packet)
+  }
 }
