@@ -20,6 +20,7 @@ import NIOPosix
 /// - `GET|HEAD /discs/{id}/titles/{key}/stream[?timeline=continuous|original][&start=SECONDS][&angle=K]`;
 /// - `GET /discs/{id}/titles/{key}/scan[?start=SECONDS][&bytes=N]`;
 /// - `GET /discs/{id}/titles/{key}/chapters`;
+/// - `GET /discs/{id}/titles/{key}/index.m3u8` (HLS, Blu-ray) over `GET|HEAD .../stream.ts` (188-byte packets);
 /// - `GET /status`.
 ///
 /// Other methods on these paths are 405. Every blocking disc read runs on the thread pool.
@@ -98,22 +99,52 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
           return try ScanDocument(title: title, at: start, window: window)
         })
     }
-    let stream: @Sendable (Request, Context) async throws -> Response = { request, context in
-      await handling {
-        let disc = try await open(context)
-        let key = context.parameters.get("key") ?? ""
-        let start = try Self.start(request)
-        let angle = try Self.angle(request)
-        let timeline = try Self.timeline(request)
-        let resource = try await blocking {
-          try TitleResource(disc: disc, key: key, angle: angle, start: start, timeline: timeline)
+    for (path, plain) in [("discs/:id/titles/:key/stream", false), ("discs/:id/titles/:key/stream.ts", true)] {
+      let stream: @Sendable (Request, Context) async throws -> Response = { request, context in
+        await handling {
+          let disc = try await open(context)
+          let key = context.parameters.get("key") ?? ""
+          let start = try Self.start(request)
+          let angle = try Self.angle(request)
+          let timeline = try Self.timeline(request)
+          let resource = try await blocking {
+            try TitleResource(
+              disc: disc, key: key, angle: angle, start: start, timeline: timeline,
+              plainTransportStream: plain)
+          }
+          return try streams.respond(to: request, resource: resource)
         }
-        return try streams.respond(to: request, resource: resource)
       }
+      routes.get(RouterPath(path), use: stream)
+      routes.head(RouterPath(path), use: stream)
+      refuseOtherMethods(routes, RouterPath(path))
     }
-    routes.get("discs/:id/titles/:key/stream", use: stream)
-    routes.head("discs/:id/titles/:key/stream", use: stream)
-    refuseOtherMethods(routes, "discs/:id/titles/:key/stream")
+    json(routes, "discs/:id/titles/:key/index.m3u8") { request, context in
+      let disc = try await open(context)
+      let key = context.parameters.get("key") ?? ""
+      let angle = try Self.angle(request)
+      let timeline = try Self.timeline(request)
+      let text = try await blocking { () throws -> String in
+        let resource = try TitleResource(
+          disc: disc, key: key, angle: angle, timeline: timeline, plainTransportStream: true)
+        guard case .bluray(let title) = resource.title.content else {
+          throw DiscKitError(.notFound, "title \(key)", at: nil, "HLS is for Blu-ray titles")
+        }
+        let playlist = try HLSPlaylist(title: title, size: title.size)
+        var query = [String]()
+        if angle != 1 { query.append("angle=\(angle)") }
+        if timeline != .continuous { query.append("timeline=\(timeline.rawValue)") }
+        if let token = configuration.token, request.uri.queryParameters["token"] != nil {
+          query.append("token=\(token)")
+        }
+        return playlist.text(uri: "stream.ts" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+      }
+      var buffer = ByteBuffer()
+      buffer.writeString(text)
+      return Response(
+        status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
+        body: .init(byteBuffer: buffer))
+    }
     return routes
   }
 

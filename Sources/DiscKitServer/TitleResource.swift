@@ -25,6 +25,7 @@ public struct TitleResource: Sendable {
   ///   - angle: 1-based.
   ///   - timeline: ``TitleTimeline/continuous`` (as `disckit extract`) or the disc's bytes as they
   ///     are (``TitleTimeline/original``).
+  ///   - plainTransportStream: serve 188-byte packets (``TransportStreamView``; Blu-ray only).
   ///   - start: serve from the random access point at or before this title time, PAT/PMT first
   ///     (``DiscTitle/byteSource(startingAt:)``: on a Blu-ray the PSI prefix of a non-seamless clip
   ///     is sent first; on a DVD the VOBU playing then).
@@ -32,7 +33,7 @@ public struct TitleResource: Sendable {
   ///   for a bad angle, the disc's error for a damaged title.
   public init(
     disc: OpenedDisc, key: String, angle: Int = 1, start: MediaTime? = nil,
-    timeline: TitleTimeline = .continuous
+    timeline: TitleTimeline = .continuous, plainTransportStream: Bool = false
   ) throws(DiscKitError) {
     guard TitleKey.number(key) != nil else {
       throw DiscKitError(
@@ -41,6 +42,7 @@ public struct TitleResource: Sendable {
     }
     title = try disc.disc.title(key: key, angle: angle)
     let whole = try title.byteSource(timeline: timeline)
+    var source: any ByteSource
     if let start {
       let playback = try title.playbackStart(at: start)
       titleOffset = min(max(playback.offset, 0), whole.size)
@@ -55,9 +57,17 @@ public struct TitleResource: Sendable {
       titleOffset = 0
       source = whole
     }
+    if plainTransportStream {
+      guard disc.isBluray else {
+        throw DiscKitError(
+          .notFound, "title \(key)", at: nil, "188-byte streams and HLS are for Blu-ray titles")
+      }
+      source = TransportStreamView(source)
+    }
+    self.source = source
     contentType = disc.isBluray ? "video/mp2t" : "video/mpeg"
     eTag =
-      "\"\(disc.identity.digest)-\(title.key)-a\(angle)-\(timeline.rawValue)-\(titleOffset)-\(source.size)\""
+      "\"\(disc.identity.digest)-\(title.key)-a\(angle)-\(timeline.rawValue)-\(titleOffset)-\(source.size)\(plainTransportStream ? "-ts" : "")\""
     lastModified = HTTPDate.format(secondsSince1970: disc.identity.modifiedSeconds)
   }
 
