@@ -34,6 +34,7 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
   /// Where blocking work runs.
   public let threadPool: NIOThreadPool
   let streams: StreamResponder
+  let resources = ResourceCache(capacity: 64)
 
   /// Creates the routes over `library`.
   public init(
@@ -107,10 +108,14 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
           let start = try Self.start(request)
           let angle = try Self.angle(request)
           let timeline = try Self.timeline(request)
+          let cacheKey =
+            "\(disc.entry.id)/\(disc.identity.digest)/\(key)/\(angle)/\(timeline)/\(start?.ticks ?? -1)/\(plain)"
           let resource = try await blocking {
-            try TitleResource(
-              disc: disc, key: key, angle: angle, start: start, timeline: timeline,
-              plainTransportStream: plain)
+            try resources.resource(cacheKey) { () throws(DiscKitError) -> TitleResource in
+              try TitleResource(
+                disc: disc, key: key, angle: angle, start: start, timeline: timeline,
+                plainTransportStream: plain)
+            }
           }
           return try streams.respond(to: request, resource: resource)
         }
