@@ -23,6 +23,8 @@ deps:
 build: deps
 	$(SWIFT) build $(RELEASE) --product disckit
 	$(SWIFT) build $(RELEASE) --product disckit-crosscheck
+	$(SWIFT) build $(RELEASE) --product disckit-mkv
+	$(SWIFT) build $(RELEASE) --product disckit-serve
 
 sample: build
 	$(DISCKIT) info $(SAMPLE)
@@ -42,6 +44,7 @@ test: deps
 bench: deps images
 	$(SWIFT) build $(RELEASE) --product disckit
 	$(SWIFT) build $(RELEASE) --product disckit-mkv
+	$(SWIFT) build $(RELEASE) --product disckit-serve
 	$(SWIFT) build $(RELEASE) --product DiscKitBench
 	.build/release/DiscKitBench
 

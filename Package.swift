@@ -14,6 +14,9 @@ import PackageDescription
 //   program (and tests, benchmark) link it, never `disckit`.
 // - `DiscKitCrosscheck` / `disckit-crosscheck`: `disckit crosscheck`, the only program linking
 //   the C reference libraries.
+// - `DiscKitServer` is the HTTP routes over discs (Hummingbird 2, SwiftNIO), mountable into any
+//   Hummingbird router; `disckit-serve` is its thin executable, run by `disckit serve` (so that
+//   `disckit` itself links no NIO).
 let package = Package(
   name: "DiscKit",
   platforms: [.macOS(.v15)],
@@ -24,10 +27,15 @@ let package = Package(
     .executable(name: "disckit", targets: ["disckit"]),
     .executable(name: "disckit-mkv", targets: ["disckit-mkv"]),
     .executable(name: "disckit-crosscheck", targets: ["disckit-crosscheck"]),
+    .library(name: "DiscKitServer", targets: ["DiscKitServer"]),
+    .executable(name: "disckit-serve", targets: ["disckit-serve"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     .target(
@@ -73,6 +81,26 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "disckit-crosscheck", dependencies: ["DiscKitCrosscheck"]),
+    .target(
+      name: "DiscKitServer",
+      dependencies: [
+        "DiscKit",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]
+    ),
+    .executableTarget(
+      name: "disckit-serve",
+      dependencies: [
+        "DiscKitServer", "DiscKitCLI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .executableTarget(
       name: "DiscKitBench",
       dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI", "DiscKitMedia"]
@@ -89,6 +117,10 @@ let package = Package(
         "DiscKitCrosscheck",
         "DiscKitMedia",
       ]
+    ),
+    .testTarget(
+      name: "DiscKitServerTests",
+      dependencies: ["DiscKitServer", "DiscKit", "DiscKitTestSupport"]
     ),
     .testTarget(
       name: "DiscKitCLITests",

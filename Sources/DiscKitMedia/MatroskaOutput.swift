@@ -22,7 +22,7 @@ final class MatroskaOutput {
 
   init(writer: AtomicFileWriter, bufferSize: Int = 1 << 20) throws(DiscKitError) {
     self.writer = writer
-    self.seekable = writer.temporaryPath != nil
+    self.seekable = writer.isRegularFile
     guard let buffer = av_malloc(bufferSize) else {
       throw DiscKitError(.io, writer.destination, at: nil, "cannot allocate \(bufferSize) bytes")
     }

@@ -7,7 +7,7 @@ import DiscKitMedia
 /// line as `disckit`, with the Matroska writer plugged in.
 @main
 struct Entrypoint {
-  static func main() async {
+  static func main() {
     MatroskaExtraction.handler = { request, progress in
       let title: MatroskaTitle
       switch request.source {
@@ -18,6 +18,6 @@ struct Entrypoint {
       try MatroskaWriter.write(
         title, toPath: request.output, overwrite: request.force, progress: progress)
     }
-    await DiscKitCommand.main()
+    DiscKitCommand.main()
   }
 }

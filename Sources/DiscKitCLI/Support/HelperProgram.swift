@@ -20,7 +20,8 @@ public enum HelperProgram {
   /// The helper program that runs each delegated subcommand, by subcommand name.
   /// A subcommand listed here never reaches the argument parser of `disckit`.
   public static let programs: [String: String] = [
-    "crosscheck": "disckit-crosscheck"
+    "crosscheck": "disckit-crosscheck",
+    "serve": "disckit-serve",
   ]
 
   /// The helper to run for a whole command line (`arguments[0]` is the program), if its first

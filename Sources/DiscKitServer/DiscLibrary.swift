@@ -1,0 +1,110 @@
+import DiscKit
+import Foundation
+import Synchronization
+
+/// The discs under a root, found by ``DiscDiscovery`` and opened on demand into a bounded
+/// least-recently-used cache shared by all requests.
+///
+/// Discs are looked up by id only; a disc whose file changed on disk (size, inode or time) is
+/// opened again. A damaged disc fails with its own ``DiscKitError`` and affects no other disc.
+public final class DiscLibrary: Sendable {
+  /// Where discs are found.
+  public let discovery: DiscDiscovery
+  /// How many opened discs are kept.
+  public let capacity: Int
+
+  private struct State {
+    var entries: [String: DiscEntry] = [:]
+    var order: [DiscEntry] = []
+    var lastScan: ContinuousClock.Instant?
+    var cache: [String: (disc: OpenedDisc, lastUse: UInt64)] = [:]
+    var clock: UInt64 = 0
+  }
+  private let state = Mutex(State())
+
+  /// Creates a library over `root` (a folder searched recursively, or one image).
+  public init(root: String, capacity: Int = 16) throws(DiscKitError) {
+    self.discovery = try DiscDiscovery(root: root)
+    self.capacity = max(1, capacity)
+  }
+
+  /// Every disc, in relative-path order (scanned again when the last scan is older than 2 s).
+  public func entries() -> [DiscEntry] {
+    let now = ContinuousClock.now
+    let stale = state.withLock { s in
+      s.lastScan.map { now - $0 > .seconds(2) } ?? true
+    }
+    if stale { rescan() }
+    return state.withLock { $0.order }
+  }
+
+  /// Scans the root again.
+  public func rescan() {
+    let found = discovery.discover()
+    state.withLock { s in
+      s.order = found
+      s.entries = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+      s.lastScan = .now
+      s.cache = s.cache.filter { s.entries[$0.key] != nil }
+    }
+  }
+
+  /// The entry with `id`, scanning again once when it is unknown.
+  public func entry(id: String) -> DiscEntry? {
+    guard DiscEntry.isWellFormedID(id) else { return nil }
+    if let entry = state.withLock({ $0.entries[id] }) { return entry }
+    rescan()
+    return state.withLock { $0.entries[id] }
+  }
+
+  /// The opened disc with `id` (blocking on a miss: call it off the event loop).
+  ///
+  /// - Throws: ``DiscKitError/Code/notFound`` for an unknown id, the disc's own error when it
+  ///   cannot be opened.
+  public func open(id: String) throws(DiscKitError) -> OpenedDisc {
+    guard let entry = entry(id: id) else {
+      throw DiscKitError(.notFound, "disc \(id)", at: nil, "no such disc")
+    }
+    guard let identity = FileIdentity.ofDisc(path: entry.absolutePath) else {
+      throw DiscKitError(.cannotOpen, entry.path, at: nil, "the disc is no longer readable")
+    }
+    let cached: OpenedDisc? = state.withLock { s in
+      guard let hit = s.cache[id], hit.disc.identity == identity else { return nil }
+      s.clock += 1
+      s.cache[id] = (hit.disc, s.clock)
+      return hit.disc
+    }
+    if let cached { return cached }
+    if !discovery.rootIsFile, let escaping = DiscDiscovery.escapingLink(
+      in: entry.absolutePath, discovery: discovery),
+      LocalDirectory.isDirectory(entry.absolutePath)
+    {
+      throw DiscKitError(
+        .invalidArgument, entry.path, at: nil,
+        "refused: \(escaping.dropFirst(entry.absolutePath.count)) leads outside the served root")
+    }
+    let disc = try OpenedDisc(entry: entry, identity: identity)
+    state.withLock { s in
+      s.clock += 1
+      s.cache[id] = (disc, s.clock)
+      while s.cache.count > capacity,
+        let oldest = s.cache.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+      {
+        s.cache[oldest] = nil
+      }
+    }
+    return disc
+  }
+
+  /// How many discs are open in the cache.
+  public var openCount: Int { state.withLock { $0.cache.count } }
+}
+
+/// Whether a path is a directory.
+enum LocalDirectory {
+  static func isDirectory(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+      && isDirectory.boolValue
+  }
+}

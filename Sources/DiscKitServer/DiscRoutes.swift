@@ -1,0 +1,282 @@
+import DiscKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+
+/// The HTTP routes over the discs of a ``DiscLibrary``, as a Hummingbird `RouteCollection` that
+/// any Hummingbird 2 router can mount:
+///
+/// ```swift
+/// let discs = try DiscRoutes<BasicRequestContext>(root: "/srv/discs")
+/// let router = Router()
+/// router.addRoutes(discs.collection(), atPath: "/media")
+/// ```
+///
+/// Routes (JSON unless said; errors are `{"error": "..."}` with a fitting status):
+/// - `GET /discs`, `GET /discs/{id}`, `GET /discs/{id}/titles` (= `disckit titles --json`);
+/// - `GET|HEAD /discs/{id}/titles/{key}/stream[?timeline=continuous|original][&start=SECONDS][&angle=K]`;
+/// - `GET /discs/{id}/titles/{key}/scan[?start=SECONDS][&bytes=N]`;
+/// - `GET /discs/{id}/titles/{key}/chapters`;
+/// - `GET /discs/{id}/titles/{key}/index.m3u8` (HLS, Blu-ray) over `GET|HEAD .../stream.ts` (188-byte packets);
+/// - `GET /status`.
+///
+/// Other methods on these paths are 405. Every blocking disc read runs on the thread pool.
+public struct DiscRoutes<Context: RequestContext>: Sendable {
+  /// The discs.
+  public let library: DiscLibrary
+  /// Settings.
+  public let configuration: DiscServerConfiguration
+  /// The concurrent stream bound (shared by every stream route of this value).
+  public let limiter: StreamLimiter
+  /// Where blocking work runs.
+  public let threadPool: NIOThreadPool
+  let streams: StreamResponder
+  let resources = ResourceCache(capacity: 64)
+
+  /// Creates the routes over `library`.
+  public init(
+    library: DiscLibrary, configuration: DiscServerConfiguration = .init(),
+    threadPool: NIOThreadPool = .singleton
+  ) {
+    self.library = library
+    self.configuration = configuration
+    self.threadPool = threadPool
+    self.limiter = StreamLimiter(maximum: configuration.maxStreams)
+    self.streams = StreamResponder(
+      chunkSize: configuration.chunkSize, threadPool: threadPool, limiter: limiter)
+  }
+
+  /// Creates the routes over the discs under `root` (a folder searched recursively, or one image).
+  public init(
+    root: String, configuration: DiscServerConfiguration = .init(),
+    threadPool: NIOThreadPool = .singleton
+  ) throws(DiscKitError) {
+    self.init(
+      library: try DiscLibrary(root: root, capacity: configuration.cacheCapacity),
+      configuration: configuration, threadPool: threadPool)
+  }
+
+  /// The routes, with the request-target checks, the bearer token (when configured) and, given a
+  /// logger, access logs in front of them.
+  public func collection(accessLog logger: Logger? = nil) -> RouteCollection<Context> {
+    let routes = RouteCollection(context: Context.self)
+    if let logger { routes.add(middleware: AccessLogMiddleware<Context>(logger: logger)) }
+    routes.add(middleware: RequestTargetMiddleware<Context>())
+    if let token = configuration.token { routes.add(middleware: BearerTokenMiddleware<Context>(token: token)) }
+
+    json(routes, "status") { _, _ in
+      try JSONResponse.make(
+        StatusDocument(
+          activeStreams: limiter.active, maxStreams: limiter.maximum,
+          streamsServed: limiter.served, openDiscs: library.openCount))
+    }
+    json(routes, "discs") { _, _ in try await discList() }
+    json(routes, "discs/:id") { _, context in
+      let disc = try await open(context)
+      return try JSONResponse.make(DiscInfoDocument(disc))
+    }
+    json(routes, "discs/:id/titles") { _, context in
+      let disc = try await open(context)
+      var document = try await blocking { try TitlesDocument(disc: disc.disc) }
+      document.source = disc.entry.path
+      return try JSONResponse.make(document)
+    }
+    json(routes, "discs/:id/titles/:key/chapters") { _, context in
+      let disc = try await open(context)
+      let key = context.parameters.get("key") ?? ""
+      return try JSONResponse.make(try await blocking { try chapters(disc, key: key) })
+    }
+    json(routes, "discs/:id/titles/:key/scan") { request, context in
+      let disc = try await open(context)
+      let key = context.parameters.get("key") ?? ""
+      let start = try Self.start(request)
+      let window = try scanWindow(request)
+      return try JSONResponse.make(
+        try await blocking { () throws -> ScanDocument in
+          let title = try TitleResource(disc: disc, key: key).title
+          return try ScanDocument(title: title, at: start, window: window)
+        })
+    }
+    for (path, plain) in [("discs/:id/titles/:key/stream", false), ("discs/:id/titles/:key/stream.ts", true)] {
+      let stream: @Sendable (Request, Context) async throws -> Response = { request, context in
+        await handling {
+          let disc = try await open(context)
+          let key = context.parameters.get("key") ?? ""
+          let start = try Self.start(request)
+          let angle = try Self.angle(request)
+          let timeline = try Self.timeline(request)
+          let cacheKey =
+            "\(disc.entry.id)/\(disc.identity.digest)/\(key)/\(angle)/\(timeline)/\(start?.ticks ?? -1)/\(plain)"
+          let resource = try await blocking {
+            try resources.resource(cacheKey) { () throws(DiscKitError) -> TitleResource in
+              try TitleResource(
+                disc: disc, key: key, angle: angle, start: start, timeline: timeline,
+                plainTransportStream: plain)
+            }
+          }
+          return try streams.respond(to: request, resource: resource)
+        }
+      }
+      routes.get(RouterPath(path), use: stream)
+      routes.head(RouterPath(path), use: stream)
+      refuseOtherMethods(routes, RouterPath(path))
+    }
+    json(routes, "discs/:id/titles/:key/index.m3u8") { request, context in
+      let disc = try await open(context)
+      let key = context.parameters.get("key") ?? ""
+      let angle = try Self.angle(request)
+      let timeline = try Self.timeline(request)
+      let text = try await blocking { () throws -> String in
+        let resource = try TitleResource(
+          disc: disc, key: key, angle: angle, timeline: timeline, plainTransportStream: true)
+        guard case .bluray(let title) = resource.title.content else {
+          throw DiscKitError(.notFound, "title \(key)", at: nil, "HLS is for Blu-ray titles")
+        }
+        let playlist = try HLSPlaylist(title: title, size: title.size)
+        var query = [String]()
+        if angle != 1 { query.append("angle=\(angle)") }
+        if timeline != .continuous { query.append("timeline=\(timeline.rawValue)") }
+        if let token = configuration.token, request.uri.queryParameters["token"] != nil {
+          query.append("token=\(token)")
+        }
+        return playlist.text(uri: "stream.ts" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+      }
+      var buffer = ByteBuffer()
+      buffer.writeString(text)
+      return Response(
+        status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
+        body: .init(byteBuffer: buffer))
+    }
+    return routes
+  }
+
+  // MARK: Route helpers
+
+  /// Registers a JSON GET (and HEAD) route, with errors turned into JSON responses.
+  private func json(
+    _ routes: RouteCollection<Context>, _ path: RouterPath,
+    _ body: @escaping @Sendable (Request, Context) async throws -> Response
+  ) {
+    routes.get(path) { request, context in await handling { try await body(request, context) } }
+    routes.head(path) { request, context in
+      await handling { try await body(request, context) }.createHeadResponse()
+    }
+    refuseOtherMethods(routes, path)
+  }
+
+  private func refuseOtherMethods(_ routes: RouteCollection<Context>, _ path: RouterPath) {
+    for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
+      routes.on(path, method: method) { request, _ in
+        ServerError(
+          .methodNotAllowed, "\(request.method.rawValue) is not allowed; the server is read-only",
+          headers: [.allow: "GET, HEAD"]
+        ).response()
+      }
+    }
+  }
+
+  private func handling(_ body: () async throws -> Response) async -> Response {
+    do {
+      return try await body()
+    } catch let error as ServerError {
+      return error.response()
+    } catch let error as DiscKitError {
+      return ServerError(error).response()
+    } catch {
+      return ServerError(.internalServerError, "\(error)").response()
+    }
+  }
+
+  /// Runs blocking work (disc parsing, reads) on the thread pool.
+  func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await threadPool.runIfActive(body)
+  }
+
+  private func open(_ context: Context) async throws -> OpenedDisc {
+    let id = context.parameters.get("id") ?? ""
+    guard DiscEntry.isWellFormedID(id) else {
+      throw ServerError(.notFound, "no such disc (ids are 16 hex digits, see /discs)")
+    }
+    return try await blocking { try library.open(id: id) }
+  }
+
+  // MARK: Query parameters
+
+  static func start(_ request: Request) throws(ServerError) -> MediaTime? {
+    guard let text = request.uri.queryParameters["start"] else { return nil }
+    guard let value = Double(String(text)), value.isFinite, value >= 0, value < 1e7 else {
+      throw ServerError(.badRequest, "start must be seconds from 0 (got \(text.prefix(40)))")
+    }
+    return MediaTime(seconds: value)
+  }
+
+  static func angle(_ request: Request) throws(ServerError) -> Int {
+    guard let text = request.uri.queryParameters["angle"] else { return 1 }
+    guard let value = Int(String(text)), (1...9).contains(value) else {
+      throw ServerError(.badRequest, "angle must be 1 to 9 (got \(text.prefix(40)))")
+    }
+    return value
+  }
+
+  static func timeline(_ request: Request) throws(ServerError) -> TitleTimeline {
+    guard let text = request.uri.queryParameters["timeline"] else { return .continuous }
+    guard let value = TitleTimeline(rawValue: String(text)) else {
+      throw ServerError(.badRequest, "timeline must be continuous (the default) or original")
+    }
+    return value
+  }
+
+  func scanWindow(_ request: Request) throws(ServerError) -> Int64 {
+    guard let text = request.uri.queryParameters["bytes"] else { return configuration.scanWindow }
+    var digits = Substring(text)
+    var multiplier: Int64 = 1
+    switch digits.last {
+    case "K", "k": multiplier = 1 << 10
+    case "M", "m": multiplier = 1 << 20
+    default: break
+    }
+    if multiplier > 1 { digits = digits.dropLast() }
+    guard let value = Int64(digits), value > 0, value <= configuration.maxScanWindow / multiplier
+    else {
+      throw ServerError(
+        .badRequest, "bytes must be 1 to \(configuration.maxScanWindow) (K and M suffixes allowed)")
+    }
+    return value * multiplier
+  }
+
+  // MARK: Documents
+
+  private func discList() async throws -> Response {
+    let entries = library.entries()
+    let discs = try await blocking { () -> [DiscListDocument.Disc] in
+      entries.map { entry in
+        do {
+          let disc = try library.open(id: entry.id)
+          return .init(
+            id: entry.id, path: entry.path, kind: disc.disc.kind.rawValue,
+            label: disc.disc.label, mainTitle: disc.main?.key,
+            duration90k: disc.main?.duration.ticks, error: nil)
+        } catch {
+          return .init(
+            id: entry.id, path: entry.path, kind: nil, label: nil, mainTitle: nil,
+            duration90k: nil, error: "\(error)")
+        }
+      }
+    }
+    return try JSONResponse.make(DiscListDocument(discs: discs))
+  }
+
+  func chapters(_ disc: OpenedDisc, key: String) throws -> ChaptersDocument {
+    let title = try TitleResource(disc: disc, key: key).title
+    return ChaptersDocument(
+      title: title.key,
+      chapters: title.chapters.map {
+        .init(
+          number: $0.number, start90k: $0.start.ticks, duration90k: $0.duration.ticks,
+          offset: $0.offset, stream: "stream?start=" + String(format: "%.6f", $0.start.seconds))
+      })
+  }
+}

@@ -1,0 +1,30 @@
+/// Settings of the disc routes.
+public struct DiscServerConfiguration: Sendable {
+  /// When set, every request needs `Authorization: Bearer TOKEN` (or `?token=TOKEN`, for players
+  /// that cannot send headers).
+  public var token: String?
+  /// The most streams served at once; more get 503 with `Retry-After`.
+  public var maxStreams: Int
+  /// Bytes read from the title per chunk of a streaming body (memory per stream is at most two
+  /// chunks: one being sent, one being read).
+  public var chunkSize: Int
+  /// Opened discs kept in the cache.
+  public var cacheCapacity: Int
+  /// Default bytes scanned by `/scan` (as `disckit scan --bytes`), and the most a request may ask.
+  public var scanWindow: Int64
+  /// The most bytes `/scan?bytes=` may ask for.
+  public var maxScanWindow: Int64
+
+  /// Creates a configuration; the defaults suit a home server.
+  public init(
+    token: String? = nil, maxStreams: Int = 64, chunkSize: Int = 512 << 10,
+    cacheCapacity: Int = 16, scanWindow: Int64 = 30 << 20, maxScanWindow: Int64 = 256 << 20
+  ) {
+    self.token = token
+    self.maxStreams = maxStreams
+    self.chunkSize = max(4096, chunkSize)
+    self.cacheCapacity = cacheCapacity
+    self.scanWindow = scanWindow
+    self.maxScanWindow = maxScanWindow
+  }
+}

@@ -1,0 +1,36 @@
+import DiscKit
+import Synchronization
+
+/// The title resources resolved lately (title, byte source with its timeline shifts, validators),
+/// so that the range requests of a playing client do not resolve the title again each time.
+/// Bounded: the least recently used entry goes first.
+final class ResourceCache: Sendable {
+  let capacity: Int
+  private let entries = Mutex((map: [String: (resource: TitleResource, use: UInt64)](), clock: UInt64(0)))
+
+  init(capacity: Int) { self.capacity = max(1, capacity) }
+
+  /// The cached resource for `key`, or the one `make` builds (then cached).
+  func resource(_ key: String, make: () throws(DiscKitError) -> TitleResource) throws(DiscKitError)
+    -> TitleResource
+  {
+    let hit: TitleResource? = entries.withLock { state in
+      guard let entry = state.map[key] else { return nil }
+      state.clock += 1
+      state.map[key] = (entry.resource, state.clock)
+      return entry.resource
+    }
+    if let hit { return hit }
+    let made = try make()
+    entries.withLock { state in
+      state.clock += 1
+      state.map[key] = (made, state.clock)
+      while state.map.count > capacity,
+        let oldest = state.map.min(by: { $0.value.use < $1.value.use })?.key
+      {
+        state.map[oldest] = nil
+      }
+    }
+    return made
+  }
+}
