@@ -78,7 +78,7 @@ public struct MatroskaTitle: Sendable {
           tracks.append(
             MatroskaTrack(
               kind: kind, streamID: Int(s.pid), language: Self.language(s.language),
-              isDefault: isDefault, declaredCodec: Self.codingTypeName(s.codingType)))
+              isDefault: isDefault, declaredCodec: s.codecName))
         }
       }
       add(stn.video, .video, "video")
@@ -249,32 +249,6 @@ public struct MatroskaTitle: Sendable {
     return "und"
   }
 
-  /// A readable name of a Blu-ray coding type.
-  static func codingTypeName(_ type: UInt8) -> String {
-    switch type {
-    case 0x01: "MPEG-1 video"
-    case 0x02: "MPEG-2 video"
-    case 0x1B: "H.264"
-    case 0x20: "H.264 MVC"
-    case 0x24: "HEVC"
-    case 0xEA: "VC-1"
-    case 0x03: "MPEG-1 audio"
-    case 0x04: "MPEG-2 audio"
-    case 0x80: "LPCM"
-    case 0x81: "AC-3"
-    case 0x82: "DTS"
-    case 0x83: "TrueHD"
-    case 0x84: "E-AC-3"
-    case 0x85: "DTS-HD HR"
-    case 0x86: "DTS-HD MA"
-    case 0xA1: "E-AC-3 (secondary)"
-    case 0xA2: "DTS-HD LBR"
-    case 0x90: "PG"
-    case 0x91: "IG"
-    case 0x92: "text subtitle"
-    default: "coding type 0x" + String(type, radix: 16)
-    }
-  }
 }
 
 extension String {
