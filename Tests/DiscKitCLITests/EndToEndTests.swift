@@ -6,18 +6,7 @@ import Testing
 /// command follows: JSON shapes, one-line errors, sysexits codes, atomic `-o` with `--force`.
 @Suite("disckit end to end")
 struct EndToEndTests {
-  static let binary: String = {
-    let bundle = URL(
-      fileURLWithPath: CommandLine.arguments.first { $0.contains(".xctest") }
-        ?? CommandLine.arguments[0])
-    var dir = bundle.deletingLastPathComponent()
-    while dir.path != "/"
-      && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("disckit").path)
-    {
-      dir = dir.deletingLastPathComponent()
-    }
-    return dir.appendingPathComponent("disckit").path
-  }()
+  static let binary = Fixtures.builtExecutable("disckit")
   static let haveBinary = FileManager.default.isExecutableFile(atPath: binary)
   static let dvd = Fixtures.generated("dvd-pal.iso")
   static let haveImages = FileManager.default.fileExists(atPath: dvd)

@@ -5,18 +5,7 @@ import Testing
 /// The built `disckit-serve` running on a loopback port for one test; stopped on deinit.
 final class ServerProcess: @unchecked Sendable {
   /// The helper program beside the test bundle (`.build/debug/disckit-serve`).
-  static let binary: String = {
-    let bundle = URL(
-      fileURLWithPath: CommandLine.arguments.first { $0.contains(".xctest") }
-        ?? CommandLine.arguments[0])
-    var dir = bundle.deletingLastPathComponent()
-    while dir.path != "/"
-      && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("disckit-serve").path)
-    {
-      dir = dir.deletingLastPathComponent()
-    }
-    return dir.appendingPathComponent("disckit-serve").path
-  }()
+  static let binary = Fixtures.builtExecutable("disckit-serve")
   static let disckit = URL(fileURLWithPath: binary).deletingLastPathComponent()
     .appendingPathComponent("disckit").path
   static let haveBinary = FileManager.default.isExecutableFile(atPath: binary)
@@ -65,7 +54,9 @@ final class ServerProcess: @unchecked Sendable {
 
   /// The server's resident set size in KiB (from /proc).
   var residentKiB: Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+    guard
+      let status = try? String(
+        contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
     else { return nil }
     return Int(line.split(separator: " ").dropFirst().first ?? "")

@@ -167,3 +167,20 @@ public enum Tool {
       stderr: String(decoding: errData, as: UTF8.self))
   }
 }
+
+extension Fixtures {
+  /// A product built beside the test bundle (`.build/debug/NAME`): `disckit`, `disckit-serve`, ...
+  /// The path is returned even when the file is missing (tests check and skip).
+  public static func builtExecutable(_ name: String) -> String {
+    let bundle = URL(
+      fileURLWithPath: CommandLine.arguments.first { $0.contains(".xctest") }
+        ?? CommandLine.arguments[0])
+    var dir = bundle.deletingLastPathComponent()
+    while dir.path != "/"
+      && !FileManager.default.fileExists(atPath: dir.appendingPathComponent(name).path)
+    {
+      dir = dir.deletingLastPathComponent()
+    }
+    return dir.appendingPathComponent(name).path
+  }
+}

@@ -89,7 +89,7 @@ public struct FolderFileSystem: DiscFileSystem {
 }
 
 /// Small wrappers over the local file system (no Foundation).
-enum LocalFile {
+package enum LocalFile {
   static func isDirectory(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
@@ -106,7 +106,8 @@ enum LocalFile {
     return Int64(st.st_size)
   }
 
-  static func listDirectory(_ path: String) -> [String]? {
+  /// The names in the directory at `path` (without `.` and `..`), or `nil` when it cannot be read.
+  package static func listDirectory(_ path: String) -> [String]? {
     guard let dir = opendir(path) else { return nil }
     defer { closedir(dir) }
     var names: [String] = []

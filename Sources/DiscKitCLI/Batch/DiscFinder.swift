@@ -66,7 +66,7 @@ package enum DiscFinder {
   private static func walk(
     _ folder: String, depth: Int, visited: inout Set<FileID>, into found: inout [String]
   ) {
-    guard depth < maximumDepth, let names = list(folder) else { return }
+    guard depth < maximumDepth, let names = LocalFile.listDirectory(folder) else { return }
     for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     where !name.hasPrefix(".") {
       let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
@@ -86,21 +86,6 @@ package enum DiscFinder {
   }
 
   private static func isDirectory(_ st: stat) -> Bool { (st.st_mode & S_IFMT) == S_IFDIR }
-
-  private static func list(_ path: String) -> [String]? {
-    guard let dir = opendir(path) else { return nil }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) {
-          String(cString: $0)
-        }
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
-    return names
-  }
 
   static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
