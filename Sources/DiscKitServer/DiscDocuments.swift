@@ -27,31 +27,39 @@ public struct DiscListDocument: Codable, Sendable, Hashable {
 /// `GET /discs/{id}`: the document of `disckit info --json` (``InfoDocument``, with the path
 /// relative to the root), plus the id, the main title and its duration.
 public struct DiscInfoDocument: Codable, Sendable, Hashable {
+  /// The disc's id.
   public var id: String
-  /// Relative to the root.
-  public var path: String
-  public var fileSystem: String
-  public var udfRevision: String?
-  public var volumeLabel: String
-  public var imageSize: Int64?
-  public var discKind: String
-  public var notes: [String]?
+  /// The info document (its `path` relative to the root); encoded at the top level.
+  public var info: InfoDocument
+  /// The main title's key and duration.
   public var mainTitle: String?
   public var duration90k: Int64?
 
   /// The document of an opened disc.
   public init(_ disc: OpenedDisc) {
-    let info = InfoDocument(image: disc.disc.image)
     id = disc.entry.id
-    path = disc.entry.path
-    fileSystem = info.fileSystem
-    udfRevision = info.udfRevision
-    volumeLabel = info.volumeLabel
-    imageSize = info.imageSize
-    discKind = info.discKind
-    notes = info.notes
+    info = InfoDocument(image: disc.disc.image)
+    info.path = disc.entry.path
     mainTitle = disc.main?.key
     duration90k = disc.main?.duration.ticks
+  }
+
+  private enum Key: String, CodingKey { case id, mainTitle, duration90k }
+
+  public init(from decoder: any Decoder) throws {
+    info = try InfoDocument(from: decoder)
+    let container = try decoder.container(keyedBy: Key.self)
+    id = try container.decode(String.self, forKey: .id)
+    mainTitle = try container.decodeIfPresent(String.self, forKey: .mainTitle)
+    duration90k = try container.decodeIfPresent(Int64.self, forKey: .duration90k)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    try info.encode(to: encoder)
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(id, forKey: .id)
+    try container.encodeIfPresent(mainTitle, forKey: .mainTitle)
+    try container.encodeIfPresent(duration90k, forKey: .duration90k)
   }
 }
 
