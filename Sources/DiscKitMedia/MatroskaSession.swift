@@ -276,7 +276,10 @@ final class MatroskaSession {
     var filled: [Bool] = []
     var held = [HeldPackets](repeating: HeldPackets(), count: tracks.count)
     var frameTicks = [Int64](repeating: 0, count: tracks.count)
+    var displaySets = [PGSDisplaySet](repeating: PGSDisplaySet(), count: tracks.count)
+    var assembled: UnsafeMutablePointer<AVPacket>?
     defer {
+      av_packet_free(&assembled)
       for h in held {
         for p in h.packets {
           var p: UnsafeMutablePointer<AVPacket>? = p
@@ -297,6 +300,22 @@ final class MatroskaSession {
       }
       held[t].packets.removeFirst(end)
       held[t].waiting = held[t].waiting.map { $0 - end }
+    }
+    // A PGS display set gathered from its segments goes out as one block at its first time.
+    func emitDisplaySet(_ t: Int) throws(DiscKitError) {
+      if assembled == nil { assembled = av_packet_alloc() }
+      guard let out = assembled else {
+        throw DiscKitError(.io, demuxer.structure, at: nil, "cannot allocate a packet")
+      }
+      let pts = displaySets[t].pts
+      let dts = displaySets[t].dts
+      guard displaySets[t].take(into: out) else {
+        throw DiscKitError(.io, demuxer.structure, at: nil, "cannot allocate a packet")
+      }
+      defer { av_packet_unref(out) }
+      try emit(
+        out, track: t, titlePTS: pts, titleDTS: dts, piece: piece, demuxer: demuxer,
+        muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
     }
     while true {
       let r = av_read_frame(format, packet)
@@ -325,6 +344,10 @@ final class MatroskaSession {
         frameTicks[t] = av_rescale_q(packet.pointee.duration, inBase, ticks)
       }
       let codec = tracks[t].inputCodec
+      if codec == AV_CODEC_ID_HDMV_PGS_SUBTITLE {
+        if displaySets[t].append(packet, pts: titlePTS, dts: titleDTS) { try emitDisplaySet(t) }
+        continue
+      }
       let isMPEGVideo = codec == AV_CODEC_ID_MPEG2VIDEO || codec == AV_CODEC_ID_MPEG1VIDEO
       if isMPEGVideo && titleDTS != nopts && (titlePTS == nopts || !held[t].packets.isEmpty) {
         let type = Self.mpegPictureType(packet)
@@ -352,6 +375,8 @@ final class MatroskaSession {
         packet, track: t, titlePTS: titlePTS, titleDTS: titleDTS, piece: piece,
         demuxer: demuxer, muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
     }
+    // A display set the piece cut short goes out as it is.
+    for t in displaySets.indices where !displaySets[t].isEmpty { try emitDisplaySet(t) }
     // The piece's last reference picture is presented after the pictures decoded behind it.
     for t in held.indices where !held[t].packets.isEmpty {
       if let w = held[t].waiting {

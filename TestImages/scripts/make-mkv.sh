@@ -5,6 +5,9 @@
 #              H.264, AC-3 (eng) and 24-bit LPCM (fra) audio, 48 kHz
 #   lpcm16     title 1 = one clip with H.264 and 16-bit stereo LPCM (ger) only
 #   wrap       title 1 = a + w, where w's PTS cross the 33-bit wrap 1.5 s into the clip
+#   pgs        title 1 = one clip with H.264, AC-3 (eng) and a PGS subtitle stream (ger, PID
+#              0x1200, stream type 0x90) muxed by ffmpeg from clips/pg.sup (make-pgs-sup.py:
+#              display sets at 1, 2, 3 and 4 s of the clip's timeline)
 #   dvd-lpcm   (folder only) a PAL DVD made with dvdauthor, one title with 16-bit LPCM audio (it)
 # and clips/bindata.ts, a transport stream whose LPCM stream libavformat cannot identify.
 # Clips are made bit-exact (single-threaded x264, bitexact muxing) and kept in $OUT/mkv/clips/.
@@ -51,6 +54,19 @@ ffmpeg -hide_banner -loglevel error -y -threads 1 \
 clip "$clips/a.ts" 3 testsrc 440
 clip "$clips/w.ts" 3 testsrc2 550 320x180 -output_ts_offset 95442.2
 
+# The .sup's times are kept (-copyts): its display sets play 1, 2, 3 and 4 s after the video's
+# first picture.
+python3 "$here/make-pgs-sup.py" "$clips/pg.sup" 320 180
+ffmpeg -hide_banner -loglevel error -y -threads 1 -copyts \
+  -f lavfi -i "testsrc=size=320x180:rate=25:duration=5" \
+  -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=5" -i "$clips/pg.sup" \
+  -map 0 -map 1 -map 2 \
+  -c:v libx264 -preset ultrafast -threads 1 -g 25 -keyint_min 25 -sc_threshold 0 -bf 2 \
+  -pix_fmt yuv420p -c:a ac3 -b:a 96k -ac 2 -c:s copy \
+  -metadata:s:a:0 language=eng -metadata:s:s:0 language=ger \
+  -pes_payload_size 0 -mpegts_m2ts_mode 1 -fflags +bitexact -flags:v +bitexact -flags:a +bitexact \
+  "$clips/pg.ts"
+
 build() { # name, then author arguments
   local name="$1"; shift
   "$disckit" author "$@" -o "$dir/$name.iso" --force --recording-time 1700000000 >/dev/null
@@ -58,6 +74,8 @@ build() { # name, then author arguments
 }
 build languages --clips "$clips/l1.ts" "$clips/l2.ts" --title l1.ts,l2.ts --chapters-every 2
 build lpcm16 --clips "$clips/p16.ts" --title p16.ts --chapters-every 2
+# ffmpeg writes no language descriptor for PGS: the STN language comes from --language.
+build pgs --clips "$clips/pg.ts" --title pg.ts --chapters-every 2 --language ger
 build wrap --clips "$clips/a.ts" "$clips/w.ts" --title a.ts,w.ts --chapters-every 2
 
 # dvd-lpcm (folder): a PAL DVD (dvdauthor) whose one title has 16-bit LPCM audio (it), chapters
