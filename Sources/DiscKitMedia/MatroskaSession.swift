@@ -203,6 +203,18 @@ final class MatroskaSession {
           "cannot copy codec parameters: \(averror(copied))")
       }
       target.pointee.codec_tag = 0
+      if let extra = resolved.track.codecPrivate, !extra.isEmpty {
+        av_freep(&target.pointee.extradata)
+        let padded = extra.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)
+        guard let buffer = av_mallocz(padded)?.assumingMemoryBound(to: UInt8.self) else {
+          throw DiscKitError(.io, title.name, at: nil, "cannot allocate \(padded) bytes")
+        }
+        extra.withUnsafeBufferPointer { b in
+          if let base = b.baseAddress { buffer.update(from: base, count: b.count) }
+        }
+        target.pointee.extradata = buffer
+        target.pointee.extradata_size = Int32(extra.count)
+      }
       if resolved.converter == nil && target.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
         // The decoder's sample depth of a compressed format is no property of the stream
         // (mkvmerge writes no bit depth for AC-3, DTS, TrueHD).

@@ -145,11 +145,15 @@ public struct MatroskaTitle: Sendable {
           kind: .audio, streamID: a.streamID, language: Self.language(a.language ?? ""),
           isDefault: i == 0, declaredCodec: a.codec))
     }
+    let vobSubHeader = VobSubHeader(
+      width: title.video.width, height: title.video.height,
+      palette: title.firstProgramChain.palette
+    ).text
     for s in title.subpictures {
       tracks.append(
         MatroskaTrack(
           kind: .subtitle, streamID: s.streamID, language: Self.language(s.language ?? ""),
-          isDefault: false, declaredCodec: s.codec))
+          isDefault: false, declaredCodec: s.codec, codecPrivate: Array(vobSubHeader.utf8)))
     }
     // Cells of one VOB share a clock and are demuxed together (an audio frame may straddle
     // two cells); a new VOB ID starts a new piece, placed where the previous one really ended

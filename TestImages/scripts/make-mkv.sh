@@ -9,6 +9,7 @@
 #              0x1200, stream type 0x90) muxed by ffmpeg from clips/pg.sup (make-pgs-sup.py:
 #              display sets at 1, 2, 3 and 4 s of the clip's timeline)
 #   dvd-lpcm   (folder only) a PAL DVD made with dvdauthor, one title with 16-bit LPCM audio (it)
+#   dvd-vobsub (folder only) a PAL DVD, one title with AC-3 (en) and a spumux subpicture stream (de)
 # and clips/bindata.ts, a transport stream whose LPCM stream libavformat cannot identify.
 # Clips are made bit-exact (single-threaded x264, bitexact muxing) and kept in $OUT/mkv/clips/.
 set -euo pipefail
@@ -98,3 +99,37 @@ cat > "$clips/dvd-lpcm.xml" <<XML
 </dvdauthor>
 XML
 VIDEO_FORMAT=PAL dvdauthor -x "$clips/dvd-lpcm.xml" >/dev/null 2>&1
+
+# dvd-vobsub (folder): a PAL DVD (dvdauthor) whose one title has AC-3 audio (en) and one
+# subpicture stream (de) muxed by spumux from make-subpicture-png.py's image, shown 1.0-2.0 s
+# and 2.5-3.5 s; chapters at 0 and 2 s. spumux hands its palette to dvdauthor, which writes it
+# into the PGC's colour table.
+python3 "$here/make-subpicture-png.py" "$clips/sub.png"
+ffmpeg -nostdin -loglevel error -y \
+  -f lavfi -i "testsrc=size=720x576:rate=25:duration=4" \
+  -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=4" \
+  -target pal-dvd -b:v 400k -maxrate 800k -bufsize 224k -ac 2 -bitexact -shortest \
+  "$clips/vobsub-video.mpg" 2>/dev/null
+cat > "$clips/spumux.xml" <<XML
+<subpictures format="PAL">
+  <stream>
+    <spu start="00:00:01.00" end="00:00:02.00" image="$clips/sub.png" xoffset="100" yoffset="400"/>
+    <spu start="00:00:02.50" end="00:00:03.50" image="$clips/sub.png" xoffset="300" yoffset="100"/>
+  </stream>
+</subpictures>
+XML
+spumux -s 0 "$clips/spumux.xml" < "$clips/vobsub-video.mpg" > "$clips/vobsub.mpg" 2>/dev/null
+cat > "$clips/dvd-vobsub.xml" <<XML
+<dvdauthor dest="$dir/dvd-vobsub" jumppad="0">
+  <vmgm/>
+  <titleset>
+    <titles>
+      <video format="pal" aspect="4:3"/>
+      <audio lang="en"/>
+      <subpicture lang="de"/>
+      <pgc><vob file="$clips/vobsub.mpg" chapters="0,2"/></pgc>
+    </titles>
+  </titleset>
+</dvdauthor>
+XML
+VIDEO_FORMAT=PAL dvdauthor -x "$clips/dvd-vobsub.xml" >/dev/null 2>&1

@@ -7,7 +7,7 @@ import Testing
 
 /// Subtitle tracks in Matroska output, checked against the reference tools: Blu-ray PG from a
 /// .sup made by TestImages/scripts/make-pgs-sup.py and muxed by ffmpeg into the clip of the
-/// `pgs` disc (make-mkv.sh).
+/// `pgs` disc, and DVD subpictures muxed by spumux into the `dvd-vobsub` disc (make-mkv.sh).
 @Suite("Matroska subtitles")
 struct MatroskaSubtitleTests {
   static let mkv = Fixtures.generated("mkv")
@@ -139,5 +139,85 @@ struct MatroskaSubtitleTests {
       #expect(extract.status == 0, "mkvextract \(name): \(extract.stderr)")
       try Self.expectSameSegments(sup, "\(Self.mkv)/clips/pg.sup", name)
     }
+  }
+
+  /// ffmpeg's renderings of the first subtitle stream of an input (`arguments` open it) over a
+  /// black 720x576 picture: how many frames show each distinct image.
+  static func renderedSubtitles(_ arguments: [String]) throws -> [String: Int] {
+    let run = try Tool.run(
+      "ffmpeg",
+      ["-nostdin", "-v", "error"] + arguments + [
+        "-filter_complex",
+        "color=black:s=720x576:r=25:d=5[b];[b][0:s:0]overlay=eof_action=pass[o]",
+        "-map", "[o]", "-f", "framemd5", "-",
+      ])
+    #expect(run.status == 0, "ffmpeg renders the subtitles: \(run.stderr)")
+    var counts: [String: Int] = [:]
+    for line in run.text.split(separator: "\n") where !line.hasPrefix("#") {
+      if let hash = line.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) {
+        counts[hash, default: 0] += 1
+      }
+    }
+    return counts
+  }
+
+  /// A DVD subpicture stream becomes an S_VOBSUB track with the IFO's language and, in its
+  /// CodecPrivate, the PGC's palette: ffmpeg draws the same pictures from the file as from the
+  /// VOB with the IFO's palette (`-ifo_palette`), at the same times on the title timeline.
+  /// (mkvmerge reads no subpictures from a VOB, so it has nothing to compare here.)
+  @Test(.enabled(if: ready && Tool.has("lsdvd"), why))
+  func vobSubTrackMatchesTheIFOAndLsdvd() throws {
+    let dir = try TemporaryDirectory()
+    let folder = "\(Self.mkv)/dvd-vobsub"
+    let vob = "\(folder)/VIDEO_TS/VTS_01_1.VOB"
+    let ifo = "\(folder)/VIDEO_TS/VTS_01_0.IFO"
+    let disc = try DVDDisc(fileSystem: try DiscImage.open(path: folder).fileSystem)
+    let out = dir.file("vobsub.mkv")
+    let report = try MatroskaWriter.write(
+      try MatroskaTitle(dvd: disc, title: 1), toPath: out, overwrite: false)
+    #expect(report.tracks.last?.outputCodec == "dvd_subtitle")
+
+    // Track and language: lsdvd's subpicture stream, as mkvmerge and ffprobe read the file.
+    let lsdvd = try #require(try LsdvdOracle.run(folder).tracks.first { $0.ix == 1 })
+    #expect(lsdvd.subpictures.count == 1)
+    let language = try MatroskaOracle.bibliographic(
+      String(lsdvd.subpictures.first?.split(separator: "/").first ?? ""))
+    #expect(language == "ger")
+    let oracle = try MatroskaOracle.read(out)
+    #expect(oracle.tracks.map(\.type) == ["video", "audio", "subtitles"])
+    #expect(oracle.tracks.last?.codecID == "S_VOBSUB")
+    #expect(oracle.tracks.last?.language == language)
+    #expect(oracle.ffprobeStreams.last?.language == language)
+
+    // CodecPrivate: an .idx header with the picture size and 16 colours.
+    let idx = dir.file("vobsub.idx")
+    let extract = try Tool.run("mkvextract", [out, "tracks", "2:\(idx)"])
+    #expect(extract.status == 0, "mkvextract: \(extract.stderr)")
+    let header = try String(contentsOfFile: idx, encoding: .utf8)
+    #expect(header.contains("size: 720x576\n"))
+    let palette = header.split(separator: "\n").first { $0.hasPrefix("palette: ") }
+    #expect(palette?.dropFirst(9).split(separator: ",").count == 16)
+
+    // The palette is the IFO's: ffmpeg draws the same pictures as from the VOB with the IFO
+    // palette, and other ones with its default palette.
+    let ours = try Self.renderedSubtitles(["-i", out])
+    #expect(ours.count == 3, "black and two subtitle pictures: \(ours)")
+    #expect(ours == (try Self.renderedSubtitles(["-ifo_palette", ifo, "-i", vob])))
+    #expect(ours != (try Self.renderedSubtitles(["-i", vob])))
+
+    // Times: the VOB's, from the title's start (its first picture) on.
+    let probe = try Tool.run(
+      "ffprobe",
+      ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_time", "-of",
+       "default=nk=1:nw=1", vob])
+    let start = try #require(Double(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let decoded = try Self.decodedSubtitles(out)
+    let expected = try Self.decodedSubtitles(vob)
+    #expect(expected.count == 2)
+    #expect(decoded.map(\.rects) == expected.map(\.rects))
+    for (a, b) in zip(decoded, expected) {
+      #expect(abs(a.time - (b.time - start)) <= 0.001, "subtitle at \(a.time) s, VOB \(b.time) s")
+    }
+    #expect(try MatroskaOracle.timestampWarnings(out) == [])
   }
 }
