@@ -24,6 +24,9 @@ final class MatroskaSession {
   private let totalBytes: Int64
   private var dropped = 0
 
+  /// How far past a chapter range's end (90 kHz, decode time) a piece is read.
+  static let windowReadPast90k: Int64 = 3 * 90000
+
   static func canCarry(_ codec: AVCodecID) -> Bool {
     if PCMConverter.converts(codec) { return true }
     guard codec != AV_CODEC_ID_NONE, let matroska = av_guess_format("matroska", nil, nil) else {
@@ -355,6 +358,13 @@ final class MatroskaSession {
       if packet.pointee.duration > 0 {
         frameTicks[t] = av_rescale_q(packet.pointee.duration, inBase, ticks)
       }
+      // A chapter range ends: once every track is past it (the multiplex keeps tracks within
+      // a second or so of each other), the rest of the piece is not read.
+      if let window = title.window90k, titleDTS != nopts,
+        titleDTS > Int64(clamping: window.upperBound) + Self.windowReadPast90k
+      {
+        break
+      }
       let codec = tracks[t].inputCodec
       if codec == AV_CODEC_ID_HDMV_PGS_SUBTITLE {
         if displaySets[t].append(packet, pts: titlePTS, dts: titleDTS) { try emitDisplaySet(t) }
@@ -411,7 +421,7 @@ final class MatroskaSession {
     let ticks = AVRational(num: 1, den: 90000)
     guard let stream = muxer.pointee.streams?[t] else { return }
     let outBase = stream.pointee.time_base
-    let pts = titlePTS != nopts ? titlePTS : titleDTS
+    var pts = titlePTS != nopts ? titlePTS : titleDTS
     guard pts != nopts else {
       dropped += 1
       return
@@ -421,7 +431,17 @@ final class MatroskaSession {
       dropped += 1
       return
     }
-    let dts90k = titleDTS != nopts ? min(titleDTS, pts) : pts
+    var dts90k = titleDTS != nopts ? min(titleDTS, pts) : pts
+    if let window = title.window90k {
+      // A chapter range: only what plays inside it, with timestamps from its start.
+      guard pts >= Int64(clamping: window.lowerBound), pts < Int64(clamping: window.upperBound)
+      else {
+        dropped += 1
+        return
+      }
+      pts -= Int64(clamping: window.lowerBound)
+      dts90k -= Int64(clamping: window.lowerBound)
+    }
     var outPTS = av_rescale_q(pts, ticks, outBase)
     var outDTS = av_rescale_q(dts90k, ticks, outBase)
     if outDTS <= lastDTS[t] {
