@@ -43,7 +43,9 @@ extension MatroskaTitle {
       head.byteStart = offset
       kept[0] = head
     }
-    let origin = try keyFrame(in: head, atOrBefore: start) ?? start
+    // No key frame before the range's end (a range without a decodable picture): cut at A.
+    let found = try keyFrame(in: head, atOrBefore: start) ?? start
+    let origin = found < end ? found : start
     var part = self
     part.pieces = kept
     part.window90k = origin..<end
