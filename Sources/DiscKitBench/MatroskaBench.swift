@@ -5,10 +5,10 @@ import Foundation
 
 /// `disckit extract --format mkv` compared with mkvmerge reading the same playlist.
 ///
-/// The input is a Blu-ray folder authored under `.bench/mkv` (kept between runs) from two
-/// ffmpeg clips of `DISCKIT_BENCH_MKV_SECONDS` seconds each (default 60) in different PTS
-/// epochs: 1280x720 H.264 at a high bit rate, AC-3 and 24-bit LPCM (so the LPCM conversion is
-/// part of the work, as it is for mkvmerge).
+/// The input is a Blu-ray folder authored under `.bench/mkv` (kept between runs) from the two
+/// clips of `TestImages/scripts/bench-mkv-clips.sh`, `DISCKIT_BENCH_MKV_SECONDS` seconds each
+/// (default 60) in different PTS epochs: 1280x720 H.264 at a high bit rate, AC-3 and 24-bit
+/// LPCM (so the LPCM conversion is part of the work, as it is for mkvmerge).
 let matroskaBenchmarks: [Benchmark] = [
   Benchmark(
     name: "mkv", summary: "title to Matroska (DiscKitMedia, disckit-mkv) vs mkvmerge on the .mpls"
@@ -27,21 +27,12 @@ enum MatroskaBench {
     }
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     let seconds = ProcessInfo.processInfo.environment["DISCKIT_BENCH_MKV_SECONDS"] ?? "60"
-    for (name, offset) in [("c1", "10"), ("c2", "20000")] {
-      try Timing.tool(
-        "ffmpeg",
-        [
-          "-nostdin", "-v", "error", "-y",
-          "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=\(seconds)",
-          "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)",
-          "-f", "lavfi", "-i", "sine=frequency=660:sample_rate=48000:duration=\(seconds)",
-          "-map", "0", "-map", "1", "-map", "2",
-          "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "12M", "-g", "24", "-bf", "2",
-          "-pix_fmt", "yuv420p", "-c:a:0", "ac3", "-c:a:1", "pcm_bluray", "-sample_fmt:a:1", "s32",
-          "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra",
-          "-output_ts_offset", offset, "-mpegts_m2ts_mode", "1", "\(root)/\(name).ts",
-        ])
-    }
+    try Timing.tool(
+      "/bin/bash",
+      [
+        FileManager.default.currentDirectoryPath + "/TestImages/scripts/bench-mkv-clips.sh", root,
+        seconds,
+      ])
     let builder = try BDMVBuilder(
       clips: ["\(root)/c1.ts", "\(root)/c2.ts"],
       titles: [.init(clips: ["\(root)/c1.ts", "\(root)/c2.ts"], chapterInterval: 60)])
