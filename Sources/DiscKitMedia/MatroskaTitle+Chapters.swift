@@ -6,8 +6,8 @@ extension MatroskaTitle {
   /// (1-based, inclusive), as `disckit extract --chapters A-B --format mkv` writes it.
   ///
   /// The file starts at the video key frame at or before chapter A's start (the first picture
-  /// that decodes on its own, as mkvmerge's `--split parts:` cuts start): its timestamps are 0
-  /// there, which is chapter A's start itself when the chapter starts on a key frame (Blu-ray
+  /// that decodes on its own, so all of chapter A plays; mkvmerge's `--split parts:` starts at the
+  /// key frame at or after instead): its timestamps are 0 there, which is chapter A's start itself when the chapter starts on a key frame (Blu-ray
   /// entry marks sit on EP-map entries, DVD chapters on VOBU starts). The file ends where
   /// chapter B ends (the next chapter's start or the title's end). The chapters A...B are kept,
   /// shifted by the same amount and renumbered from 1; pieces wholly outside the range are not
