@@ -63,8 +63,7 @@ extension MatroskaTitle {
   /// The title time of the last video key frame at or before `time` in `piece` (or, when there
   /// is none, of the first one after it); `nil` when the piece's first bytes hold no video key
   /// frame. Reads at most ``keyFrameSearchLimit`` bytes.
-  func keyFrame(in piece: MatroskaPiece, atOrBefore time: UInt64) throws(DiscKitError) -> UInt64?
-  {
+  func keyFrame(in piece: MatroskaPiece, atOrBefore time: UInt64) throws(DiscKitError) -> UInt64? {
     let limit = min(piece.byteEnd, piece.byteStart + Self.keyFrameSearchLimit)
     let demuxer = try PieceDemuxer(
       source: source, container: container, range: piece.byteStart..<limit,

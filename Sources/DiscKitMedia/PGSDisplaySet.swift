@@ -44,7 +44,8 @@ struct PGSDisplaySet {
   /// Adds a packet's segments (title times of the packet); returns whether the set is complete.
   mutating func append(_ packet: UnsafePointer<AVPacket>, pts: Int64, dts: Int64) -> Bool {
     let size = Int(max(0, packet.pointee.size))
-    let data = UnsafeBufferPointer(start: packet.pointee.data, count: packet.pointee.data == nil ? 0 : size)
+    let data = UnsafeBufferPointer(
+      start: packet.pointee.data, count: packet.pointee.data == nil ? 0 : size)
     if bytes.isEmpty {
       self.pts = pts
       self.dts = dts

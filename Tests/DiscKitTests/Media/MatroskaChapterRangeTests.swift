@@ -133,7 +133,8 @@ struct MatroskaChapterRangeTests {
     try MatroskaWriter.write(try title.chapters(2...2), toPath: ours, overwrite: false)
     let a = try MatroskaOracle.read(ours)
     let b = try MatroskaOracle.read(theirs)
-    #expect(abs(a.duration - b.duration) <= 3.0 / 25, "disckit \(a.duration) s, mkvmerge \(b.duration) s")
+    #expect(
+      abs(a.duration - b.duration) <= 3.0 / 25, "disckit \(a.duration) s, mkvmerge \(b.duration) s")
     #expect(a.tracks.map(\.codecID) == b.tracks.map(\.codecID))
     let frames = try MatroskaOracle.videoFrameHashes([ours])
     #expect(frames.count > 0)

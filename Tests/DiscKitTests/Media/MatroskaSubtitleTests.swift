@@ -40,7 +40,8 @@ struct MatroskaSubtitleTests {
       let length = Int(bytes[i + 11]) << 8 | Int(bytes[i + 12])
       try #require(i + 13 + length <= bytes.count, "segment at \(i) of \(path) is cut short")
       result.append(
-        SupSegment(pts: pts, type: bytes[i + 10], payload: Data(bytes[(i + 13)..<(i + 13 + length)])))
+        SupSegment(
+          pts: pts, type: bytes[i + 10], payload: Data(bytes[(i + 13)..<(i + 13 + length)])))
       i += 13 + length
     }
     #expect(i == bytes.count, "\(path) ends inside a segment")
@@ -63,7 +64,8 @@ struct MatroskaSubtitleTests {
   static func expectSameSegments(_ extracted: String, _ source: String, _ what: String) throws {
     let ours = try segments(extracted)
     let theirs = try segments(source)
-    #expect(ours.count == theirs.count, "\(what): \(ours.count) segments, the .sup has \(theirs.count)")
+    #expect(
+      ours.count == theirs.count, "\(what): \(ours.count) segments, the .sup has \(theirs.count)")
     for (a, b) in zip(ours, theirs) {
       #expect(a.type == b.type && a.payload == b.payload, "\(what): \(a) vs \(b)")
       #expect(abs(Int64(a.pts) - Int64(b.pts)) <= 90, "\(what): \(a) vs \(b)")
@@ -208,8 +210,10 @@ struct MatroskaSubtitleTests {
     // Times: the VOB's, from the title's start (its first picture) on.
     let probe = try Tool.run(
       "ffprobe",
-      ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_time", "-of",
-       "default=nk=1:nw=1", vob])
+      [
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_time", "-of",
+        "default=nk=1:nw=1", vob,
+      ])
     let start = try #require(Double(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)))
     let decoded = try Self.decodedSubtitles(out)
     let expected = try Self.decodedSubtitles(vob)
