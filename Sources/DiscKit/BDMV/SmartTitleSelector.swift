@@ -37,8 +37,8 @@ public enum SmartTitleSelector {
   public struct Entry: Sendable {
     /// The playlist file name, e.g. `00800.mpls`.
     public var name: String
-    /// `nil` when kept; otherwise why it was set aside ("duplicate of 00801.mpls", ...).
-    public var excluded: String?
+    /// `nil` when kept; otherwise why it was set aside (``TitleExclusion/duplicate(of:)``, ...).
+    public var excluded: TitleExclusion?
     /// Navigation titles that play this playlist (index title numbers; 0 = first play).
     public var playedByTitles: [Int]
   }
@@ -73,13 +73,13 @@ public enum SmartTitleSelector {
     // Rule 1.
     for (i, c) in candidates.enumerated() {
       guard let pl = c.playlist else {
-        entries[i].excluded = "unreadable"
+        entries[i].excluded = .unreadable(nil)
         continue
       }
       if pl.playItems.isEmpty {
-        entries[i].excluded = "empty"
+        entries[i].excluded = .empty
       } else if pl.playItems.contains(where: { !$0.hasValidTimes }) {
-        entries[i].excluded = "invalid in/out times"
+        entries[i].excluded = .invalidTimes
       }
     }
     // Rule 2: visit navigation-played playlists first, then by number.
@@ -96,7 +96,7 @@ public enum SmartTitleSelector {
           clip: $0.clip.clipID, inTime: $0.inTime, outTime: $0.outTime)
       }
       if let first = kept[key] {
-        entries[i].excluded = "duplicate of \(first)"
+        entries[i].excluded = .duplicate(of: first)
       } else {
         kept[key] = candidates[i].name
       }
@@ -106,16 +106,16 @@ public enum SmartTitleSelector {
       guard let pl = c.playlist else { continue }
       var seen = Set<String>()
       if pl.playItems.contains(where: { !seen.insert("\($0.clip.clipID)@\($0.inTime)").inserted }) {
-        entries[i].excluded = "repeated segments"
+        entries[i].excluded = .repeatedSegments
       } else if Double(pl.duration45k) / 45000 < minSeconds {
-        entries[i].excluded = "too short"
+        entries[i].excluded = .tooShort
       }
     }
 
     var survivors = candidates.indices.filter { entries[$0].excluded == nil }
     var relaxed = false
     if survivors.isEmpty && relaxMinimum {
-      survivors = candidates.indices.filter { entries[$0].excluded == "too short" }
+      survivors = candidates.indices.filter { entries[$0].excluded == .tooShort }
       for i in survivors { entries[i].excluded = nil }
       relaxed = !survivors.isEmpty
     }

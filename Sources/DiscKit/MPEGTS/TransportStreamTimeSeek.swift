@@ -61,7 +61,7 @@ public enum TransportStreamTimeSeek {
   }
 
   /// Where playback from the requested time starts.
-  public struct Result: Sendable, Hashable, Codable {
+  public struct Result: Sendable, Hashable, Encodable {
     /// The offset to start reading from: ``accessPointOffset`` moved back over the PSI packets
     /// that directly precede it. Unit-aligned (for BDAV, at the `TP_extra_header`).
     public var offset: Int64
@@ -92,8 +92,9 @@ public enum TransportStreamTimeSeek {
     public var clamped: Bool
     /// Bytes read by the seek (head scan included).
     public var bytesRead: Int64
-    /// What did not go as planned (a fallback, a PTS that went backwards), in plain words.
-    public var warnings: [String]
+    /// What did not go as planned (a start after the time, a fallback to the stream's start);
+    /// encoded as their descriptions.
+    public var warnings: [Warning]
   }
 
   /// Finds where playback from `seconds` after the stream's start begins.
@@ -163,7 +164,7 @@ public enum TransportStreamTimeSeek {
     }
 
     // 3. Backward scan for the last access point at or before the target.
-    var warnings: [String] = []
+    var warnings: [Warning] = []
     var clamped = false
     if hi >= source.size {
       let tail = try context.maxPTSDistance(
@@ -193,19 +194,15 @@ public enum TransportStreamTimeSeek {
       point = found
     } else if let earliest, let pts = earliest.pts {
       placement = .after
-      let why =
-        end <= p0Offset
-        ? "the time lies before the stream's first random access point"
-        : "no random access point in the \(scanned) bytes before the time"
+      let next = Double(context.distance(pts) / 90) / 1000
       warnings.append(
-        "\(why); starting at the next one (\(Double(context.distance(pts) / 90) / 1000) s)"
-      )
+        end <= p0Offset
+          ? .beforeFirstAccessPoint(nextSeconds: next)
+          : .noAccessPointBefore(scannedBytes: scanned, nextSeconds: next))
       point = earliest
     } else if let offset = video.firstIDROffset, let pts = video.firstIDRPTS {
       placement = .streamStart
-      warnings.append(
-        "no random access point in the \(scanned) bytes before the time; starting at the stream's first one"
-      )
+      warnings.append(.startedAtStreamStart(scannedBytes: scanned))
       point = RandomAccessPoint(
         pid: video.pid, kind: video.firstIDRKind ?? .idr, pts: pts, dts: nil, offset: offset,
         packetIndex: offset / Int64(unit), randomAccessIndicator: false)
