@@ -95,3 +95,13 @@ public struct BDMVIndex: Sendable, Hashable, Codable {
     try self.init(parsing: &reader)
   }
 }
+
+extension BDMVIndex {
+  /// Creates an index table (for authoring and tests).
+  public init(version: BDMVVersion = .v0200, firstPlay: Object, topMenu: Object, titles: [Title]) {
+    self.version = version
+    self.firstPlay = firstPlay
+    self.topMenu = topMenu
+    self.titles = titles
+  }
+}

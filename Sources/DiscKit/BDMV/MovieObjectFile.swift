@@ -108,3 +108,21 @@ public struct MovieObjectFile: Sendable, Hashable, Codable {
     return reach
   }
 }
+
+extension MovieObjectFile {
+  /// Creates a movie object file (for authoring and tests).
+  public init(version: BDMVVersion = .v0200, objects: [MovieObject]) {
+    self.version = version
+    self.objects = objects
+  }
+}
+
+extension MovieObjectFile.MovieObject {
+  /// Creates a movie object.
+  public init(commands: [NavigationCommand], resumeIntention: Bool = false) {
+    self.resumeIntention = resumeIntention
+    self.menuCallMask = false
+    self.titleSearchMask = false
+    self.commands = commands
+  }
+}
