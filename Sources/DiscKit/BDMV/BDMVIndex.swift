@@ -41,7 +41,7 @@ public struct BDMVIndex: Sendable, Hashable, Codable {
   public var titles: [Title]
 
   /// Parses a whole `index.bdmv`.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     version = try BDMVVersion.readHeader(&reader, type: "INDX")
     let indexesStart = Int(try reader.readUInt32BE())
     guard indexesStart <= reader.count else {

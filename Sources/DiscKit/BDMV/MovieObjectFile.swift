@@ -18,7 +18,7 @@ public struct MovieObjectFile: Sendable, Hashable, Codable {
   public var objects: [MovieObject]
 
   /// Parses a whole `MovieObject.bdmv`.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     version = try BDMVVersion.readHeader(&reader, type: "MOBJ")
     guard reader.count >= 50 else {
       throw DiscKitError.truncated(

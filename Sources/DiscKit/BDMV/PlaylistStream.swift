@@ -72,7 +72,7 @@ public struct PlaylistStream: Sendable, Hashable, Codable {
   }
 
   /// Parses a stream entry and its attributes (each skipped by its own length, as libbluray does).
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let entryLength = Int(try reader.readUInt8())
     let entryStart = reader.relativePosition
     entryType = try reader.readUInt8()
