@@ -69,16 +69,9 @@ public struct MatroskaExtraction: Sendable {
             "--playlist applies to Blu-ray; use --title on a DVD")
         }
         let dvd = try DVDDisc(fileSystem: disc.fileSystem)
-        let number: Int
-        if let title = options.title {
-          number = title
-        } else {
-          guard
-            let main = TitleList(dvd: dvd, selection: options.select).mainKey.flatMap({ Int($0) })
-          else {
-            throw DiscKitError(.notFound, disc.path, at: nil, "no main title found")
-          }
-          number = main
+        guard let number = try dvd.titleNumber(options.titleChoice, selection: options.select)
+        else {
+          throw DiscKitError(.notFound, disc.path, at: nil, "no main title found")
         }
         source = .dvd(dvd, title: number, angle: options.angle)
       case .data:
