@@ -1,11 +1,6 @@
 import ArgumentParser
 import DiscKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 // @preconcurrency: `stdout` is a C global; `line` locks it as `print` does.
 #if canImport(Glibc)
   @preconcurrency import Glibc
@@ -17,12 +12,10 @@ import DiscKit
 
 /// Output helpers shared by the commands (and by the helper programs).
 package enum Output {
-  /// Encodes `value` as stable JSON (sorted keys, no escaped slashes) without a newline.
+  /// Encodes `value` as stable JSON (sorted keys, no escaped slashes) without a newline: the
+  /// bytes of Foundation's `JSONEncoder` with those options, written by ``JSONText``.
   package static func json<T: Encodable>(_ value: T) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let data = try encoder.encode(value)
-    return String(decoding: data, as: UTF8.self)
+    try JSONText.encode(value)
   }
 
   /// Writes a line to standard output (the C library's buffered `stdout`, as `print` does,
