@@ -223,8 +223,9 @@ package enum FastCommandLine {
     }
 
     /// The option's value: the attached one, else the next argument unless it starts with a dash.
+    /// An empty attached value (`--name=`) is ArgumentParser's "missing value" error: nil.
     mutating func value(_ inline: Substring?) -> String? {
-      if let inline { return String(inline) }
+      if let inline { return inline.isEmpty ? nil : String(inline) }
       guard let next = rest.first, next.utf8.first != UInt8(ascii: "-") else { return nil }
       rest.removeFirst()
       return next
