@@ -28,7 +28,7 @@ struct FastCommandLineTests {
       ["--batch", "/nonexistent/root"], ["--batch=/nonexistent/root"], ["--jobs", "1"],
       ["--jobs=0"], ["--jobs", "two"], ["--bogus"], ["-h"], ["--help"], ["--version"],
       ["--json=true"], ["--all=1"], ["-all"], ["--batch="], ["--select="], ["--min-length="],
-      ["--jobs=+2"], ["--min-length", "0x1p3"],
+      ["--jobs=+2"], ["--min-length", "0x1p3"], ["--batch", ""], ["--select", ""],
     ]
     let scanPieces: [[String]] = [
       ["--json"], ["--offset", "188"], ["--offset=1K"], ["--offset", "12Q"], ["--bytes", "64K"],
@@ -36,7 +36,7 @@ struct FastCommandLineTests {
       ["--title", "1"], ["--title", "2"], ["--title=x"], ["--playlist", "00000"],
       ["--playlist=99999"], ["--at", "1.5"], ["--at=0"], ["--at", "inf"], ["--jobs", "3"],
       ["--batch", "/nonexistent/root"], ["--bogus"], ["-h"], ["--offset="], ["--playlist="],
-      ["--at="], ["--title", "+1"], ["--bytes", "1k"],
+      ["--at="], ["--title", "+1"], ["--bytes", "1k"], ["--offset", ""], ["--playlist", " "],
     ]
     let infoPieces: [[String]] = [["--json"], ["--json=false"], ["--bogus"], ["-h"], ["--help"]]
     var lines: [[String]] = [
