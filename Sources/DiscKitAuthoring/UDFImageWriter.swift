@@ -59,22 +59,40 @@ public struct UDFImageWriter: Sendable {
     public var entryOrder: EntryOrder
     /// Test option: split every file into extents of this many blocks and record them out of
     /// order with gaps between them (`nil`: contiguous files).
-    public var fragmentBlocks: Int?
+    package var fragmentBlocks: Int?
     /// Test option: at most this many allocation descriptors per File Entry or Allocation
     /// Extent Descriptor (at least 2), so files with more extents get AED chains.
-    public var maxAllocationDescriptorsPerBlock: Int?
+    package var maxAllocationDescriptorsPerBlock: Int?
     /// Also record an anchor at N - 257 (the third location UDF 2.2.3 names).
     public var anchorBeforeEnd: Bool
     /// Recording time in seconds since 1970 (`nil`: now).
     public var recordingTime: Int64?
     /// Limits for the folder walk.
     public var limits: ParsingLimits
-    /// The largest image in blocks (UDF addresses blocks with 32 bits). Lowered by tests only.
-    public var maxImageBlocks: UInt64
+    /// Test option: the largest image in blocks (UDF addresses blocks with 32 bits).
+    package var maxImageBlocks: UInt64
 
+    /// Options for an image of `revision` labelled `volumeLabel`.
+    ///
+    /// - Parameters:
+    ///   - anchorBeforeEnd: also record an anchor at N - 257.
+    ///   - recordingTime: seconds since 1970 (`nil`: now), for reproducible images.
     public init(
       revision: Revision = .udf250, volumeLabel: String? = nil, entryOrder: EntryOrder = .byName,
-      fragmentBlocks: Int? = nil, maxAllocationDescriptorsPerBlock: Int? = nil,
+      anchorBeforeEnd: Bool = true, recordingTime: Int64? = nil, limits: ParsingLimits = .default
+    ) {
+      self.init(
+        revision: revision, volumeLabel: volumeLabel, entryOrder: entryOrder,
+        fragmentBlocks: nil, maxAllocationDescriptorsPerBlock: nil,
+        anchorBeforeEnd: anchorBeforeEnd, recordingTime: recordingTime, limits: limits,
+        maxImageBlocks: UInt64(UInt32.max))
+    }
+
+    /// Options with the test-only layouts (fragmented files, short descriptor blocks, a
+    /// lowered size limit); for this package's tests.
+    package init(
+      revision: Revision = .udf250, volumeLabel: String? = nil, entryOrder: EntryOrder = .byName,
+      fragmentBlocks: Int?, maxAllocationDescriptorsPerBlock: Int? = nil,
       anchorBeforeEnd: Bool = true,
       recordingTime: Int64? = nil, limits: ParsingLimits = .default,
       maxImageBlocks: UInt64 = UInt64(UInt32.max)

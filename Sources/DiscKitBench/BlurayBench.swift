@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitAuthoring
 import Foundation
 
 /// Blu-ray benchmarks: `titles` on a disc with many playlists against `bd_list_titles`, and title

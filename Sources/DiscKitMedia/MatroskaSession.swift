@@ -24,6 +24,9 @@ final class MatroskaSession {
   private let totalBytes: Int64
   private var dropped = 0
 
+  /// How far past a chapter range's end (90 kHz, decode time) a piece is read.
+  static let windowReadPast90k: Int64 = 3 * 90000
+
   static func canCarry(_ codec: AVCodecID) -> Bool {
     if PCMConverter.converts(codec) { return true }
     guard codec != AV_CODEC_ID_NONE, let matroska = av_guess_format("matroska", nil, nil) else {
@@ -203,6 +206,18 @@ final class MatroskaSession {
           "cannot copy codec parameters: \(averror(copied))")
       }
       target.pointee.codec_tag = 0
+      if let extra = resolved.track.codecPrivate, !extra.isEmpty {
+        av_freep(&target.pointee.extradata)
+        let padded = extra.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)
+        guard let buffer = av_mallocz(padded)?.assumingMemoryBound(to: UInt8.self) else {
+          throw DiscKitError(.io, title.name, at: nil, "cannot allocate \(padded) bytes")
+        }
+        extra.withUnsafeBufferPointer { b in
+          if let base = b.baseAddress { buffer.update(from: base, count: b.count) }
+        }
+        target.pointee.extradata = buffer
+        target.pointee.extradata_size = Int32(extra.count)
+      }
       if resolved.converter == nil && target.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
         // The decoder's sample depth of a compressed format is no property of the stream
         // (mkvmerge writes no bit depth for AC-3, DTS, TrueHD).
@@ -276,7 +291,10 @@ final class MatroskaSession {
     var filled: [Bool] = []
     var held = [HeldPackets](repeating: HeldPackets(), count: tracks.count)
     var frameTicks = [Int64](repeating: 0, count: tracks.count)
+    var displaySets = [PGSDisplaySet](repeating: PGSDisplaySet(), count: tracks.count)
+    var assembled: UnsafeMutablePointer<AVPacket>?
     defer {
+      av_packet_free(&assembled)
       for h in held {
         for p in h.packets {
           var p: UnsafeMutablePointer<AVPacket>? = p
@@ -297,6 +315,22 @@ final class MatroskaSession {
       }
       held[t].packets.removeFirst(end)
       held[t].waiting = held[t].waiting.map { $0 - end }
+    }
+    // A PGS display set gathered from its segments goes out as one block at its first time.
+    func emitDisplaySet(_ t: Int) throws(DiscKitError) {
+      if assembled == nil { assembled = av_packet_alloc() }
+      guard let out = assembled else {
+        throw DiscKitError(.io, demuxer.structure, at: nil, "cannot allocate a packet")
+      }
+      let pts = displaySets[t].pts
+      let dts = displaySets[t].dts
+      guard displaySets[t].take(into: out) else {
+        throw DiscKitError(.io, demuxer.structure, at: nil, "cannot allocate a packet")
+      }
+      defer { av_packet_unref(out) }
+      try emit(
+        out, track: t, titlePTS: pts, titleDTS: dts, piece: piece, demuxer: demuxer,
+        muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
     }
     while true {
       let r = av_read_frame(format, packet)
@@ -324,7 +358,18 @@ final class MatroskaSession {
       if packet.pointee.duration > 0 {
         frameTicks[t] = av_rescale_q(packet.pointee.duration, inBase, ticks)
       }
+      // A chapter range ends: once every track is past it (the multiplex keeps tracks within
+      // a second or so of each other), the rest of the piece is not read.
+      if let window = title.window90k, titleDTS != nopts,
+        titleDTS > Int64(clamping: window.upperBound) + Self.windowReadPast90k
+      {
+        break
+      }
       let codec = tracks[t].inputCodec
+      if codec == AV_CODEC_ID_HDMV_PGS_SUBTITLE {
+        if displaySets[t].append(packet, pts: titlePTS, dts: titleDTS) { try emitDisplaySet(t) }
+        continue
+      }
       let isMPEGVideo = codec == AV_CODEC_ID_MPEG2VIDEO || codec == AV_CODEC_ID_MPEG1VIDEO
       if isMPEGVideo && titleDTS != nopts && (titlePTS == nopts || !held[t].packets.isEmpty) {
         let type = Self.mpegPictureType(packet)
@@ -352,6 +397,8 @@ final class MatroskaSession {
         packet, track: t, titlePTS: titlePTS, titleDTS: titleDTS, piece: piece,
         demuxer: demuxer, muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
     }
+    // A display set the piece cut short goes out as it is.
+    for t in displaySets.indices where !displaySets[t].isEmpty { try emitDisplaySet(t) }
     // The piece's last reference picture is presented after the pictures decoded behind it.
     for t in held.indices where !held[t].packets.isEmpty {
       if let w = held[t].waiting {
@@ -374,7 +421,7 @@ final class MatroskaSession {
     let ticks = AVRational(num: 1, den: 90000)
     guard let stream = muxer.pointee.streams?[t] else { return }
     let outBase = stream.pointee.time_base
-    let pts = titlePTS != nopts ? titlePTS : titleDTS
+    var pts = titlePTS != nopts ? titlePTS : titleDTS
     guard pts != nopts else {
       dropped += 1
       return
@@ -384,7 +431,17 @@ final class MatroskaSession {
       dropped += 1
       return
     }
-    let dts90k = titleDTS != nopts ? min(titleDTS, pts) : pts
+    var dts90k = titleDTS != nopts ? min(titleDTS, pts) : pts
+    if let window = title.window90k {
+      // A chapter range: only what plays inside it, with timestamps from its start.
+      guard pts >= Int64(clamping: window.lowerBound), pts < Int64(clamping: window.upperBound)
+      else {
+        dropped += 1
+        return
+      }
+      pts -= Int64(clamping: window.lowerBound)
+      dts90k -= Int64(clamping: window.lowerBound)
+    }
     var outPTS = av_rescale_q(pts, ticks, outBase)
     var outDTS = av_rescale_q(dts90k, ticks, outBase)
     if outDTS <= lastDTS[t] {

@@ -33,6 +33,10 @@ public struct MatroskaTitle: Sendable {
   public var duration90k: UInt64
   /// Streams of the navigation data left out of the file, with the reason (for reports).
   public var skippedStreams: [String]
+  /// The part of the title to write, in title time (90 kHz): packets presented outside it are
+  /// left out and the file's timestamps start at its lower bound. `nil`: the whole title.
+  /// ``chapters(_:)`` sets it.
+  public var window90k: Range<UInt64>?
 
   /// A title from its parts.
   public init(
@@ -110,7 +114,7 @@ public struct MatroskaTitle: Sendable {
       let start = UInt64(c.titleTime) * 2
       return MatroskaChapter(
         start90k: start, end90k: min(start + UInt64(c.duration) * 2, max(duration, start)),
-        title: Self.chapterName(c.index + 1))
+        title: Self.chapterName(c.index + 1), byteOffset: c.offset)
     }
     self.init(
       name: title.name, source: source, container: .transportStream, pieces: pieces,
@@ -145,11 +149,15 @@ public struct MatroskaTitle: Sendable {
           kind: .audio, streamID: a.streamID, language: Self.language(a.language ?? ""),
           isDefault: i == 0, declaredCodec: a.codec))
     }
+    let vobSubHeader = VobSubHeader(
+      width: title.video.width, height: title.video.height,
+      palette: title.firstProgramChain.palette
+    ).text
     for s in title.subpictures {
       tracks.append(
         MatroskaTrack(
           kind: .subtitle, streamID: s.streamID, language: Self.language(s.language ?? ""),
-          isDefault: false, declaredCodec: s.codec))
+          isDefault: false, declaredCodec: s.codec, codecPrivate: Array(vobSubHeader.utf8)))
     }
     // Cells of one VOB share a clock and are demuxed together (an audio frame may straddle
     // two cells); a new VOB ID starts a new piece, placed where the previous one really ended
@@ -224,7 +232,7 @@ public struct MatroskaTitle: Sendable {
       chapters.append(
         MatroskaChapter(
           start90k: cellTimes[first], end90k: duration,
-          title: Self.chapterName(chapters.count + 1)))
+          title: Self.chapterName(chapters.count + 1), byteOffset: source.cellStarts[first]))
     }
     self.init(
       name: "DVD title \(number)", source: source, container: .programStream, pieces: pieces,

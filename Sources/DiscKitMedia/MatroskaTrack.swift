@@ -24,13 +24,21 @@ public struct MatroskaTrack: Sendable, Hashable, Codable {
   /// The codec named by the disc's navigation data (STN coding type, IFO audio format), for
   /// messages.
   public var declaredCodec: String
+  /// The track's Matroska `CodecPrivate` when the navigation data, not the stream, holds it
+  /// (DVD subpictures: the VobSub `.idx` header with the PGC's palette); `nil`: what
+  /// libavformat reads from the stream.
+  public var codecPrivate: [UInt8]?
 
   /// A track description.
-  public init(kind: Kind, streamID: Int, language: String, isDefault: Bool, declaredCodec: String) {
+  public init(
+    kind: Kind, streamID: Int, language: String, isDefault: Bool, declaredCodec: String,
+    codecPrivate: [UInt8]? = nil
+  ) {
     self.kind = kind
     self.streamID = streamID
     self.language = language
     self.isDefault = isDefault
     self.declaredCodec = declaredCodec
+    self.codecPrivate = codecPrivate
   }
 }

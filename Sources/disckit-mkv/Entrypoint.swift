@@ -9,12 +9,13 @@ import DiscKitMedia
 struct Entrypoint {
   static func main() {
     MatroskaExtraction.handler = { request, progress in
-      let title: MatroskaTitle
+      var title: MatroskaTitle
       switch request.source {
       case .bluray(let bluray): title = try MatroskaTitle(bluray: bluray)
       case .dvd(let disc, let number, let angle):
         title = try MatroskaTitle(dvd: disc, title: number, angle: angle)
       }
+      if let chapters = request.chapters { title = try title.chapters(chapters) }
       try MatroskaWriter.write(
         title, toPath: request.output, overwrite: request.force, progress: progress)
     }

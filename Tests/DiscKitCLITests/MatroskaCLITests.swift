@@ -75,13 +75,30 @@ struct MatroskaCLITests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["title.mkv"])
   }
 
-  @Test(.enabled(if: ready, why))
-  func chapterRangesAreM2TSOnly() throws {
+  /// `--chapters A-B` writes chapters A through B (the chapter times are libbluray's: see
+  /// MatroskaChapterRangeTests); `--chapters-file` is M2TS only; a range beyond the title is
+  /// one line and exit 64, nothing written.
+  @Test(.enabled(if: ready && Tool.has("ffprobe"), why))
+  func chapterRanges() throws {
     let dir = try TemporaryDirectory()
+    let out = dir.file("part.mkv")
     let run = try Tool.run(
-      Self.disckit, ["extract", Self.languages, "--chapters", "1-2", "-o", dir.file("x.mkv")])
-    #expect(run.status == 64)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [])
+      Self.disckit, ["extract", Self.languages, "--chapters", "2-3", "-o", out])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try Self.identify(out) == ("Matroska", ["video", "audio", "audio"]))
+    let probe = try Tool.run(
+      "ffprobe", ["-v", "error", "-show_chapters", "-of", "csv=p=0", out])
+    #expect(probe.text.split(separator: "\n").count == 2, "\(probe.text)")
+
+    let beyond = try Tool.run(
+      Self.disckit, ["extract", Self.languages, "--chapters", "9", "-o", dir.file("x.mkv")])
+    #expect(beyond.status == 64)
+    #expect(beyond.stderr.split(separator: "\n").count == 1, "\(beyond.stderr)")
+    let file = try Tool.run(
+      Self.disckit,
+      ["extract", Self.languages, "--chapters-file", dir.file("c.txt"), "-o", dir.file("x.mkv")])
+    #expect(file.status == 64)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["part.mkv"])
   }
 
   @Test(

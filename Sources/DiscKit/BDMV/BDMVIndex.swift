@@ -41,7 +41,7 @@ public struct BDMVIndex: Sendable, Hashable, Codable {
   public var titles: [Title]
 
   /// Parses a whole `index.bdmv`.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     version = try BDMVVersion.readHeader(&reader, type: "INDX")
     let indexesStart = Int(try reader.readUInt32BE())
     guard indexesStart <= reader.count else {
@@ -93,5 +93,15 @@ public struct BDMVIndex: Sendable, Hashable, Codable {
   public init(bytes: [UInt8], name: String = "index.bdmv") throws(DiscKitError) {
     var reader = BinaryReader(bytes, structure: name)
     try self.init(parsing: &reader)
+  }
+}
+
+extension BDMVIndex {
+  /// Creates an index table (for authoring and tests).
+  public init(version: BDMVVersion = .v0200, firstPlay: Object, topMenu: Object, titles: [Title]) {
+    self.version = version
+    self.firstPlay = firstPlay
+    self.topMenu = topMenu
+    self.titles = titles
   }
 }

@@ -30,7 +30,7 @@ public struct BlurayDisc: Sendable {
   /// Clip information by clip id; a failed clip maps to its error.
   public let clips: [String: Result<ClipInformation, DiscKitError>]
   /// Problems found while opening (broken files that were replaced by their backups, ...).
-  public let warnings: [String]
+  public let warnings: [DiscWarning]
 
   /// Opens the navigation data of `fileSystem`.
   ///
@@ -45,7 +45,7 @@ public struct BlurayDisc: Sendable {
     throws(DiscKitError)
   {
     self.fileSystem = fileSystem
-    var warnings: [String] = []
+    var warnings: [DiscWarning] = []
 
     func load<T>(_ name: String, _ parse: ([UInt8], String) throws(DiscKitError) -> T) -> (
       T?, Bool, DiscKitError?
@@ -55,7 +55,7 @@ public struct BlurayDisc: Sendable {
         do {
           let bytes = try fileSystem.readFile(atPath: path, limit: limits.maxMetadataFileBytes)
           let value = try parse(bytes, path)
-          if backup, let firstError { warnings.append("\(firstError); used the BACKUP copy") }
+          if backup, let firstError { warnings.append(.usedBackup(firstError)) }
           return (value, backup, nil)
         } catch {
           if firstError == nil { firstError = error }
@@ -77,7 +77,7 @@ public struct BlurayDisc: Sendable {
       names = try fileSystem.contentsOfDirectory(atPath: "/BDMV/BACKUP/PLAYLIST").filter {
         !$0.isDirectory
       }.map(\.name)
-      warnings.append("BDMV/PLAYLIST is missing; listed BDMV/BACKUP/PLAYLIST")
+      warnings.append(.playlistFolderMissing)
     }
     names = names.filter { !$0.hasPrefix(".") }
     guard names.count <= limits.maxDirectoryEntries else {

@@ -111,7 +111,7 @@ public struct BlurayTitle: Sendable {
   /// Total packets (libbluray's uint32 `title->packets`).
   public let packets: UInt32
   /// Problems that did not prevent building the title (e.g. an item whose in-time is after its out-time).
-  public let warnings: [String]
+  public let warnings: [TitleWarning]
 
   /// The duration in 90 kHz ticks.
   public var duration90k: UInt64 { UInt64(duration45k) * 2 }
@@ -130,7 +130,7 @@ public struct BlurayTitle: Sendable {
     self.disc = disc
     self.name = name
     self.playlist = playlist
-    var warnings: [String] = []
+    var warnings: [TitleWarning] = []
     var clips: [Clip] = []
     var pos: UInt32 = 0
     var time: UInt32 = 0
@@ -147,7 +147,7 @@ public struct BlurayTitle: Sendable {
         stillMode: item.stillMode,
         stillTime: item.stillTime)
       if !item.hasValidTimes {
-        warnings.append("play item \(i): in-time \(item.inTime) is after out-time \(item.outTime)")
+        warnings.append(.invalidTimes(playItem: i, inTime: item.inTime, outTime: item.outTime))
       }
       if let info = disc.clipInformation(ref.clipID) {
         clip.hasClipInformation = true
@@ -161,12 +161,12 @@ public struct BlurayTitle: Sendable {
           pts45k: item.outTime, before: false, stcID: ref.stcID)
         pos = pos &+ (clip.endPacket &- clip.startPacket)
       } else {
-        warnings.append("clip \(ref.clipID): no clip information; the item contributes no bytes")
+        warnings.append(.missingClipInformation(clipID: ref.clipID))
       }
       time = time &+ item.duration45k
       if clip.endPacket < clip.startPacket {
         warnings.append(
-          "play item \(i): end packet \(clip.endPacket) is before start packet \(clip.startPacket)")
+          .endBeforeStart(playItem: i, startPacket: clip.startPacket, endPacket: clip.endPacket))
       }
       clips.append(clip)
     }

@@ -39,7 +39,7 @@ public struct ClipInformation: Sendable, Hashable, Codable {
   }
 
   /// Parses a whole `.clpi` file held by `reader`.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     version = try BDMVVersion.readHeader(&reader, type: "HDMV")
     guard reader.count >= 40 else {
       throw DiscKitError.truncated(

@@ -59,7 +59,7 @@ public struct ClipProgramInfo: Sendable, Hashable, Codable {
   public init(programs: [Program]) { self.programs = programs }
 
   /// Parses ProgramInfo at the reader's cursor.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     try reader.skip(5)
     let count = Int(try reader.readUInt8())
     programs = []

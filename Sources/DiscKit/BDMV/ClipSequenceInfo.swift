@@ -47,7 +47,7 @@ public struct ClipSequenceInfo: Sendable, Hashable, Codable {
   public init(atcSequences: [ATCSequence]) { self.atcSequences = atcSequences }
 
   /// Parses SequenceInfo at the reader's cursor.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     try reader.skip(5)
     let atcCount = Int(try reader.readUInt8())
     atcSequences = []

@@ -118,7 +118,7 @@ public struct EPMap: Sendable, Hashable, Codable {
   ///
   /// - Throws: ``DiscKitError/Code/malformed`` when a coarse entry refers to a fine entry that
   ///   does not exist (libbluray would read past its array).
-  public static func parse(_ reader: inout BinaryReader) throws(DiscKitError) -> EPMap? {
+  package static func parse(_ reader: inout BinaryReader) throws(DiscKitError) -> EPMap? {
     let length = try reader.readUInt32BE()
     if length == 0 { return nil }
     let type = UInt8(try reader.readUInt16BE() & 0x0F)

@@ -21,22 +21,16 @@ public enum LibblurayTitleSelector {
     public static let all: Flags = []
   }
 
-  /// Why a playlist is not in the list.
-  public enum Exclusion: Sendable, Hashable {
-    case unreadable
-    case duplicate(of: String)
-    case repeatedSegments
-    case tooShort
-  }
-
   /// One playlist and its fate.
   public struct Entry: Sendable {
     /// The playlist file name, e.g. `00800.mpls`.
     public var name: String
     /// Index in the title list, or `nil` when excluded.
     public var titleIndex: Int?
-    /// Why the playlist is left out, or `nil` when it is listed.
-    public var exclusion: Exclusion?
+    /// Why the playlist is left out, or `nil` when it is listed: ``TitleExclusion/unreadable(_:)``
+    /// (without an error), ``TitleExclusion/duplicate(of:)``,
+    /// ``TitleExclusion/repeatedSegments`` or ``TitleExclusion/tooShort``.
+    public var exclusion: TitleExclusion?
   }
 
   /// The outcome.
@@ -68,7 +62,7 @@ public enum LibblurayTitleSelector {
     var buckets: [BucketKey: [Int]] = [:]
     for (name, candidate) in playlists where !name.hasPrefix(".") {
       guard let pl = candidate else {
-        entries.append(Entry(name: name, titleIndex: nil, exclusion: .unreadable))
+        entries.append(Entry(name: name, titleIndex: nil, exclusion: .unreadable(nil)))
         continue
       }
       let key = BucketKey(pl)

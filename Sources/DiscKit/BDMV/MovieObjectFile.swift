@@ -18,7 +18,7 @@ public struct MovieObjectFile: Sendable, Hashable, Codable {
   public var objects: [MovieObject]
 
   /// Parses a whole `MovieObject.bdmv`.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     version = try BDMVVersion.readHeader(&reader, type: "MOBJ")
     guard reader.count >= 50 else {
       throw DiscKitError.truncated(
@@ -106,5 +106,23 @@ public struct MovieObjectFile: Sendable, Hashable, Codable {
       }
     }
     return reach
+  }
+}
+
+extension MovieObjectFile {
+  /// Creates a movie object file (for authoring and tests).
+  public init(version: BDMVVersion = .v0200, objects: [MovieObject]) {
+    self.version = version
+    self.objects = objects
+  }
+}
+
+extension MovieObjectFile.MovieObject {
+  /// Creates a movie object.
+  public init(commands: [NavigationCommand], resumeIntention: Bool = false) {
+    self.resumeIntention = resumeIntention
+    self.menuCallMask = false
+    self.titleSearchMask = false
+    self.commands = commands
   }
 }

@@ -59,7 +59,7 @@ public struct MoviePlaylist: Sendable, Hashable, Codable {
   }
 
   /// Parses a whole `.mpls` file held by `reader`.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     version = try BDMVVersion.readHeader(&reader, type: "MPLS")
     guard reader.count >= 40 else {
       throw DiscKitError.truncated(

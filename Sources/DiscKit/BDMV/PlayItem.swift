@@ -72,7 +72,7 @@ public struct PlayItem: Sendable, Hashable, Codable {
   }
 
   /// Parses a PlayItem (length u16 ≥ 18, then the fields; trailing bytes are skipped).
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     fileOffset = reader.absoluteOffset
     let length = Int(try reader.readUInt16BE())
     let start = reader.relativePosition

@@ -27,7 +27,7 @@ public struct PlaylistMark: Sendable, Hashable, Codable {
   }
 
   /// Parses one 14-byte mark.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     try reader.skip(1)
     type = try reader.readUInt8()
     playItemRef = try reader.readUInt16BE()

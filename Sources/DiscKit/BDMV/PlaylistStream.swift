@@ -35,7 +35,8 @@ public struct PlaylistStream: Sendable, Hashable, Codable {
   public enum Kind: String, Sendable, Codable {
     case video, audio, presentationGraphics, interactiveGraphics, textSubtitle, unknown
 
-    init(codingType: UInt8) {
+    /// The kind of stream `codingType` carries (``unknown`` for a type the format does not define).
+    public init(codingType: UInt8) {
       switch codingType {
       case 0x01, 0x02, 0x1B, 0x20, 0x24, 0xEA: self = .video
       case 0x03, 0x04, 0x80...0x86, 0xA1, 0xA2: self = .audio
@@ -71,7 +72,7 @@ public struct PlaylistStream: Sendable, Hashable, Codable {
   }
 
   /// Parses a stream entry and its attributes (each skipped by its own length, as libbluray does).
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let entryLength = Int(try reader.readUInt8())
     let entryStart = reader.relativePosition
     entryType = try reader.readUInt8()

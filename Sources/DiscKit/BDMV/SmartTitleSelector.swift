@@ -37,8 +37,8 @@ public enum SmartTitleSelector {
   public struct Entry: Sendable {
     /// The playlist file name, e.g. `00800.mpls`.
     public var name: String
-    /// `nil` when kept; otherwise why it was set aside ("duplicate of 00801.mpls", ...).
-    public var excluded: String?
+    /// `nil` when kept; otherwise why it was set aside (``TitleExclusion/duplicate(of:)``, ...).
+    public var excluded: TitleExclusion?
     /// Navigation titles that play this playlist (index title numbers; 0 = first play).
     public var playedByTitles: [Int]
   }
@@ -70,52 +70,14 @@ public enum SmartTitleSelector {
     var entries = candidates.map {
       Entry(name: $0.name, excluded: nil, playedByTitles: navigation[$0.number] ?? [])
     }
-    // Rule 1.
-    for (i, c) in candidates.enumerated() {
-      guard let pl = c.playlist else {
-        entries[i].excluded = "unreadable"
-        continue
-      }
-      if pl.playItems.isEmpty {
-        entries[i].excluded = "empty"
-      } else if pl.playItems.contains(where: { !$0.hasValidTimes }) {
-        entries[i].excluded = "invalid in/out times"
-      }
-    }
-    // Rule 2: visit navigation-played playlists first, then by number.
-    let order = candidates.indices.filter { entries[$0].excluded == nil }.sorted { a, b in
-      let na = entries[a].playedByTitles.isEmpty ? 1 : 0
-      let nb = entries[b].playedByTitles.isEmpty ? 1 : 0
-      return (na, candidates[a].number, a) < (nb, candidates[b].number, b)
-    }
-    var kept: [[LibblurayTitleSelector.SegmentKey]: String] = [:]
-    for i in order {
-      guard let pl = candidates[i].playlist else { continue }
-      let key = pl.playItems.map {
-        LibblurayTitleSelector.SegmentKey(
-          clip: $0.clip.clipID, inTime: $0.inTime, outTime: $0.outTime)
-      }
-      if let first = kept[key] {
-        entries[i].excluded = "duplicate of \(first)"
-      } else {
-        kept[key] = candidates[i].name
-      }
-    }
-    // Rules 3 and 4.
-    for (i, c) in candidates.enumerated() where entries[i].excluded == nil {
-      guard let pl = c.playlist else { continue }
-      var seen = Set<String>()
-      if pl.playItems.contains(where: { !seen.insert("\($0.clip.clipID)@\($0.inTime)").inserted }) {
-        entries[i].excluded = "repeated segments"
-      } else if Double(pl.duration45k) / 45000 < minSeconds {
-        entries[i].excluded = "too short"
-      }
-    }
+    excludeUnplayable(candidates, &entries)
+    excludeDuplicates(candidates, &entries)
+    excludeLoopingAndShort(candidates, &entries, minSeconds: minSeconds)
 
     var survivors = candidates.indices.filter { entries[$0].excluded == nil }
     var relaxed = false
     if survivors.isEmpty && relaxMinimum {
-      survivors = candidates.indices.filter { entries[$0].excluded == "too short" }
+      survivors = candidates.indices.filter { entries[$0].excluded == .tooShort }
       for i in survivors { entries[i].excluded = nil }
       relaxed = !survivors.isEmpty
     }
@@ -135,34 +97,9 @@ public enum SmartTitleSelector {
     } else if !played.isEmpty {
       reason.append("played by the disc's navigation")
     }
-    func duration(_ i: Int) -> Double { Double(candidates[i].playlist?.duration45k ?? 0) }
-    func inversions(_ i: Int) -> Int {
-      guard let items = candidates[i].playlist?.playItems else { return 0 }
-      var n = 0
-      for k in items.indices.dropFirst() {
-        let a = items[k - 1]
-        let b = items[k]
-        if (a.clip.clipID, a.inTime) > (b.clip.clipID, b.inTime) { n += 1 }
-      }
-      return n
+    guard let best = best(of: pool, candidates) else {
+      return Result(entries: entries, main: nil, reason: "no candidate")
     }
-    let best = pool.max { a, b in
-      // "a < b" means b is better.
-      let da = duration(a)
-      let db = duration(b)
-      if abs(da - db) > 0.01 * max(da, db) { return da < db }
-      let ca = candidates[a].playlist?.chapterCount ?? 0
-      let cb = candidates[b].playlist?.chapterCount ?? 0
-      if ca != cb { return ca < cb }
-      let sa = candidates[a].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0
-      let sb = candidates[b].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0
-      if sa != sb { return sa < sb }
-      let ia = inversions(a)
-      let ib = inversions(b)
-      if ia != ib { return ia > ib }
-      return (candidates[a].number, a) > (candidates[b].number, b)
-    }
-    guard let best else { return Result(entries: entries, main: nil, reason: "no candidate") }
     let excludedCount = entries.count(where: { $0.excluded != nil })
     if pool.count == 1 {
       reason.append(
@@ -179,9 +116,10 @@ public enum SmartTitleSelector {
     if let titles = entries[best].playedByTitles.first.map({ [$0] }), !titles.isEmpty {
       reason[0] =
         titles[0] == 0 ? "played by the first-play object" : "played by index title \(titles[0])"
-      if !played.isEmpty
-        && played.count < survivors.filter({ duration($0) >= 0.8 * Double(longest) }).count
-      {
+      let longPlaylists = survivors.filter {
+        duration(candidates[$0]) >= 0.8 * Double(longest)
+      }
+      if !played.isEmpty && played.count < longPlaylists.count {
         reason[0] += " (other long playlists are not)"
       }
     }
@@ -190,5 +128,92 @@ public enum SmartTitleSelector {
     }
     return Result(
       entries: entries, main: candidates[best].name, reason: reason.joined(separator: "; "))
+  }
+
+  /// Rule 1: unreadable, empty, and invalid in/out times.
+  private static func excludeUnplayable(_ candidates: [Candidate], _ entries: inout [Entry]) {
+    for (i, c) in candidates.enumerated() {
+      guard let pl = c.playlist else {
+        entries[i].excluded = .unreadable(nil)
+        continue
+      }
+      if pl.playItems.isEmpty {
+        entries[i].excluded = .empty
+      } else if pl.playItems.contains(where: { !$0.hasValidTimes }) {
+        entries[i].excluded = .invalidTimes
+      }
+    }
+  }
+
+  /// Rule 2: duplicates; navigation-played playlists are visited first, then by number.
+  private static func excludeDuplicates(_ candidates: [Candidate], _ entries: inout [Entry]) {
+    let order = candidates.indices.filter { entries[$0].excluded == nil }.sorted { a, b in
+      let na = entries[a].playedByTitles.isEmpty ? 1 : 0
+      let nb = entries[b].playedByTitles.isEmpty ? 1 : 0
+      return (na, candidates[a].number, a) < (nb, candidates[b].number, b)
+    }
+    var kept: [[LibblurayTitleSelector.SegmentKey]: String] = [:]
+    for i in order {
+      guard let pl = candidates[i].playlist else { continue }
+      let key = pl.playItems.map {
+        LibblurayTitleSelector.SegmentKey(
+          clip: $0.clip.clipID, inTime: $0.inTime, outTime: $0.outTime)
+      }
+      if let first = kept[key] {
+        entries[i].excluded = .duplicate(of: first)
+      } else {
+        kept[key] = candidates[i].name
+      }
+    }
+  }
+
+  /// Rules 3 and 4: repeated segments, then too short.
+  private static func excludeLoopingAndShort(
+    _ candidates: [Candidate], _ entries: inout [Entry], minSeconds: Double
+  ) {
+    for (i, c) in candidates.enumerated() where entries[i].excluded == nil {
+      guard let pl = c.playlist else { continue }
+      var seen = Set<String>()
+      if pl.playItems.contains(where: { !seen.insert("\($0.clip.clipID)@\($0.inTime)").inserted }) {
+        entries[i].excluded = .repeatedSegments
+      } else if Double(pl.duration45k) / 45000 < minSeconds {
+        entries[i].excluded = .tooShort
+      }
+    }
+  }
+
+  private static func duration(_ c: Candidate) -> Double { Double(c.playlist?.duration45k ?? 0) }
+
+  /// Backward steps in (clip, in-time) order: obfuscated decoys shuffle their segments.
+  private static func inversions(_ c: Candidate) -> Int {
+    guard let items = c.playlist?.playItems else { return 0 }
+    var n = 0
+    for k in items.indices.dropFirst() {
+      let a = items[k - 1]
+      let b = items[k]
+      if (a.clip.clipID, a.inTime) > (b.clip.clipID, b.inTime) { n += 1 }
+    }
+    return n
+  }
+
+  /// The best of `pool`: longest, then (within 1 %) more chapters, more streams, fewer
+  /// out-of-order segments, the lower playlist number.
+  private static func best(of pool: [Int], _ candidates: [Candidate]) -> Int? {
+    pool.max { a, b in
+      // "a < b" means b is better.
+      let da = duration(candidates[a])
+      let db = duration(candidates[b])
+      if abs(da - db) > 0.01 * max(da, db) { return da < db }
+      let ca = candidates[a].playlist?.chapterCount ?? 0
+      let cb = candidates[b].playlist?.chapterCount ?? 0
+      if ca != cb { return ca < cb }
+      let sa = candidates[a].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0
+      let sb = candidates[b].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0
+      if sa != sb { return sa < sb }
+      let ia = inversions(candidates[a])
+      let ib = inversions(candidates[b])
+      if ia != ib { return ia > ib }
+      return (candidates[a].number, a) > (candidates[b].number, b)
+    }
   }
 }

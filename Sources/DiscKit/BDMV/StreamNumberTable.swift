@@ -24,7 +24,7 @@ public struct StreamNumberTable: Sendable, Hashable, Codable {
   public init() {}
 
   /// Parses an STN table (`length` u16, reserved u16, eight counts, reserved u32, entries).
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let length = Int(try reader.readUInt16BE())
     let start = reader.relativePosition
     guard length <= reader.remaining else {

@@ -15,7 +15,7 @@ public struct SubPath: Sendable, Hashable, Codable {
   }
 
   /// Parses a SubPath (length u32, reserved, type, repeat flag, item count, items).
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let length = Int(try reader.readUInt32BE())
     let start = reader.relativePosition
     guard length <= reader.remaining else {
@@ -52,7 +52,7 @@ public struct SubPlayItem: Sendable, Hashable, Codable {
   public var syncPTS: UInt32
 
   /// Parses a SubPlayItem (length u16 ≥ 24).
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let length = Int(try reader.readUInt16BE())
     let start = reader.relativePosition
     guard length >= 24 else { throw reader.malformed("SubPlayItem length \(length) is below 24") }

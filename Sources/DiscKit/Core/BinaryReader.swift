@@ -3,22 +3,22 @@
 /// Every read checks that the bytes exist and throws ``DiscKitError/Code/truncated`` naming the
 /// ``structure`` and the absolute offset (``baseOffset`` + position) otherwise. Parsers take one
 /// as `init(parsing reader: inout BinaryReader)`.
-public struct BinaryReader: Sendable {
+package struct BinaryReader: Sendable {
   /// The bytes being read.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
   /// The absolute offset of `bytes[0]` in the image or file the bytes came from.
-  public let baseOffset: Int64
+  package let baseOffset: Int64
   /// The name of the structure being read, used in errors.
-  public var structure: String
+  package var structure: String
   /// The cursor: an index into `bytes` within `lowerBound...upperBound`.
-  public private(set) var position: Int
+  package private(set) var position: Int
   /// The first index this reader may read.
-  public let lowerBound: Int
+  package let lowerBound: Int
   /// One past the last index this reader may read.
-  public let upperBound: Int
+  package let upperBound: Int
 
   /// Creates a reader over all of `bytes`, which start at absolute offset `baseOffset`.
-  public init(_ bytes: [UInt8], baseOffset: Int64 = 0, structure: String) {
+  package init(_ bytes: [UInt8], baseOffset: Int64 = 0, structure: String) {
     self.bytes = bytes
     self.baseOffset = baseOffset
     self.structure = structure
@@ -37,21 +37,21 @@ public struct BinaryReader: Sendable {
   }
 
   /// Bytes left between the cursor and the end of this reader's window.
-  public var remaining: Int { upperBound - position }
+  package var remaining: Int { upperBound - position }
   /// The absolute offset of the cursor.
-  public var absoluteOffset: Int64 { baseOffset + Int64(position) }
+  package var absoluteOffset: Int64 { baseOffset + Int64(position) }
   /// The cursor relative to the start of this reader's window.
-  public var relativePosition: Int { position - lowerBound }
+  package var relativePosition: Int { position - lowerBound }
   /// The window's length.
-  public var count: Int { upperBound - lowerBound }
+  package var count: Int { upperBound - lowerBound }
 
   /// The absolute offset of a position relative to this reader's window.
-  public func absoluteOffset(ofRelative relative: Int) -> Int64 {
+  package func absoluteOffset(ofRelative relative: Int) -> Int64 {
     baseOffset + Int64(lowerBound) + Int64(relative)
   }
 
   /// An error at the cursor (or at a relative position) of this reader's structure.
-  public func error(_ code: DiscKitError.Code, _ detail: String, atRelative relative: Int? = nil)
+  package func error(_ code: DiscKitError.Code, _ detail: String, atRelative relative: Int? = nil)
     -> DiscKitError
   {
     let at = relative.map { absoluteOffset(ofRelative: $0) } ?? absoluteOffset
@@ -59,7 +59,7 @@ public struct BinaryReader: Sendable {
   }
 
   /// A malformed-field error at the cursor (or a relative position).
-  public func malformed(_ detail: String, atRelative relative: Int? = nil) -> DiscKitError {
+  package func malformed(_ detail: String, atRelative relative: Int? = nil) -> DiscKitError {
     error(.malformed, detail, atRelative: relative)
   }
 
@@ -73,7 +73,7 @@ public struct BinaryReader: Sendable {
   // MARK: Moving the cursor
 
   /// Moves the cursor to a position relative to the start of this reader's window.
-  public mutating func seek(toRelative relative: Int) throws(DiscKitError) {
+  package mutating func seek(toRelative relative: Int) throws(DiscKitError) {
     guard relative >= 0, relative <= count else {
       throw DiscKitError(
         .malformed, structure, at: absoluteOffset(ofRelative: 0),
@@ -83,13 +83,13 @@ public struct BinaryReader: Sendable {
   }
 
   /// Skips `n` bytes.
-  public mutating func skip(_ n: Int) throws(DiscKitError) {
+  package mutating func skip(_ n: Int) throws(DiscKitError) {
     try require(n)
     position += n
   }
 
   /// A reader over the next `n` bytes (a length-prefixed section), advancing past them.
-  public mutating func slice(_ n: Int, structure: String? = nil) throws(DiscKitError)
+  package mutating func slice(_ n: Int, structure: String? = nil) throws(DiscKitError)
     -> BinaryReader
   {
     try require(n)
@@ -101,7 +101,7 @@ public struct BinaryReader: Sendable {
   }
 
   /// A reader over `n` bytes at a relative position, without moving the cursor.
-  public func slice(atRelative relative: Int, count n: Int, structure: String? = nil)
+  package func slice(atRelative relative: Int, count n: Int, structure: String? = nil)
     throws(DiscKitError) -> BinaryReader
   {
     guard relative >= 0, n >= 0, relative <= count, n <= count - relative else {
@@ -118,35 +118,35 @@ public struct BinaryReader: Sendable {
   // MARK: Reading
 
   /// Reads `n` bytes.
-  public mutating func readBytes(_ n: Int) throws(DiscKitError) -> [UInt8] {
+  package mutating func readBytes(_ n: Int) throws(DiscKitError) -> [UInt8] {
     try require(n)
     defer { position += n }
     return Array(bytes[position..<position + n])
   }
 
   /// Reads one byte.
-  public mutating func readUInt8() throws(DiscKitError) -> UInt8 {
+  package mutating func readUInt8() throws(DiscKitError) -> UInt8 {
     try require(1)
     defer { position += 1 }
     return bytes[position]
   }
 
   /// Reads a big-endian 16-bit integer.
-  public mutating func readUInt16BE() throws(DiscKitError) -> UInt16 {
+  package mutating func readUInt16BE() throws(DiscKitError) -> UInt16 {
     try require(2)
     defer { position += 2 }
     return UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
   }
 
   /// Reads a little-endian 16-bit integer.
-  public mutating func readUInt16LE() throws(DiscKitError) -> UInt16 {
+  package mutating func readUInt16LE() throws(DiscKitError) -> UInt16 {
     try require(2)
     defer { position += 2 }
     return UInt16(bytes[position + 1]) << 8 | UInt16(bytes[position])
   }
 
   /// Reads a big-endian 24-bit integer.
-  public mutating func readUInt24BE() throws(DiscKitError) -> UInt32 {
+  package mutating func readUInt24BE() throws(DiscKitError) -> UInt32 {
     try require(3)
     defer { position += 3 }
     return UInt32(bytes[position]) << 16 | UInt32(bytes[position + 1]) << 8
@@ -154,35 +154,35 @@ public struct BinaryReader: Sendable {
   }
 
   /// Reads a big-endian 32-bit integer.
-  public mutating func readUInt32BE() throws(DiscKitError) -> UInt32 {
+  package mutating func readUInt32BE() throws(DiscKitError) -> UInt32 {
     try require(4)
     defer { position += 4 }
     return Self.be32(bytes, position)
   }
 
   /// Reads a little-endian 32-bit integer.
-  public mutating func readUInt32LE() throws(DiscKitError) -> UInt32 {
+  package mutating func readUInt32LE() throws(DiscKitError) -> UInt32 {
     try require(4)
     defer { position += 4 }
     return Self.le32(bytes, position)
   }
 
   /// Reads a big-endian 64-bit integer.
-  public mutating func readUInt64BE() throws(DiscKitError) -> UInt64 {
+  package mutating func readUInt64BE() throws(DiscKitError) -> UInt64 {
     try require(8)
     defer { position += 8 }
     return UInt64(Self.be32(bytes, position)) << 32 | UInt64(Self.be32(bytes, position + 4))
   }
 
   /// Reads a little-endian 64-bit integer.
-  public mutating func readUInt64LE() throws(DiscKitError) -> UInt64 {
+  package mutating func readUInt64LE() throws(DiscKitError) -> UInt64 {
     try require(8)
     defer { position += 8 }
     return UInt64(Self.le32(bytes, position + 4)) << 32 | UInt64(Self.le32(bytes, position))
   }
 
   /// Reads `n` bytes as ASCII/Latin-1 text (no validation; for identifiers such as `"MPLS"`).
-  public mutating func readASCII(_ n: Int) throws(DiscKitError) -> String {
+  package mutating func readASCII(_ n: Int) throws(DiscKitError) -> String {
     let raw = try readBytes(n)
     return String(decoding: raw.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
   }
@@ -190,52 +190,52 @@ public struct BinaryReader: Sendable {
   // MARK: Random access within the window (no cursor movement)
 
   /// The byte at a relative position.
-  public func uint8(atRelative r: Int) throws(DiscKitError) -> UInt8 {
+  package func uint8(atRelative r: Int) throws(DiscKitError) -> UInt8 {
     try checkRelative(r, 1)
     return bytes[lowerBound + r]
   }
 
   /// A big-endian 16-bit integer at a relative position.
-  public func uint16BE(atRelative r: Int) throws(DiscKitError) -> UInt16 {
+  package func uint16BE(atRelative r: Int) throws(DiscKitError) -> UInt16 {
     try checkRelative(r, 2)
     let p = lowerBound + r
     return UInt16(bytes[p]) << 8 | UInt16(bytes[p + 1])
   }
 
   /// A little-endian 16-bit integer at a relative position.
-  public func uint16LE(atRelative r: Int) throws(DiscKitError) -> UInt16 {
+  package func uint16LE(atRelative r: Int) throws(DiscKitError) -> UInt16 {
     try checkRelative(r, 2)
     let p = lowerBound + r
     return UInt16(bytes[p + 1]) << 8 | UInt16(bytes[p])
   }
 
   /// A big-endian 32-bit integer at a relative position.
-  public func uint32BE(atRelative r: Int) throws(DiscKitError) -> UInt32 {
+  package func uint32BE(atRelative r: Int) throws(DiscKitError) -> UInt32 {
     try checkRelative(r, 4)
     return Self.be32(bytes, lowerBound + r)
   }
 
   /// A little-endian 32-bit integer at a relative position.
-  public func uint32LE(atRelative r: Int) throws(DiscKitError) -> UInt32 {
+  package func uint32LE(atRelative r: Int) throws(DiscKitError) -> UInt32 {
     try checkRelative(r, 4)
     return Self.le32(bytes, lowerBound + r)
   }
 
   /// A little-endian 64-bit integer at a relative position.
-  public func uint64LE(atRelative r: Int) throws(DiscKitError) -> UInt64 {
+  package func uint64LE(atRelative r: Int) throws(DiscKitError) -> UInt64 {
     try checkRelative(r, 8)
     let p = lowerBound + r
     return UInt64(Self.le32(bytes, p + 4)) << 32 | UInt64(Self.le32(bytes, p))
   }
 
   /// `n` bytes at a relative position.
-  public func bytes(atRelative r: Int, count n: Int) throws(DiscKitError) -> ArraySlice<UInt8> {
+  package func bytes(atRelative r: Int, count n: Int) throws(DiscKitError) -> ArraySlice<UInt8> {
     try checkRelative(r, n)
     return bytes[lowerBound + r..<lowerBound + r + n]
   }
 
   /// The bytes of this reader's whole window.
-  public var window: ArraySlice<UInt8> { bytes[lowerBound..<upperBound] }
+  package var window: ArraySlice<UInt8> { bytes[lowerBound..<upperBound] }
 
   private func checkRelative(_ r: Int, _ n: Int) throws(DiscKitError) {
     guard r >= 0, n >= 0, r <= count, n <= count - r else {
@@ -257,7 +257,7 @@ public struct BinaryReader: Sendable {
 
 extension ByteSource {
   /// Reads `count` bytes at `offset` into a ``BinaryReader`` for `structure`.
-  public func reader(at offset: Int64, count: Int, structure: String) throws(DiscKitError)
+  package func reader(at offset: Int64, count: Int, structure: String) throws(DiscKitError)
     -> BinaryReader
   {
     BinaryReader(

@@ -15,10 +15,10 @@ import Synchronization
 /// (a signal the program ignores stays ignored) that unlink every registered file with
 /// async-signal-safe calls only, then restore the previous disposition and raise the signal
 /// again, so the process ends as it would have.
-public enum TemporaryFileCleanup {
+package enum TemporaryFileCleanup {
   /// How many temporary files can be pending at once (more are still removed on normal failure
   /// paths, just not by the signal handler).
-  public static let capacity = 64
+  package static let capacity = 64
 
   /// Paths as C strings, readable from a signal handler without locks.
   nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> =
@@ -40,7 +40,7 @@ public enum TemporaryFileCleanup {
   private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
   /// Adds a path to remove if the process is interrupted.
-  public static func register(_ path: String) {
+  package static func register(_ path: String) {
     lock.withLock { installed in
       if !installed {
         installed = true
@@ -59,7 +59,7 @@ public enum TemporaryFileCleanup {
   }
 
   /// Forgets a path (committed or already removed).
-  public static func unregister(_ path: String) {
+  package static func unregister(_ path: String) {
     lock.withLock { _ in
       for i in 0..<capacity {
         guard let slot = slots[i], String(cString: slot) == path else { continue }
@@ -70,7 +70,7 @@ public enum TemporaryFileCleanup {
   }
 
   /// The paths registered now (for tests and diagnostics).
-  public static var pending: [String] {
+  package static var pending: [String] {
     lock.withLock { _ in
       (0..<capacity).compactMap { i in slots[i].map { String(cString: $0) } }
     }

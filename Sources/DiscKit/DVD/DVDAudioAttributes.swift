@@ -22,7 +22,7 @@ public struct DVDAudioAttributes: Sendable, Hashable {
   public var codeExtension: UInt8
 
   /// Reads the eight attribute bytes.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let b0 = try reader.readUInt8()
     let b1 = try reader.readUInt8()
     codingMode = Int(b0 >> 5)

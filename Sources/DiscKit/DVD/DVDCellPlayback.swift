@@ -39,7 +39,7 @@ public struct DVDCellPlayback: Sendable, Hashable {
   public var offset: Int64
 
   /// Reads a 24-byte entry.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     offset = reader.absoluteOffset
     let b0 = try reader.readUInt8()
     let b1 = try reader.readUInt8()

@@ -7,7 +7,7 @@ public struct DVDCellPosition: Sendable, Hashable {
   public var cellID: UInt8
 
   /// Reads a 4-byte entry.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     vobID = try reader.readUInt16BE()
     try reader.skip(1)
     cellID = try reader.readUInt8()

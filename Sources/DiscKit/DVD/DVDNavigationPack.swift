@@ -101,7 +101,7 @@ public struct DVDNavigationPack: Sendable, Hashable {
   /// - Throws: ``DiscKitError/Code/malformed`` (structure `NV_PCK`, this sector's absolute
   ///   offset) when the sector is not an MPEG-2 pack holding a PCI packet followed by a DSI
   ///   packet, or ``DiscKitError/Code/truncated`` when a packet does not hold the fields read.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let packOffset = reader.absoluteOffset
     offset = packOffset
     let start = reader.relativePosition

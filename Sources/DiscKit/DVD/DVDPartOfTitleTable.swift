@@ -19,7 +19,7 @@ public struct DVDPartOfTitleTable: Sendable, Hashable {
   public var titles: [[Part]]
 
   /// Reads the table; `reader`'s window starts at the table and extends to the end of the file.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let base = reader
     var count = Int(try reader.readUInt16BE())
     try reader.skip(2)

@@ -44,7 +44,7 @@ public struct DVDProgramChain: Sendable, Hashable {
   public var programMapOffset: Int64?
 
   /// Reads a PGC. `reader`'s window starts at the PGC and extends to the end of the file.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let base = reader
     offset = reader.absoluteOffset
     try reader.skip(2)

@@ -25,7 +25,7 @@ public struct DVDProgramChainTable: Sendable {
   public var entries: [Entry]
 
   /// Reads the table; `reader`'s window starts at the table and extends to the end of the file.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let base = reader
     let count = Int(try reader.readUInt16BE())
     try reader.skip(2)

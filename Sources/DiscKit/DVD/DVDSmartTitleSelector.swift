@@ -21,12 +21,12 @@ public enum DVDSmartTitleSelector {
     /// Why this title was chosen.
     public var reason: String
     /// For each title set aside, why (title number → reason).
-    public var setAside: [Int: String]
+    public var setAside: [Int: TitleExclusion]
   }
 
   /// Chooses the main title of `disc`.
   public static func select(_ disc: DVDDisc) -> Selection {
-    var setAside: [Int: String] = [:]
+    var setAside: [Int: TitleExclusion] = [:]
     var candidates: [DVDTitle] = []
     var seen: [[UInt64]: Int] = [:]
     var vobSectors: [Int: Int64] = [:]
@@ -35,13 +35,13 @@ public enum DVDSmartTitleSelector {
       let title: DVDTitle
       switch result {
       case .failure(let error):
-        setAside[number] = "unreadable: \(error)"
+        setAside[number] = .unreadable(error)
         continue
       case .success(let t): title = t
       }
       let cells = title.cells(angle: 1)
       if cells.isEmpty || title.duration90k == 0 {
-        setAside[number] = "plays nothing (no cells or zero duration)"
+        setAside[number] = .playsNothing
         continue
       }
       if vobSectors[title.titleSet] == nil {
@@ -51,18 +51,19 @@ public enum DVDSmartTitleSelector {
       let available = vobSectors[title.titleSet] ?? 0
       if available > 0, let bad = cells.first(where: { Int64($0.playback.lastSector) >= available })
       {
-        setAside[number] =
-          "cell \(bad.cell) of PGC \(bad.programChain) lies outside the title VOBs (\(available) sectors)"
+        setAside[number] = .cellOutsideVOBs(
+          cell: bad.cell, programChain: bad.programChain, availableSectors: available)
         continue
       }
       if title.duration90k > 12 * 3600 * 90_000 {
-        setAside[number] = "impossible duration \(format(title.duration90k))"
+        setAside[number] = .impossibleDuration(MediaTime(ticks: title.duration90k))
         continue
       }
       let difference = abs(title.programChainDuration90k - title.duration90k)
       if difference > 5 * 90_000 && difference * 20 > title.duration90k {
-        setAside[number] =
-          "PGC playback time \(format(title.programChainDuration90k)) disagrees with its cells (\(format(title.duration90k)))"
+        setAside[number] = .durationMismatch(
+          programChain: MediaTime(ticks: title.programChainDuration90k),
+          cells: MediaTime(ticks: title.duration90k))
         continue
       }
       var backward = 0
@@ -71,15 +72,14 @@ public enum DVDSmartTitleSelector {
         backward += 1
       }
       if backward > 1 && backward * 10 > cells.count - 1 {
-        setAside[number] =
-          "cells played out of order (\(backward) backward jumps), typical of fake-title protection"
+        setAside[number] = .cellsOutOfOrder(backwardJumps: backward)
         continue
       }
       let key =
         [UInt64(title.titleSet)]
         + cells.map { UInt64($0.playback.firstSector) << 32 | UInt64($0.playback.lastSector) }
       if let earlier = seen[key] {
-        setAside[number] = "plays the same cells as title \(earlier)"
+        setAside[number] = .sameCells(asTitle: earlier)
         continue
       }
       seen[key] = number
@@ -92,7 +92,7 @@ public enum DVDSmartTitleSelector {
         "longest of \(candidates.count) plausible title\(candidates.count == 1 ? "" : "s") (\(format(best.duration90k)))"
       if !setAside.isEmpty {
         var counts: [String: Int] = [:]
-        for why in setAside.values { counts[category(why), default: 0] += 1 }
+        for why in setAside.values { counts[why.category, default: 0] += 1 }
         reason +=
           "; set aside: "
           + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
@@ -107,15 +107,6 @@ public enum DVDSmartTitleSelector {
         setAside: setAside)
     }
     return Selection(title: nil, reason: "the disc has no playable title", setAside: setAside)
-  }
-
-  static func category(_ reason: String) -> String {
-    if reason.hasPrefix("unreadable") { return "unreadable" }
-    if reason.hasPrefix("plays nothing") { return "empty" }
-    if reason.contains("outside the title VOBs") { return "outside the VOBs" }
-    if reason.contains("out of order") { return "scrambled" }
-    if reason.hasPrefix("plays the same") { return "duplicate" }
-    return "implausible duration"
   }
 
   /// `H:MM:SS.mmm` from 90 kHz ticks.

@@ -12,7 +12,7 @@ public struct DVDSubpictureAttributes: Sendable, Hashable {
   public var codeExtension: UInt8
 
   /// Reads the six attribute bytes.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let b0 = try reader.readUInt8()
     codingMode = Int(b0 >> 5)
     languageType = Int(b0 & 3)

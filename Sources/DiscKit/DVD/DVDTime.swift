@@ -19,7 +19,7 @@ public struct DVDTime: Sendable, Hashable {
   }
 
   /// Reads the four bytes of a `dvd_time_t`.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     hour = try reader.readUInt8()
     minute = try reader.readUInt8()
     second = try reader.readUInt8()

@@ -13,7 +13,7 @@ public struct DVDTimeMapTable: Sendable, Hashable {
   public var maps: [Map]
 
   /// Reads the table; `reader`'s window starts at the table and extends to the end of the file.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let base = reader
     let offsets = try DVDOffsetTable.entryOffsets(&reader)
     var result: [Map] = []

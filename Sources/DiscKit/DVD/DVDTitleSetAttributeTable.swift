@@ -15,7 +15,7 @@ public struct DVDTitleSetAttributeTable: Sendable, Hashable {
   public var titleSets: [Entry]
 
   /// Reads the table; `reader`'s window starts at the table and extends to the end of the file.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let base = reader
     let offsets = try DVDOffsetTable.entryOffsets(&reader)
     var entries: [Entry] = []

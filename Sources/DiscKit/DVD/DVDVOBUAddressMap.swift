@@ -5,7 +5,7 @@ public struct DVDVOBUAddressMap: Sendable, Hashable {
   public var startSectors: [UInt32]
 
   /// Reads the map; `reader`'s window starts at the map and extends to the end of the file.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let base = reader
     let last = Int(try reader.readUInt32BE())
     guard last + 1 >= 4 else {

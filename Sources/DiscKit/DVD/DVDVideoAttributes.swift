@@ -20,7 +20,7 @@ public struct DVDVideoAttributes: Sendable, Hashable {
   public var filmMode: Bool
 
   /// Reads the two attribute bytes.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let b0 = try reader.readUInt8()
     let b1 = try reader.readUInt8()
     mpegVersion = Int(b0 >> 6)

@@ -185,7 +185,7 @@ public struct DiscTitle: Sendable {
   }
 
   /// Warnings about the title's structure (missing clip information, ...).
-  public var warnings: [String] {
+  public var warnings: [TitleWarning] {
     switch content {
     case .bluray(let title): title.warnings
     case .dvd: []

@@ -10,7 +10,7 @@ public struct TitleList: Sendable {
     /// The key of the title (``DiscTitle/key``): `00800` on a Blu-ray, `3` on a DVD.
     public var key: String
     /// Why the selection set the title aside, or `nil` when it is listed as a title.
-    public var excluded: String?
+    public var excluded: TitleExclusion?
     /// Blu-ray: the index titles whose navigation plays this playlist (0 = first play).
     public var playedByTitles: [Int]
     /// Whether this is the main title.
@@ -76,14 +76,7 @@ extension TitleList {
       let mainName = result.titles.isEmpty ? nil : result.titles[result.mainTitle]
       var entries: [TitleList.Entry] = []
       for (file, entry) in zip(disc.playlists.filter { !$0.name.hasPrefix(".") }, result.entries) {
-        let reason: String? =
-          switch entry.exclusion {
-          case .none: nil
-          case .unreadable: "unreadable"
-          case .duplicate(let of): "duplicate of \(of)"
-          case .repeatedSegments: "repeated segments"
-          case .tooShort: "too short"
-          }
+        let reason = entry.exclusion
         if reason != nil && !includeExcluded { continue }
         entries.append(
           .init(
@@ -132,13 +125,13 @@ extension TitleList {
   ) {
     let main: Int?
     let reason: String
-    var aside: [Int: String] = [:]
+    var aside: [Int: TitleExclusion] = [:]
     switch selection {
     case .lsdvd:
       let report = LsdvdTitleSelector.report(disc)
       let listed = Set(report.tracks.map(\.number))
       for n in disc.titles.indices.map({ $0 + 1 }) where !listed.contains(n) {
-        aside[n] = "lsdvd skips it (title set or first PGC unreadable)"
+        aside[n] = .skippedByLsdvd
       }
       main = report.longestTrack == 0 ? nil : report.longestTrack
       reason = "lsdvd's longest track: first title with the greatest first-PGC playback time"

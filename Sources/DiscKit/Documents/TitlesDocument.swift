@@ -149,7 +149,7 @@ extension TitlesDocument {
     var titles: [Title] = []
     for entry in list.entries { titles.append(Self.title(disc, entry)) }
     var warnings: [String] = []
-    if case .bluray(let bluray) = disc.navigation { warnings = bluray.warnings }
+    if case .bluray(let bluray) = disc.navigation { warnings = bluray.warnings.map(\.description) }
     self.init(
       source: disc.image.path, kind: disc.kind, label: disc.label, selection: selection,
       main: list.mainKey, mainNumber: list.entries.first { $0.isMain }?.number,
@@ -179,7 +179,7 @@ extension TitlesDocument {
 
   private static func title(_ disc: Disc, _ entry: TitleList.Entry) -> Title {
     var row = Title(
-      number: entry.number, key: entry.key, main: entry.isMain, excluded: entry.excluded,
+      number: entry.number, key: entry.key, main: entry.isMain, excluded: entry.excluded?.description,
       duration90k: nil, duration: nil, size: nil, angles: 0, chapters: [],
       streams: Streams(video: [], audio: [], subtitles: [], interactive: []))
     switch disc.navigation {
@@ -188,7 +188,7 @@ extension TitlesDocument {
       row.playedByTitles = entry.playedByTitles
       guard let file = bluray.playlistFile(named: entry.key + ".mpls"), let playlist = file.playlist
       else {
-        row.excluded = row.excluded ?? "unreadable"
+        row.excluded = row.excluded ?? TitleExclusion.unreadable(nil).description
         row.error = bluray.playlistFile(named: entry.key + ".mpls")?.error.map { "\($0)" }
         return row
       }
@@ -219,7 +219,7 @@ extension TitlesDocument {
         offset: $0.offset)
     }
     row.streams = streams(title)
-    row.warnings = title.warnings.isEmpty ? nil : title.warnings
+    row.warnings = title.warnings.isEmpty ? nil : title.warnings.map(\.description)
     switch title.content {
     case .bluray(let bluray):
       row.clips = bluray.clips.map {

@@ -46,7 +46,7 @@ public struct ISO9660DirectoryRecord: Sendable, Hashable {
   /// - Throws: ``DiscKitError/Code/malformed`` when the record length is below 34 or its file
   ///   identifier runs past the record; ``DiscKitError/Code/truncated`` when the record runs
   ///   past the reader's window.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let start = reader.absoluteOffset
     let length = Int(try reader.uint8(atRelative: reader.relativePosition))
     guard length >= 34 else {

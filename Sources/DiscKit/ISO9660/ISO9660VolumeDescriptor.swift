@@ -68,7 +68,7 @@ public struct ISO9660VolumeDescriptor: Sendable {
   /// - Throws: ``DiscKitError/Code/malformed`` when the standard identifier is not `CD001`, or a
   ///   primary/supplementary descriptor has an unsupported logical block size or a bad root
   ///   directory record.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     var sector = try reader.slice(Self.size, structure: "ISO9660 volume descriptor")
     offset = sector.absoluteOffset
     let type = try sector.readUInt8()

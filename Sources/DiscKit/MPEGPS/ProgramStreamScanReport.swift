@@ -3,9 +3,9 @@
 /// PTS values are the raw 33-bit, 90 kHz values in the stream; `nil` (JSON `null`) where a value
 /// was not found in the scan window. The shape follows the transport-stream scan report, with
 /// stream ids in place of PIDs.
-public struct ProgramStreamScanReport: Sendable, Codable, Hashable {
+public struct ProgramStreamScanReport: Sendable, Encodable, Hashable {
   /// A video elementary stream (PES stream id 0xE0-0xEF).
-  public struct Video: Sendable, Codable, Hashable {
+  public struct Video: Sendable, Encodable, Hashable {
     /// The PES stream id (224 = 0xE0).
     public var streamId: Int
     /// `mpeg2video` or `mpeg1video`.
@@ -21,7 +21,7 @@ public struct ProgramStreamScanReport: Sendable, Codable, Hashable {
   }
 
   /// An audio elementary stream (MPEG audio 0xC0-0xDF, or a private stream 1 substream).
-  public struct Audio: Sendable, Codable, Hashable {
+  public struct Audio: Sendable, Encodable, Hashable {
     /// The PES stream id (189 = 0xBD for private stream 1).
     public var streamId: Int
     /// The private stream 1 substream id (0x80-0x87 AC-3, 0x88-0x8F DTS, 0xA0-0xA7 LPCM).
@@ -48,5 +48,5 @@ public struct ProgramStreamScanReport: Sendable, Codable, Hashable {
   /// audio stream; `nil` when either is missing.
   public var avOffsetSeconds: Double?
   /// Things that went wrong but did not stop the scan (resyncs, lying lengths, no video).
-  public var warnings: [String]
+  public var warnings: [ProgramStreamWarning]
 }

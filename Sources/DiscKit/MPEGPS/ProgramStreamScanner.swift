@@ -61,7 +61,7 @@ public struct ProgramStreamScanner: Sendable {
   private var isMPEG1 = false
   private var videos: [VideoState] = []
   private var audios: [ProgramStreamScanReport.Audio] = []
-  private var warnings: [String] = []
+  private var warnings: [ProgramStreamWarning] = []
   private var resyncs = 0
   private var skippedBytes: Int64 = 0
   private var lastPackOffset: Int64 = 0
@@ -142,13 +142,12 @@ public struct ProgramStreamScanner: Sendable {
     if q < end, pending[q] & 0xC0 == 0x80 {
       // MPEG-2 PES header.
       guard q + 3 <= end else {
-        return warn("PES 0x\(String(code, radix: 16)) header is cut short")
+        return warn(.headerCutShort(streamID: code))
       }
       let flags = pending[q + 1]
       let headerLength = Int(pending[q + 2])
       guard q + 3 + headerLength <= end else {
-        return warn(
-          "PES 0x\(String(code, radix: 16)) header length \(headerLength) runs past its packet")
+        return warn(.headerLengthPastPacket(streamID: code, headerLength: headerLength))
       }
       if flags & 0x80 != 0, headerLength >= 5 { pts = Self.timestamp(pending, q + 3) }
       q += 3 + headerLength
@@ -251,8 +250,8 @@ public struct ProgramStreamScanner: Sendable {
     videos[index] = state
   }
 
-  private mutating func warn(_ text: String) {
-    if warnings.count < 32 && !warnings.contains(text) { warnings.append(text) }
+  private mutating func warn(_ warning: ProgramStreamWarning) {
+    if warnings.count < 32 && !warnings.contains(warning) { warnings.append(warning) }
   }
 
   private static func timestamp(_ b: [UInt8], _ p: Int) -> UInt64 {
@@ -263,12 +262,12 @@ public struct ProgramStreamScanner: Sendable {
 
   private mutating func finish() -> ProgramStreamScanReport {
     if resyncs > 0 {
-      warn("skipped \(skippedBytes) bytes of garbage while looking for start codes")
+      warn(.skippedGarbage(bytes: skippedBytes))
     }
-    if packs == 0 { warn("no MPEG program stream pack header found") }
-    if videos.isEmpty { warn("no video stream found") }
+    if packs == 0 { warn(.noPackHeader) }
+    if videos.isEmpty { warn(.noVideo) }
     for v in videos where v.keyframeWithoutPTS {
-      warn("the first I-picture of stream 0x\(String(v.report.streamId, radix: 16)) has no PTS")
+      warn(.keyframeWithoutPTS(streamID: v.report.streamId))
     }
     var videoReports = videos.map(\.report)
     for i in videoReports.indices {

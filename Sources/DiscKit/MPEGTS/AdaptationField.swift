@@ -1,16 +1,16 @@
 /// The parts of a transport packet's adaptation field that stream analysis needs
 /// (ISO/IEC 13818-1 §2.4.3.4).
-public struct AdaptationField: Sendable, Hashable {
+package struct AdaptationField: Sendable, Hashable {
   /// `adaptation_field_length`: the bytes after the length byte.
-  public var length: Int
+  package var length: Int
   /// `discontinuity_indicator`: the continuity counter (and time base) may jump here.
-  public var discontinuity: Bool
+  package var discontinuity: Bool
   /// `random_access_indicator`: the next PES starting here begins at a random access point.
-  public var randomAccess: Bool
+  package var randomAccess: Bool
   /// `elementary_stream_priority_indicator`.
-  public var elementaryStreamPriority: Bool
+  package var elementaryStreamPriority: Bool
   /// The program clock reference in 27 MHz units (`base * 300 + extension`), when present.
-  public var pcr: UInt64?
+  package var pcr: UInt64?
 
   /// Parses an adaptation field at the reader's cursor (the `adaptation_field_length` byte).
   ///
@@ -18,7 +18,7 @@ public struct AdaptationField: Sendable, Hashable {
   ///   the packet also has payload, 183 without).
   /// - Throws: ``DiscKitError/Code/malformed`` when the declared length does not fit the packet
   ///   or the PCR flag is set in a field too short to hold one.
-  public init(parsing reader: inout BinaryReader, maximumLength: Int = 183) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader, maximumLength: Int = 183) throws(DiscKitError) {
     let start = reader.relativePosition
     let declared = Int(try reader.readUInt8())
     guard declared <= maximumLength, declared <= reader.remaining else {

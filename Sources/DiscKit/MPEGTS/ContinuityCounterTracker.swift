@@ -3,9 +3,9 @@
 /// The counter increments with each packet that carries payload; one repeated packet
 /// (a duplicate) is allowed; a jump is an error unless the packet's adaptation field sets
 /// `discontinuity_indicator`. A table of 8192 entries is allocated once.
-public struct ContinuityCounterTracker: Sendable {
+package struct ContinuityCounterTracker: Sendable {
   /// The outcome for one packet.
-  public enum Result: Sendable, Hashable {
+  package enum Result: Sendable, Hashable {
     /// The counter follows on (or is the first seen on its PID, or the packet has no payload).
     case ok
     /// The same counter as the previous packet: a duplicate packet, to be dropped.
@@ -19,13 +19,13 @@ public struct ContinuityCounterTracker: Sendable {
   private var repeated: [Bool]
 
   /// Creates a tracker with no counter seen on any PID.
-  public init() {
+  package init() {
     last = [UInt8](repeating: 0xFF, count: 8192)
     repeated = [Bool](repeating: false, count: 8192)
   }
 
   /// Checks one packet's counter and remembers it.
-  public mutating func check(_ packet: TransportPacket) -> Result {
+  package mutating func check(_ packet: TransportPacket) -> Result {
     let header = packet.header
     return check(
       pid: header.pid, counter: header.continuityCounter, hasPayload: header.hasPayload,
@@ -33,7 +33,7 @@ public struct ContinuityCounterTracker: Sendable {
   }
 
   /// Checks a counter and remembers it.
-  public mutating func check(
+  package mutating func check(
     pid: UInt16, counter: UInt8, hasPayload: Bool, discontinuityIndicator: Bool
   ) -> Result {
     let index = Int(pid & 0x1FFF)
@@ -70,7 +70,7 @@ public struct ContinuityCounterTracker: Sendable {
   }
 
   /// Forgets every counter (after a resync).
-  public mutating func reset() {
+  package mutating func reset() {
     for i in last.indices {
       last[i] = 0xFF
       repeated[i] = false

@@ -1,22 +1,22 @@
 /// The header of a PES packet (ISO/IEC 13818-1 §2.4.3.6): stream id, length, PTS and DTS.
-public struct PESHeader: Sendable, Hashable {
+package struct PESHeader: Sendable, Hashable {
   /// `stream_id` (0xE0-0xEF video, 0xC0-0xDF MPEG audio, 0xBD private stream 1, 0xFD extended).
-  public var streamID: UInt8
+  package var streamID: UInt8
   /// `PES_packet_length`: bytes after this field, 0 for "unbounded" (video).
-  public var packetLength: Int
+  package var packetLength: Int
   /// Whether the stream id carries the optional header (flags, header data, PTS/DTS).
-  public var hasOptionalHeader: Bool
+  package var hasOptionalHeader: Bool
   /// `PES_header_data_length` (0 without optional header).
-  public var headerDataLength: Int
+  package var headerDataLength: Int
   /// The presentation time stamp (33 bits, 90 kHz).
-  public var pts: UInt64?
+  package var pts: UInt64?
   /// The decoding time stamp (33 bits, 90 kHz).
-  public var dts: UInt64?
+  package var dts: UInt64?
   /// Whether `data_alignment_indicator` is set.
-  public var dataAlignment: Bool
+  package var dataAlignment: Bool
 
   /// Creates a header from its fields.
-  public init(
+  package init(
     streamID: UInt8, packetLength: Int, hasOptionalHeader: Bool, headerDataLength: Int,
     pts: UInt64?, dts: UInt64?,
     dataAlignment: Bool
@@ -31,10 +31,10 @@ public struct PESHeader: Sendable, Hashable {
   }
 
   /// The offset of the payload from the `packet_start_code_prefix`.
-  public var payloadOffset: Int { hasOptionalHeader ? 9 + headerDataLength : 6 }
+  package var payloadOffset: Int { hasOptionalHeader ? 9 + headerDataLength : 6 }
 
   /// The problems a header can have; they are reported, and the PTS/DTS then ignored.
-  public enum Problem: String, Sendable, Hashable, Codable {
+  package enum Problem: String, Sendable, Hashable, Codable {
     /// The packet does not start with `00 00 01`.
     case missingStartCode
     /// `PES_header_data_length` is too small for the PTS/DTS the flags announce.
@@ -47,7 +47,7 @@ public struct PESHeader: Sendable, Hashable {
 
   /// Whether a stream id has the optional PES header.
   @inlinable
-  public static func hasOptionalHeader(streamID: UInt8) -> Bool {
+  package static func hasOptionalHeader(streamID: UInt8) -> Bool {
     switch streamID {
     case 0xBC, 0xBE, 0xBF, 0xF0, 0xF1, 0xF2, 0xF8, 0xFF: false
     default: true
@@ -59,7 +59,7 @@ public struct PESHeader: Sendable, Hashable {
   /// - Parameter declaredTotal: not used for validation beyond `PES_packet_length`.
   /// - Returns: the header, or the problem that makes it unusable; a header with a problem in
   ///   its time stamps is returned with `pts`/`dts` nil together with the problem.
-  public static func decode(_ b: UnsafeRawBufferPointer) -> (header: PESHeader?, problem: Problem?)
+  package static func decode(_ b: UnsafeRawBufferPointer) -> (header: PESHeader?, problem: Problem?)
   {
     guard b.count >= 6, b[0] == 0, b[1] == 0, b[2] == 1 else { return (nil, .missingStartCode) }
     var header = PESHeader(
@@ -99,7 +99,7 @@ public struct PESHeader: Sendable, Hashable {
   ///
   /// - Throws: ``DiscKitError/Code/malformed`` for a missing start code or inconsistent lengths,
   ///   ``DiscKitError/Code/truncated`` when the header runs past the data.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let start = reader.relativePosition
     let fixed = try reader.bytes(atRelative: start, count: 6)
     let streamID = fixed[fixed.startIndex + 3]

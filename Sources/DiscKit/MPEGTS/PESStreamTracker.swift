@@ -2,51 +2,51 @@
 /// decodes its header even when the header straddles packets, checks `PES_packet_length`
 /// against the bytes that arrive, and scans the head of each payload (up to ``payloadBound``
 /// bytes) for video start codes. Allocation-free after creation.
-public struct PESStreamTracker: Sendable {
+package struct PESStreamTracker: Sendable {
   /// Where a PES started and what its header says.
-  public struct Start: Sendable, Hashable {
+  package struct Start: Sendable, Hashable {
     /// The absolute offset of the unit whose payload begins the PES.
-    public var offset: Int64
+    package var offset: Int64
     /// That unit's index.
-    public var packetIndex: Int64
+    package var packetIndex: Int64
     /// That packet's `random_access_indicator`.
-    public var randomAccessIndicator: Bool
+    package var randomAccessIndicator: Bool
     /// The decoded header (nil when the start code is missing).
-    public var header: PESHeader?
+    package var header: PESHeader?
     /// What is wrong with the header, if anything.
-    public var problem: PESHeader.Problem?
+    package var problem: PESHeader.Problem?
   }
 
   /// A PES whose bytes have all arrived (the next PES started, or the stream ended).
-  public struct Finished: Sendable, Hashable {
+  package struct Finished: Sendable, Hashable {
     /// Where the PES started and what its header says.
-    public var start: Start
+    package var start: Start
     /// What the scanned head of the payload announces.
-    public var flags: AccessUnitFlags
+    package var flags: AccessUnitFlags
     /// `PES_packet_length` (0 = unbounded).
-    public var declaredLength: Int
+    package var declaredLength: Int
     /// The bytes that arrived after the 6-byte fixed header part.
-    public var receivedLength: Int
+    package var receivedLength: Int
     /// The first (up to) four payload bytes, big-endian, left-aligned; `payloadPrefixCount` of
     /// them are valid (for sniffing the codec of an unlabelled stream).
-    public var payloadPrefix: UInt32
+    package var payloadPrefix: UInt32
     /// How many bytes of `payloadPrefix` are valid (0-4).
-    public var payloadPrefixCount: Int
+    package var payloadPrefixCount: Int
     /// Whether a non-zero `PES_packet_length` disagrees with the bytes that arrived before the
     /// next PES (a lying length). Never set for the PES cut off by the end of the stream.
-    public var lengthMismatch: Bool
+    package var lengthMismatch: Bool
   }
 
   /// The outcome of one packet.
-  public struct Step: Sendable {
+  package struct Step: Sendable {
     /// The previous PES, completed by this packet's unit start.
-    public var finished: Finished?
+    package var finished: Finished?
     /// A PES whose header was completed by this packet.
-    public var started: Start?
+    package var started: Start?
   }
 
   /// Which payloads to scan for start codes.
-  public enum ScanMode: Sendable, Hashable {
+  package enum ScanMode: Sendable, Hashable {
     /// Never (audio, subtitles).
     case never
     /// Every PES.
@@ -56,9 +56,9 @@ public struct PESStreamTracker: Sendable {
   }
 
   /// Payload bytes scanned per PES.
-  public var payloadBound: Int
+  package var payloadBound: Int
   /// Which payloads to scan.
-  public var scanMode: ScanMode
+  package var scanMode: ScanMode
 
   private var active = false
   private var start = Start(
@@ -74,7 +74,7 @@ public struct PESStreamTracker: Sendable {
   private var prefixCount = 0
 
   /// Creates a tracker.
-  public init(payloadBound: Int = 4096, scanMode: ScanMode = .byStreamID) {
+  package init(payloadBound: Int = 4096, scanMode: ScanMode = .byStreamID) {
     self.payloadBound = max(0, payloadBound)
     self.scanMode = scanMode
     self.headerBytes = []
@@ -82,10 +82,10 @@ public struct PESStreamTracker: Sendable {
   }
 
   /// Whether a PES is in progress.
-  public var inPES: Bool { active }
+  package var inPES: Bool { active }
 
   /// Feeds one packet's payload.
-  public mutating func consume(
+  package mutating func consume(
     _ payload: UnsafeRawBufferPointer, unitStart: Bool, packetOffset: Int64, packetIndex: Int64,
     randomAccessIndicator: Bool
   ) -> Step {
@@ -180,13 +180,13 @@ public struct PESStreamTracker: Sendable {
   }
 
   /// Stops scanning the current PES (and the following ones until ``scanMode`` changes).
-  public mutating func stopScanning() {
+  package mutating func stopScanning() {
     scanning = false
     scanMode = .never
   }
 
   /// Completes the PES in progress at the end of the stream.
-  public mutating func finish() -> Finished? {
+  package mutating func finish() -> Finished? {
     guard active else { return nil }
     return finalize(atEnd: true)
   }

@@ -3,23 +3,23 @@
 ///
 /// Sections are checked with CRC-32/MPEG-2 by the caller (``PSISection/crcValid``). Memory is
 /// bounded: a section is at most 4096 bytes (`section_length` ≤ 4093).
-public struct PSISectionAssembler: Sendable {
+package struct PSISectionAssembler: Sendable {
   /// A complete section.
-  public struct PSISection: Sendable, Hashable {
+  package struct PSISection: Sendable, Hashable {
     /// The section's bytes from `table_id` through `CRC_32`.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
     /// The absolute offset of the unit (packet) where the section started.
-    public var packetOffset: Int64
+    package var packetOffset: Int64
     /// The absolute offset of the section's first byte (`table_id`).
-    public var offset: Int64
+    package var offset: Int64
     /// Whether the CRC-32 over the section is correct.
-    public var crcValid: Bool { MPEGCRC32.checksum(bytes) == 0 }
+    package var crcValid: Bool { MPEGCRC32.checksum(bytes) == 0 }
     /// `table_id`.
-    public var tableID: UInt8 { bytes.first ?? 0xFF }
+    package var tableID: UInt8 { bytes.first ?? 0xFF }
   }
 
   /// Problems seen while assembling.
-  public enum Problem: Sendable, Hashable {
+  package enum Problem: Sendable, Hashable {
     /// A section continued in a packet whose continuity counter skipped: the partial section was dropped.
     case discontinuity(at: Int64)
     /// `section_length` is larger than the maximum (4093).
@@ -35,7 +35,7 @@ public struct PSISectionAssembler: Sendable {
   private var collecting = false
 
   /// Creates an assembler.
-  public init() {}
+  package init() {}
 
   /// Feeds one packet's payload.
   ///
@@ -46,7 +46,7 @@ public struct PSISectionAssembler: Sendable {
   ///   - packetOffset: the absolute offset of the packet's unit.
   ///   - continuous: false when the continuity counter skipped before this packet.
   /// - Returns: the sections completed by this packet and the problems met.
-  public mutating func feed(
+  package mutating func feed(
     _ payload: UnsafeRawBufferPointer, unitStart: Bool, payloadOffset: Int64, packetOffset: Int64,
     continuous: Bool = true
   ) -> (sections: [PSISection], problems: [Problem]) {

@@ -29,7 +29,7 @@ public struct ProgramAssociationTable: Sendable, Hashable {
   ///
   /// - Throws: ``DiscKitError/Code/malformed`` for a wrong table id or lengths;
   ///   ``DiscKitError/Code/checksumMismatch`` for a bad CRC; ``DiscKitError/Code/truncated``.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let start = reader.relativePosition
     let tableID = try reader.readUInt8()
     guard tableID == 0x00 else {

@@ -25,7 +25,7 @@ public struct ProgramMapTable: Sendable, Hashable {
   ///
   /// - Throws: ``DiscKitError/Code/malformed`` for a wrong table id or inconsistent lengths;
   ///   ``DiscKitError/Code/checksumMismatch`` for a bad CRC; ``DiscKitError/Code/truncated``.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let start = reader.relativePosition
     let tableID = try reader.readUInt8()
     guard tableID == 0x02 else {

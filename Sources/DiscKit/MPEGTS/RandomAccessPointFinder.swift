@@ -5,23 +5,23 @@
 ///
 /// Feed it packets (``consume(_:)``, e.g. from your own ``TransportPacketReader``) or raw bytes
 /// (``feed(_:)``), then call ``finish()``. Allocation-free per packet (the result array grows).
-public struct RandomAccessPointFinder {
+package struct RandomAccessPointFinder {
   /// The packet-level part (a ``TransportPacketConsumer``).
-  public struct Collector: TransportPacketConsumer {
+  package struct Collector: TransportPacketConsumer {
     /// The video PID followed.
-    public let pid: UInt16
+    package let pid: UInt16
     /// The codec the PID's payloads are read as.
-    public let codec: StreamCodec
+    package let codec: StreamCodec
     /// The access points found so far.
-    public private(set) var accessPoints: [RandomAccessPoint] = []
+    package private(set) var accessPoints: [RandomAccessPoint] = []
     /// The PTS of the first and of the last PES with a PTS on the PID.
-    public private(set) var firstPTS: UInt64?
+    package private(set) var firstPTS: UInt64?
     /// The PTS of the last PES with a PTS on the PID.
-    public private(set) var lastPTS: UInt64?
+    package private(set) var lastPTS: UInt64?
     /// PES packets seen on the PID.
-    public private(set) var pesCount = 0
+    package private(set) var pesCount = 0
     /// Continuity errors on the PID.
-    public private(set) var continuityErrors = 0
+    package private(set) var continuityErrors = 0
     var tracker: PESStreamTracker
     var continuity = ContinuityCounterTracker()
 
@@ -33,7 +33,7 @@ public struct RandomAccessPointFinder {
 
     /// Takes one packet: packets of other PIDs, without payload or duplicated are ignored; a
     /// counter jump counts as a continuity error.
-    public mutating func consume(_ packet: TransportPacket) {
+    package mutating func consume(_ packet: TransportPacket) {
       guard packet.pid == pid else { return }
       let header = packet.header
       guard header.hasPayload else { return }
@@ -75,14 +75,14 @@ public struct RandomAccessPointFinder {
 
   private var reader: TransportPacketReader
   /// The packet-level state and results.
-  public private(set) var collector: Collector
+  package private(set) var collector: Collector
 
   /// Creates a finder for `pid` coded as `codec`.
   ///
   /// - Parameters:
   ///   - baseOffset: the absolute offset of the first byte given to ``feed(_:)``.
   ///   - payloadBound: payload bytes scanned per PES for start codes.
-  public init(
+  package init(
     pid: UInt16, codec: StreamCodec, baseOffset: Int64 = 0, format: TransportPacketFormat? = nil,
     payloadBound: Int = 4096
   ) {
@@ -91,17 +91,17 @@ public struct RandomAccessPointFinder {
   }
 
   /// Feeds raw stream bytes.
-  public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+  package mutating func feed(_ chunk: UnsafeRawBufferPointer) {
     reader.feed(chunk, into: &collector)
   }
 
   /// Feeds one packet found by a reader of your own.
-  public mutating func consume(_ packet: TransportPacket) {
+  package mutating func consume(_ packet: TransportPacket) {
     collector.consume(packet)
   }
 
   /// Ends the stream; returns every access point found, in stream order.
-  public mutating func finish() -> [RandomAccessPoint] {
+  package mutating func finish() -> [RandomAccessPoint] {
     reader.finish(into: &collector)
     collector.finish()
     return collector.accessPoints

@@ -1,25 +1,25 @@
 /// Finds `00 00 01 xx` start codes in PES payload bytes fed in pieces (a start code may straddle
 /// transport packets) and records what they announce in ``flags``. Allocation-free.
-public struct StartCodeScanner: Sendable {
+package struct StartCodeScanner: Sendable {
   /// What was found since the last ``reset()``.
-  public private(set) var flags = AccessUnitFlags()
+  package private(set) var flags = AccessUnitFlags()
   private var window: UInt32 = 0xFFFF_FFFF
   private var code: UInt8 = 0
   private var follow = 0  // follow bytes still wanted after `code`
   private var first: UInt8 = 0
 
   /// Creates a scanner with nothing found.
-  public init() {}
+  package init() {}
 
   /// Forgets the bytes seen (call at the start of each PES payload).
-  public mutating func reset() {
+  package mutating func reset() {
     flags = AccessUnitFlags()
     window = 0xFFFF_FFFF
     follow = 0
   }
 
   /// Scans more payload bytes.
-  public mutating func scan(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func scan(_ bytes: UnsafeRawBufferPointer) {
     var w = window
     for b in bytes {
       if follow > 0 {
@@ -41,7 +41,7 @@ public struct StartCodeScanner: Sendable {
   }
 
   /// Evaluates a start code with whatever follow bytes arrived (called at the end of a PES).
-  public mutating func flush() {
+  package mutating func flush() {
     if follow > 0 {
       evaluate(code, follow == 1 ? first : 0, 0, partial: true)
       follow = 0

@@ -1,13 +1,13 @@
 /// Reading and moving the 33-bit, 90 kHz timestamp fields of MPEG-2 systems streams in place:
 /// PES PTS/DTS (5 bytes), transport-stream PCR (6 bytes) and program-stream pack SCR (6 bytes).
 /// Marker bits, prefixes and extensions are kept; only the 33-bit base changes, modulo 2^33.
-public enum TimestampField {
+package enum TimestampField {
   /// 2^33 - 1.
-  public static let mask: UInt64 = (1 << 33) - 1
+  package static let mask: UInt64 = (1 << 33) - 1
 
   /// The value of a PES PTS or DTS field (`'001x' t[32..30] 1 t[29..15] 1 t[14..0] 1`).
   @inline(__always)
-  public static func pesTimestamp(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8, _ b4: UInt8)
+  package static func pesTimestamp(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8, _ b4: UInt8)
     -> UInt64
   {
     (UInt64((b0 >> 1) & 7) << 30) | (UInt64(b1) << 22) | (UInt64(b2 >> 1) << 15)
@@ -49,7 +49,7 @@ public enum TimestampField {
   /// The SCR base of an MPEG-2 pack header at `p[0...5]`
   /// (`'01' s[32..30] 1 s[29..15] 1 s[14..0] 1 ext(9) 1`).
   @inline(__always)
-  public static func scr(_ p: UnsafePointer<UInt8>) -> UInt64 {
+  package static func scr(_ p: UnsafePointer<UInt8>) -> UInt64 {
     (UInt64((p[0] >> 3) & 7) << 30) | (UInt64(p[0] & 3) << 28) | (UInt64(p[1]) << 20)
       | (UInt64(p[2] >> 3) << 15) | (UInt64(p[2] & 3) << 13) | (UInt64(p[3]) << 5)
       | UInt64(p[4] >> 3)

@@ -1,19 +1,19 @@
 /// One transport packet as delivered by ``TransportPacketReader``: a view of the bytes (valid only
 /// during the ``TransportPacketConsumer/consume(_:)`` call) with its position in the stream.
-public struct TransportPacket {
+package struct TransportPacket {
   /// The whole unit: 188, 192 (with the `TP_extra_header` first) or 204 bytes.
-  public let unit: UnsafeRawBufferPointer
+  package let unit: UnsafeRawBufferPointer
   /// The unit's layout.
-  public let format: TransportPacketFormat
+  package let format: TransportPacketFormat
   /// The absolute byte offset of the unit (for BDAV, of its `TP_extra_header`).
-  public let offset: Int64
+  package let offset: Int64
   /// The number of units delivered before this one (for a clean `.m2ts` clip read from its
   /// start, this is the source packet number, SPN).
-  public let index: Int64
+  package let index: Int64
 
   /// Creates a view; `unit` must hold `format.unitSize` bytes with the sync byte in place.
   @inlinable
-  public init(
+  package init(
     unit: UnsafeRawBufferPointer, format: TransportPacketFormat, offset: Int64, index: Int64
   ) {
     self.unit = unit
@@ -24,37 +24,37 @@ public struct TransportPacket {
 
   /// The 188-byte transport packet (starting at the sync byte).
   @inlinable
-  public var bytes: UnsafeRawBufferPointer {
+  package var bytes: UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(
       rebasing: unit[format.syncOffset..<format.syncOffset + TransportPacketFormat.packetSize])
   }
 
   /// The absolute offset of the sync byte.
-  @inlinable public var syncOffset: Int64 { offset + Int64(format.syncOffset) }
+  @inlinable package var syncOffset: Int64 { offset + Int64(format.syncOffset) }
 
   /// The decoded 4-byte header.
   @inlinable
-  public var header: TransportPacketHeader {
+  package var header: TransportPacketHeader {
     let s = format.syncOffset
     return TransportPacketHeader(unit[s + 1], unit[s + 2], unit[s + 3])
   }
 
   /// The 13-bit PID.
   @inlinable
-  public var pid: UInt16 {
+  package var pid: UInt16 {
     let s = format.syncOffset
     return UInt16(unit[s + 1] & 0x1F) << 8 | UInt16(unit[s + 2])
   }
 
   /// The 30-bit arrival time stamp of a BDAV source packet (27 MHz), or nil for other layouts.
-  public var arrivalTimeStamp: UInt32? {
+  package var arrivalTimeStamp: UInt32? {
     guard format == .bdav else { return nil }
     return (UInt32(unit[0]) << 24 | UInt32(unit[1]) << 16 | UInt32(unit[2]) << 8 | UInt32(unit[3]))
       & 0x3FFF_FFFF
   }
 
   /// Where the payload lies within ``bytes``, or why there is none.
-  public enum PayloadLayout: Sendable, Hashable {
+  package enum PayloadLayout: Sendable, Hashable {
     /// The payload occupies `bytes[range]` (possibly empty).
     case payload(Range<Int>)
     /// The packet declares no payload (`adaptation_field_control` 0b10 or 0b00).
@@ -65,7 +65,7 @@ public struct TransportPacket {
 
   /// The payload's position, checking the adaptation field's length against the packet.
   @inlinable
-  public var payloadLayout: PayloadLayout {
+  package var payloadLayout: PayloadLayout {
     let s = format.syncOffset
     let control = unit[s + 3] & 0x30
     var start = 4
@@ -79,7 +79,7 @@ public struct TransportPacket {
   }
 
   /// The adaptation field, or nil when absent or empty. Throws when its length lies.
-  public func adaptationField() throws(DiscKitError) -> AdaptationField? {
+  package func adaptationField() throws(DiscKitError) -> AdaptationField? {
     let h = header
     guard h.hasAdaptationField else { return nil }
     let b = bytes
@@ -97,7 +97,7 @@ public struct TransportPacket {
 
   /// The `random_access_indicator` of the adaptation field (false when absent or invalid).
   @inlinable
-  public var randomAccessIndicator: Bool {
+  package var randomAccessIndicator: Bool {
     let s = format.syncOffset
     guard unit[s + 3] & 0x20 != 0 else { return false }
     let length = Int(unit[s + 4])
@@ -107,7 +107,7 @@ public struct TransportPacket {
 
   /// The `discontinuity_indicator` of the adaptation field (false when absent or invalid).
   @inlinable
-  public var discontinuityIndicator: Bool {
+  package var discontinuityIndicator: Bool {
     let s = format.syncOffset
     guard unit[s + 3] & 0x20 != 0 else { return false }
     let length = Int(unit[s + 4])

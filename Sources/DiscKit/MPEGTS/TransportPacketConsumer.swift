@@ -1,5 +1,5 @@
 /// Receives the packets a ``TransportPacketReader`` finds.
-public protocol TransportPacketConsumer {
+package protocol TransportPacketConsumer {
   /// Called for every packet, in stream order. The packet's bytes are valid only during the call.
   mutating func consume(_ packet: TransportPacket)
   /// Called when the reader locks on to packets after skipping `skippedBytes` bytes that were
@@ -13,11 +13,11 @@ public protocol TransportPacketConsumer {
 
 extension TransportPacketConsumer {
   /// Does nothing by default.
-  public mutating func syncAcquired(
+  package mutating func syncAcquired(
     at offset: Int64, format: TransportPacketFormat, skippedBytes: Int64
   ) {}
   /// Does nothing by default.
-  public mutating func syncLost(at offset: Int64) {}
+  package mutating func syncLost(at offset: Int64) {}
   /// Does nothing by default.
-  public mutating func truncatedPacket(at offset: Int64, bytes: Int) {}
+  package mutating func truncatedPacket(at offset: Int64, bytes: Int) {}
 }

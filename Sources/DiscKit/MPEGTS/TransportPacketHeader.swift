@@ -1,28 +1,28 @@
 /// The 4-byte header of a transport packet (ISO/IEC 13818-1 §2.4.3.2).
-public struct TransportPacketHeader: Sendable, Hashable {
+package struct TransportPacketHeader: Sendable, Hashable {
   /// `transport_error_indicator`.
-  public var transportError: Bool
+  package var transportError: Bool
   /// `payload_unit_start_indicator`: a PES packet or a PSI section starts in this packet.
-  public var payloadUnitStart: Bool
+  package var payloadUnitStart: Bool
   /// `transport_priority`.
-  public var priority: Bool
+  package var priority: Bool
   /// The 13-bit packet identifier.
-  public var pid: UInt16
+  package var pid: UInt16
   /// `transport_scrambling_control` (0 = not scrambled).
-  public var scrambling: UInt8
+  package var scrambling: UInt8
   /// Whether an adaptation field follows the header (`adaptation_field_control` bit 1).
-  public var hasAdaptationField: Bool
+  package var hasAdaptationField: Bool
   /// Whether the packet carries payload (`adaptation_field_control` bit 0).
-  public var hasPayload: Bool
+  package var hasPayload: Bool
   /// The 4-bit `continuity_counter`.
-  public var continuityCounter: UInt8
+  package var continuityCounter: UInt8
 
   /// The null-packet PID.
-  public static let nullPID: UInt16 = 0x1FFF
+  package static let nullPID: UInt16 = 0x1FFF
 
   /// Decodes the header from its four bytes (the first must be the sync byte; not checked here).
   @inlinable
-  public init(_ b1: UInt8, _ b2: UInt8, _ b3: UInt8) {
+  package init(_ b1: UInt8, _ b2: UInt8, _ b3: UInt8) {
     transportError = b1 & 0x80 != 0
     payloadUnitStart = b1 & 0x40 != 0
     priority = b1 & 0x20 != 0
@@ -37,7 +37,7 @@ public struct TransportPacketHeader: Sendable, Hashable {
   ///
   /// - Throws: ``DiscKitError/Code/malformed`` when the first byte is not `0x47`;
   ///   ``DiscKitError/Code/truncated`` when fewer than four bytes remain.
-  public init(parsing reader: inout BinaryReader) throws(DiscKitError) {
+  package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     let sync = try reader.readUInt8()
     guard sync == TransportPacketFormat.syncByte else {
       throw reader.malformed(

@@ -6,23 +6,23 @@
 /// unit spacing, skips bytes that are not packets, and when a unit lacks its sync byte it searches
 /// again from the next byte (a resync). Whole packets are handed to the consumer straight from the
 /// caller's chunk; only a packet split across chunks is copied, into a buffer allocated once.
-public struct TransportPacketReader {
+package struct TransportPacketReader {
   /// Sync bytes at the unit spacing required to lock on to a layout.
-  public static let confirmations = 5
+  package static let confirmations = 5
   static let capacity = 16 << 10
 
   /// The layout found (or forced), nil until the reader has locked on.
-  public private(set) var format: TransportPacketFormat?
+  package private(set) var format: TransportPacketFormat?
   /// The absolute offset of the first byte fed.
-  public let baseOffset: Int64
+  package let baseOffset: Int64
   /// Units delivered so far.
-  public private(set) var packetCount: Int64 = 0
+  package private(set) var packetCount: Int64 = 0
   /// Bytes skipped because they were not part of a packet.
-  public private(set) var skippedBytes: Int64 = 0
+  package private(set) var skippedBytes: Int64 = 0
   /// Times the reader lost sync after having locked on.
-  public private(set) var resyncCount = 0
+  package private(set) var resyncCount = 0
   /// Bytes fed so far.
-  public private(set) var bytesFed: Int64 = 0
+  package private(set) var bytesFed: Int64 = 0
 
   private let forced: TransportPacketFormat?
   private var locked = false
@@ -35,7 +35,7 @@ public struct TransportPacketReader {
   ///   - baseOffset: the absolute offset of the first byte that will be fed (reported offsets
   ///     are absolute).
   ///   - format: a known layout; nil detects it.
-  public init(baseOffset: Int64 = 0, format: TransportPacketFormat? = nil) {
+  package init(baseOffset: Int64 = 0, format: TransportPacketFormat? = nil) {
     self.baseOffset = baseOffset
     self.forced = format
     self.pending = []
@@ -46,7 +46,7 @@ public struct TransportPacketReader {
   private var pendingOffset: Int64 { baseOffset + bytesFed - Int64(pending.count) }
 
   /// Feeds the next bytes of the stream.
-  public mutating func feed<C: TransportPacketConsumer>(
+  package mutating func feed<C: TransportPacketConsumer>(
     _ chunk: UnsafeRawBufferPointer, into consumer: inout C
   ) {
     guard let base = chunk.baseAddress, chunk.count > 0 else { return }
@@ -102,7 +102,7 @@ public struct TransportPacketReader {
   }
 
   /// Signals the end of the stream: decides on the bytes still buffered.
-  public mutating func finish<C: TransportPacketConsumer>(into consumer: inout C) {
+  package mutating func finish<C: TransportPacketConsumer>(into consumer: inout C) {
     drain(final: true, into: &consumer)
     if !pending.isEmpty {
       if locked {

@@ -61,7 +61,7 @@ public enum TransportStreamTimeSeek {
   }
 
   /// Where playback from the requested time starts.
-  public struct Result: Sendable, Hashable, Codable {
+  public struct Result: Sendable, Hashable, Encodable {
     /// The offset to start reading from: ``accessPointOffset`` moved back over the PSI packets
     /// that directly precede it. Unit-aligned (for BDAV, at the `TP_extra_header`).
     public var offset: Int64
@@ -92,8 +92,9 @@ public enum TransportStreamTimeSeek {
     public var clamped: Bool
     /// Bytes read by the seek (head scan included).
     public var bytesRead: Int64
-    /// What did not go as planned (a fallback, a PTS that went backwards), in plain words.
-    public var warnings: [String]
+    /// What did not go as planned (a start after the time, a fallback to the stream's start);
+    /// encoded as their descriptions.
+    public var warnings: [Warning]
   }
 
   /// Finds where playback from `seconds` after the stream's start begins.
@@ -111,42 +112,93 @@ public enum TransportStreamTimeSeek {
       throw DiscKitError(
         .invalidArgument, "time seek", at: nil, "\(seconds) is not a time (seconds ≥ 0)")
     }
-    // A 1 MiB head usually holds the PAT, PMT and first video PES; widen it only when not.
-    var head = try PESPreScanner.scan(source: source, offset: 0, window: min(1 << 20, source.size))
-    var headBytes = head.bytesScanned
-    if head.video.allSatisfy({ $0.firstPTS == nil }), source.size > head.bytesScanned {
-      head = try PESPreScanner.scan(source: source, offset: 0, window: min(headWindow, source.size))
-      headBytes += head.bytesScanned
-    }
-    guard let unit = head.packetSize, let format = TransportPacketFormat(rawValue: unit) else {
-      throw DiscKitError(.malformed, "transport stream", at: 0, "no transport packets")
-    }
-    guard !head.video.isEmpty else {
-      throw DiscKitError(
-        .unsupported, "transport stream", at: 0,
-        "no video stream in the first \(head.bytesScanned) bytes (a time seek needs video)")
-    }
-    guard
-      let video = head.video.first(where: { !$0.dependentView && $0.firstPTS != nil })
-        ?? head.video.first(where: { $0.firstPTS != nil }),
-      let p0 = video.firstPTS, let p0Offset = video.firstPTSOffset
-    else {
-      throw DiscKitError(
-        .malformed, "transport stream", at: 0,
-        "no video PES with a PTS after the first PAT in the first \(head.bytesScanned) bytes")
-    }
+    // 1. The head: packet size, the video stream and its first PTS.
+    let head = try Head(source: source)
+    let unit = head.format.rawValue
+    let video = head.video
     let ticks = seconds * MPEGTimestamp.clockRate
     let target: UInt64 =
       ticks >= Double(MPEGTimestamp.modulus - 1) ? MPEGTimestamp.modulus - 1 : UInt64(ticks)
     var context = Context(
-      source: source, format: format, pid: video.pid, codec: video.codec, p0: p0,
-      phase: p0Offset % Int64(unit), target: target, bytesRead: headBytes)
+      source: source, format: head.format, pid: video.pid, codec: video.codec, p0: head.p0,
+      phase: head.p0Offset % Int64(unit), target: target, bytesRead: head.bytesRead)
     defer { context.buffer.deallocate() }
 
-    // 2. Bisection: PES starts before `lo` decode at or before the target; the first PES start
-    // at or after `hi` decodes after it (or there is none).
-    var lo = p0Offset
-    var hi = source.size
+    // 2. Bisection.
+    let hi = try bisect(&context, from: head.p0Offset, target: target)
+
+    // 3. Backward scan for the last access point at or before the target.
+    var clamped = false
+    if hi >= source.size {
+      let tail = try context.maxPTSDistance(
+        from: context.align(max(head.p0Offset, hi - Int64(probeWindow))))
+      clamped = tail.map { target > $0 } ?? false
+    }
+    let (point, placement, warnings) = try accessPoint(
+      &context, before: hi, head: head, target: target)
+    let pts = point.pts ?? head.p0
+    // 4. Back up over the PSI packets directly before the access point.
+    let offset = try context.backUpOverPSI(from: point.offset, pmtPID: head.report.pmtPID)
+    return Result(
+      offset: offset, accessPointOffset: point.offset, pts: pts, dts: point.dts, kind: point.kind,
+      seconds: Double(context.distance(pts)) / MPEGTimestamp.clockRate, targetSeconds: seconds,
+      firstPTS: head.p0, pid: video.pid, codec: video.codec, packetSize: unit,
+      placement: placement, clamped: clamped, bytesRead: context.bytesRead, warnings: warnings)
+  }
+
+  /// What the seek needs from the stream's head.
+  struct Head {
+    /// The head's scan report.
+    var report: PESScanReport
+    /// Bytes read for it.
+    var bytesRead: Int64
+    var format: TransportPacketFormat
+    /// The video stream seeked on (the base view when there are several).
+    var video: VideoStreamReport
+    /// Its first PTS and where the PES carrying it starts.
+    var p0: UInt64
+    var p0Offset: Int64
+
+    init(source: any ByteSource) throws(DiscKitError) {
+      // A 1 MiB head usually holds the PAT, PMT and first video PES; widen it only when not.
+      var head = try PESPreScanner.scan(
+        source: source, offset: 0, window: min(1 << 20, source.size))
+      var headBytes = head.bytesScanned
+      if head.video.allSatisfy({ $0.firstPTS == nil }), source.size > head.bytesScanned {
+        head = try PESPreScanner.scan(
+          source: source, offset: 0, window: min(headWindow, source.size))
+        headBytes += head.bytesScanned
+      }
+      guard let unit = head.packetSize, let format = TransportPacketFormat(rawValue: unit) else {
+        throw DiscKitError(.malformed, "transport stream", at: 0, "no transport packets")
+      }
+      guard !head.video.isEmpty else {
+        throw DiscKitError(
+          .unsupported, "transport stream", at: 0,
+          "no video stream in the first \(head.bytesScanned) bytes (a time seek needs video)")
+      }
+      guard
+        let video = head.video.first(where: { !$0.dependentView && $0.firstPTS != nil })
+          ?? head.video.first(where: { $0.firstPTS != nil }),
+        let p0 = video.firstPTS, let p0Offset = video.firstPTSOffset
+      else {
+        throw DiscKitError(
+          .malformed, "transport stream", at: 0,
+          "no video PES with a PTS after the first PAT in the first \(head.bytesScanned) bytes")
+      }
+      (report, bytesRead, self.format, self.video) = (head, headBytes, format, video)
+      (self.p0, self.p0Offset) = (p0, p0Offset)
+    }
+  }
+
+  /// Bisection from `start`: PES starts before `lo` decode at or before the target; the first
+  /// PES start at or after the returned `hi` decodes after it (or there is none).
+  static func bisect(_ context: inout Context, from start: Int64, target: UInt64)
+    throws(DiscKitError) -> Int64
+  {
+    let unit = Int64(context.format.rawValue)
+    var lo = start
+    var hi = context.source.size
     var probes = 0
     while hi - lo > Int64(probeWindow), probes < 64 {
       probes += 1
@@ -156,20 +208,21 @@ public enum TransportStreamTimeSeek {
         continue
       }
       if context.distance(start.dts ?? start.pts) <= target {
-        lo = start.offset + Int64(unit)
+        lo = start.offset + unit
       } else {
         hi = mid
       }
     }
+    return hi
+  }
 
-    // 3. Backward scan for the last access point at or before the target.
-    var warnings: [String] = []
-    var clamped = false
-    if hi >= source.size {
-      let tail = try context.maxPTSDistance(
-        from: context.align(max(p0Offset, hi - Int64(probeWindow))))
-      clamped = tail.map { target > $0 } ?? false
-    }
+  /// The last access point at or before the target, scanning backwards from `hi`; failing
+  /// that the next one after it, or the stream's first.
+  static func accessPoint(
+    _ context: inout Context, before hi: Int64, head: Head, target: UInt64
+  ) throws(DiscKitError) -> (RandomAccessPoint, Placement, [Warning]) {
+    let p0Offset = head.p0Offset
+    let video = head.video
     var found: RandomAccessPoint?
     var earliest: RandomAccessPoint?
     var end = hi
@@ -187,45 +240,27 @@ public enum TransportStreamTimeSeek {
       if found == nil, let first = points.first(where: { $0.pts != nil }) { earliest = first }
       end = start
     }
-    var placement = Placement.atOrBefore
-    let point: RandomAccessPoint
-    if let found {
-      point = found
-    } else if let earliest, let pts = earliest.pts {
-      placement = .after
-      let why =
+    if let found { return (found, .atOrBefore, []) }
+    if let earliest, let pts = earliest.pts {
+      let next = Double(context.distance(pts) / 90) / 1000
+      let warning: Warning =
         end <= p0Offset
-        ? "the time lies before the stream's first random access point"
-        : "no random access point in the \(scanned) bytes before the time"
-      warnings.append(
-        "\(why); starting at the next one (\(Double(context.distance(pts) / 90) / 1000) s)"
-      )
-      point = earliest
-    } else if let offset = video.firstIDROffset, let pts = video.firstIDRPTS {
-      placement = .streamStart
-      warnings.append(
-        "no random access point in the \(scanned) bytes before the time; starting at the stream's first one"
-      )
-      point = RandomAccessPoint(
-        pid: video.pid, kind: video.firstIDRKind ?? .idr, pts: pts, dts: nil, offset: offset,
-        packetIndex: offset / Int64(unit), randomAccessIndicator: false)
-    } else {
-      throw DiscKitError(
-        .malformed, "transport stream", at: hi,
-        "no random access point of video PID \(video.pid) (\(video.codec.rawValue)) in the \(scanned) bytes before the time nor at the stream's head"
-      )
+        ? .beforeFirstAccessPoint(nextSeconds: next)
+        : .noAccessPointBefore(scannedBytes: scanned, nextSeconds: next)
+      return (earliest, .after, [warning])
     }
-    let pts = point.pts ?? p0
-    // 4. Back up over the PSI packets directly before the access point.
-    let offset = try context.backUpOverPSI(from: point.offset, pmtPID: head.pmtPID)
-    return Result(
-      offset: offset, accessPointOffset: point.offset, pts: pts, dts: point.dts, kind: point.kind,
-      seconds: Double(context.distance(pts)) / MPEGTimestamp.clockRate, targetSeconds: seconds,
-      firstPTS: p0, pid: video.pid, codec: video.codec, packetSize: unit, placement: placement,
-      clamped: clamped, bytesRead: context.bytesRead, warnings: warnings)
+    if let offset = video.firstIDROffset, let pts = video.firstIDRPTS {
+      let point = RandomAccessPoint(
+        pid: video.pid, kind: video.firstIDRKind ?? .idr, pts: pts, dts: nil, offset: offset,
+        packetIndex: offset / Int64(context.format.rawValue), randomAccessIndicator: false)
+      return (point, .streamStart, [.startedAtStreamStart(scannedBytes: scanned)])
+    }
+    throw DiscKitError(
+      .malformed, "transport stream", at: hi,
+      "no random access point of video PID \(video.pid) (\(video.codec.rawValue)) in the \(scanned) bytes before the time nor at the stream's head"
+    )
   }
 
-  /// The reads and the per-window packet walks of one seek.
   struct Context {
     let source: any ByteSource
     let format: TransportPacketFormat

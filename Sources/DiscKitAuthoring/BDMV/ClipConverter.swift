@@ -61,6 +61,9 @@ enum ClipConverter {
       pmtOffset: psi.pmtOffset)
   }
 
+  /// A stream of the program Blu-ray can carry, with its coding type.
+  typealias CarriedStream = (info: ElementaryStreamInfo, codec: StreamCodec, coding: UInt8)
+
   /// Converts `path` into `destination` (created, or replaced) and analyses it.
   static func convert(
     source path: String, to destination: String, language: String?, chunkSize: Int = chunkSize,
@@ -69,9 +72,42 @@ enum ClipConverter {
     let source = try FileByteSource(path: path)
     let program = try readProgram(source)
     let pmt = program.pmt
+    let (carried, ignored, video) = try carriedStreams(program, path: path)
 
-    // The streams Blu-ray can carry, and the video stream for the EP map.
-    var carried: [(info: ElementaryStreamInfo, codec: StreamCodec, coding: UInt8)] = []
+    // 188-byte input: move the streams to the Blu-ray PIDs (PMT 0x0100, PCR 0x1001, video
+    // 0x1011, audio 0x1100, PG 0x1200, IG 0x1400, ...), which players and libbluray expect (its
+    // seek rewinds over packets with PIDs up to 0x1001, taking them for PSI/PCR).
+    let remap =
+      program.format == .plain && remapPIDs ? PIDRemapping.plan(program: program) : nil
+    var consumer = ConvertingConsumer(
+      videoPID: video.info.pid, videoCodec: video.codec, pcrPID: pmt.pcrPID,
+      passThrough: program.format == .bdav,
+      capturePIDs: Set(carried.map(\.info.pid)), remap: remap)
+    var reader = TransportPacketReader(format: program.format)
+    let points = try copy(
+      source, path: path, to: destination, through: &consumer, reader: &reader,
+      chunkSize: chunkSize, progress: progress)
+    let timing = try Timing(
+      consumer, path: path, video: video, pcrPID: pmt.pcrPID, hasAccessPoints: !points.isEmpty)
+    let mapped: (UInt16) -> UInt16 = { pid in remap?.table[Int(pid & 0x1FFF)] ?? pid }
+    let streams = programInfoStreams(
+      carried, consumer: consumer, mapped: mapped, fps: timing.fps, language: language)
+    return BDMVClipAnalysis(
+      source: path, inputFormat: program.format, packetCount: UInt32(consumer.packetCount),
+      programNumber: program.programNumber, pmtPID: mapped(program.pmtPID),
+      pcrPID: mapped(pmt.pcrPID), streams: streams, ignoredStreams: ignored.map(mapped),
+      videoPID: mapped(video.info.pid), videoCodec: video.codec,
+      entryPoints: points, presentationStart90k: timing.start, duration90k: timing.duration,
+      frameRate: timing.fps, recordingRate: timing.recordingRate,
+      skippedBytes: reader.skippedBytes)
+  }
+
+  /// The streams Blu-ray can carry, the PIDs of the others, and the video stream for the EP map.
+  static func carriedStreams(_ program: Program, path: String) throws(DiscKitError)
+    -> (carried: [CarriedStream], ignored: [UInt16], video: CarriedStream)
+  {
+    let pmt = program.pmt
+    var carried: [CarriedStream] = []
     var ignored: [UInt16] = []
     for stream in pmt.streams {
       let codec = stream.codec
@@ -89,53 +125,22 @@ enum ClipConverter {
         "no video stream Blu-ray can carry (H.264, HEVC, MPEG-2, VC-1) in program "
           + "\(program.programNumber): streams \(listed)")
     }
+    return (carried, ignored, video)
+  }
 
-    // 188-byte input: move the streams to the Blu-ray PIDs (PMT 0x0100, PCR 0x1001, video
-    // 0x1011, audio 0x1100, PG 0x1200, IG 0x1400, ...), which players and libbluray expect (its
-    // seek rewinds over packets with PIDs up to 0x1001, taking them for PSI/PCR).
-    let remap =
-      program.format == .plain && remapPIDs ? PIDRemapping.plan(program: program) : nil
-
-    let fd: FileDescriptor
-    do {
-      fd = try FileDescriptor.open(
-        FilePath(destination), .writeOnly, options: [.create, .truncate, .closeOnExec],
-        permissions: [.ownerReadWrite, .groupRead, .otherRead])
-    } catch {
-      throw DiscKitError(.cannotCreate, destination, at: nil, "cannot create: \(error)")
-    }
-    defer { try? fd.close() }
-
-    var consumer = ConvertingConsumer(
-      videoPID: video.info.pid, videoCodec: video.codec, pcrPID: pmt.pcrPID,
-      passThrough: program.format == .bdav,
-      capturePIDs: Set(carried.map(\.info.pid)), remap: remap)
-    var reader = TransportPacketReader(format: program.format)
+  /// The single pass: reads `source` through `consumer` and writes the clip stream file
+  /// (padded to whole aligned units); returns the video's random access points.
+  static func copy(
+    _ source: FileByteSource, path: String, to destination: String,
+    through consumer: inout ConvertingConsumer, reader: inout TransportPacketReader,
+    chunkSize: Int, progress: ((Int64) -> Void)?
+  ) throws(DiscKitError) -> [BDMVClipAnalysis.EntryPoint] {
+    var output = try ClipOutput(path: destination)
+    defer { output.close() }
     let buffer = UnsafeMutableRawBufferPointer.allocate(
       byteCount: max(1, chunkSize), alignment: 4096)
     defer { buffer.deallocate() }
     var offset: Int64 = 0
-    var written: Int64 = 0
-    func flush(_ c: inout ConvertingConsumer, all: Bool) throws(DiscKitError) {
-      let count = all ? c.out.count : c.resolvedBytes
-      guard count > 0 else { return }
-      var done = 0
-      while done < count {
-        let n = c.out.withUnsafeBytes { raw in
-          Glibc.write(fd.rawValue, raw.baseAddress.map { $0 + done }, count - done)
-        }
-        guard n > 0 else {
-          let e = errno
-          throw DiscKitError(
-            .io, destination, at: written + Int64(done),
-            "write failed: \(String(cString: strerror(e)))")
-        }
-        done += n
-      }
-      written += Int64(count)
-      c.out.removeFirst(count)
-      c.resolvedBytes -= count
-    }
     while offset < source.size {
       let got = try source.read(at: offset, into: buffer)
       if got == 0 {
@@ -148,64 +153,125 @@ enum ClipConverter {
       offset += Int64(got)
       if let failure = consumer.failure { throw failure }
       if consumer.out.count - consumer.resolvedBytes > 64 << 20 { consumer.resolvePending() }
-      if consumer.resolvedBytes >= 1 << 20 { try flush(&consumer, all: false) }
+      if consumer.resolvedBytes >= 1 << 20 { try output.flush(&consumer, all: false) }
       progress?(offset)
     }
     reader.finish(into: &consumer)
     if let failure = consumer.failure { throw failure }
-    let mapped: (UInt16) -> UInt16 = { pid in remap?.table[Int(pid & 0x1FFF)] ?? pid }
     let points = consumer.finishAccessPoints()
     // Blu-ray stream files hold whole aligned units of 32 source packets (6144 bytes): pad with
     // null packets, as libbluray reads in aligned units.
     consumer.appendNullPackets((32 - Int(consumer.packetCount % 32)) % 32)
     consumer.resolvePending()
-    try flush(&consumer, all: true)
+    try output.flush(&consumer, all: true)
+    return points
+  }
 
-    // Validate what the clip information needs.
-    let packetCount = consumer.packetCount
-    guard packetCount > 0, packetCount <= Int64(UInt32.max) else {
-      throw DiscKitError(
-        .limitExceeded, path, at: nil,
-        "\(packetCount) source packets; a clip holds 1 to \(UInt32.max) (num_source_packets is 32 bits)"
-      )
-    }
-    guard let first = consumer.videoFirstPTS, consumer.videoPESCount > 0 else {
-      throw DiscKitError(
-        .unsupported, path, at: nil,
-        "the video stream (PID 0x\(String(video.info.pid, radix: 16))) has no PES packet with a PTS"
-      )
-    }
-    guard !points.isEmpty else {
-      throw DiscKitError(
-        .unsupported, path, at: nil,
-        "no random access point (IDR / I-picture) on the video PID 0x\(String(video.info.pid, radix: 16)): "
-          + "the EP map would be empty")
-    }
-    let span = consumer.videoMaxDelta - consumer.videoMinDelta
-    let frames = consumer.videoPESCount
-    let frameDuration: Double = frames > 1 && span > 0 ? Double(span) / Double(frames - 1) : 3600
-    let fps = 90000 / frameDuration
-    let start = (first &+ UInt64(bitPattern: consumer.videoMinDelta)) & BDMVClipAnalysis.ptsMask
-    let duration = UInt64(span) + UInt64(frameDuration.rounded())
-    guard duration < 1 << 32 else {
-      throw DiscKitError(
-        .unsupported, path, at: nil,
-        "the video lasts \(duration / 90000) s; a clip lasts under 13 h")
-    }
-    if consumer.pcrCount == 0 {
-      throw DiscKitError(
-        .unsupported, path, at: nil,
-        "no PCR on the PCR PID 0x\(String(pmt.pcrPID, radix: 16)): arrival time stamps cannot be derived"
-      )
-    }
-    var recordingRate: UInt32 = 6_000_000
-    if let firstPCR = consumer.firstPCR, let last = consumer.lastPCR, last.value > firstPCR {
-      let seconds = Double(last.value - firstPCR) / 27_000_000
-      let rate = Double(packetCount) * 192 / seconds
-      recordingRate = UInt32(min(Double(UInt32.max), max(1, rate.rounded(.up))))
+  /// The clip stream file being written.
+  struct ClipOutput {
+    let fd: FileDescriptor
+    let path: String
+    var written: Int64 = 0
+
+    /// Creates (or truncates) `path`.
+    init(path: String) throws(DiscKitError) {
+      self.path = path
+      do {
+        fd = try FileDescriptor.open(
+          FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
+          permissions: [.ownerReadWrite, .groupRead, .otherRead])
+      } catch {
+        throw DiscKitError(.cannotCreate, path, at: nil, "cannot create: \(error)")
+      }
     }
 
-    // ProgramInfo streams with their attributes.
+    func close() { try? fd.close() }
+
+    /// Writes the consumer's resolved bytes (`all`: every byte) and drops them from its buffer.
+    mutating func flush(_ c: inout ConvertingConsumer, all: Bool) throws(DiscKitError) {
+      let count = all ? c.out.count : c.resolvedBytes
+      guard count > 0 else { return }
+      var done = 0
+      while done < count {
+        let n = c.out.withUnsafeBytes { raw in
+          Glibc.write(fd.rawValue, raw.baseAddress.map { $0 + done }, count - done)
+        }
+        guard n > 0 else {
+          let e = errno
+          throw DiscKitError(
+            .io, path, at: written + Int64(done),
+            "write failed: \(String(cString: strerror(e)))")
+        }
+        done += n
+      }
+      written += Int64(count)
+      c.out.removeFirst(count)
+      c.resolvedBytes -= count
+    }
+  }
+
+  /// The clip's timing from the pass, validated against what clip information can hold.
+  struct Timing {
+    var start: UInt64
+    var duration: UInt64
+    var fps: Double
+    var recordingRate: UInt32
+
+    init(
+      _ consumer: ConvertingConsumer, path: String, video: CarriedStream, pcrPID: UInt16,
+      hasAccessPoints: Bool
+    ) throws(DiscKitError) {
+      let packetCount = consumer.packetCount
+      guard packetCount > 0, packetCount <= Int64(UInt32.max) else {
+        throw DiscKitError(
+          .limitExceeded, path, at: nil,
+          "\(packetCount) source packets; a clip holds 1 to \(UInt32.max) (num_source_packets is 32 bits)"
+        )
+      }
+      guard let first = consumer.videoFirstPTS, consumer.videoPESCount > 0 else {
+        throw DiscKitError(
+          .unsupported, path, at: nil,
+          "the video stream (PID 0x\(String(video.info.pid, radix: 16))) has no PES packet with a PTS"
+        )
+      }
+      guard hasAccessPoints else {
+        throw DiscKitError(
+          .unsupported, path, at: nil,
+          "no random access point (IDR / I-picture) on the video PID 0x\(String(video.info.pid, radix: 16)): "
+            + "the EP map would be empty")
+      }
+      let span = consumer.videoMaxDelta - consumer.videoMinDelta
+      let frames = consumer.videoPESCount
+      let frameDuration: Double =
+        frames > 1 && span > 0 ? Double(span) / Double(frames - 1) : 3600
+      fps = 90000 / frameDuration
+      start = (first &+ UInt64(bitPattern: consumer.videoMinDelta)) & BDMVClipAnalysis.ptsMask
+      duration = UInt64(span) + UInt64(frameDuration.rounded())
+      guard duration < 1 << 32 else {
+        throw DiscKitError(
+          .unsupported, path, at: nil,
+          "the video lasts \(duration / 90000) s; a clip lasts under 13 h")
+      }
+      if consumer.pcrCount == 0 {
+        throw DiscKitError(
+          .unsupported, path, at: nil,
+          "no PCR on the PCR PID 0x\(String(pcrPID, radix: 16)): arrival time stamps cannot be derived"
+        )
+      }
+      recordingRate = 6_000_000
+      if let firstPCR = consumer.firstPCR, let last = consumer.lastPCR, last.value > firstPCR {
+        let seconds = Double(last.value - firstPCR) / 27_000_000
+        let rate = Double(packetCount) * 192 / seconds
+        recordingRate = UInt32(min(Double(UInt32.max), max(1, rate.rounded(.up))))
+      }
+    }
+  }
+
+  /// The ProgramInfo streams with their attributes (probed from the captured first PES).
+  static func programInfoStreams(
+    _ carried: [CarriedStream], consumer: ConvertingConsumer, mapped: (UInt16) -> UInt16,
+    fps: Double, language: String?
+  ) -> [ClipProgramInfo.Stream] {
     var streams: [ClipProgramInfo.Stream] = []
     for (info, codec, coding) in carried {
       var stream = ClipProgramInfo.Stream(pid: mapped(info.pid), codingType: coding)
@@ -226,14 +292,7 @@ enum ClipConverter {
       }
       streams.append(stream)
     }
-
-    return BDMVClipAnalysis(
-      source: path, inputFormat: program.format, packetCount: UInt32(packetCount),
-      programNumber: program.programNumber, pmtPID: mapped(program.pmtPID),
-      pcrPID: mapped(pmt.pcrPID), streams: streams, ignoredStreams: ignored.map(mapped),
-      videoPID: mapped(video.info.pid), videoCodec: video.codec,
-      entryPoints: points, presentationStart90k: start, duration90k: duration, frameRate: fps,
-      recordingRate: recordingRate, skippedBytes: reader.skippedBytes)
+    return streams
   }
 }
 

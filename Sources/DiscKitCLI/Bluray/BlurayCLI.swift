@@ -4,38 +4,9 @@ import DiscKit
 enum BlurayCLI {
   // MARK: extract
 
+  /// The title of `--main`/`--title`/`--playlist` (``TitleChoice``), at `--angle`.
   static func chooseTitle(_ disc: BlurayDisc, _ options: ExtractOptions) throws -> BlurayTitle {
-    try chooseTitle(
-      disc, playlist: options.playlist, title: options.title, angle: options.angle,
-      select: options.select)
-  }
-
-  /// The title named by `--playlist` or `--title` (1-based), else the main title; `angle` is 1-based.
-  static func chooseTitle(
-    _ disc: BlurayDisc, playlist: String?, title: Int?, angle oneBasedAngle: Int,
-    select: TitleSelection
-  ) throws -> BlurayTitle {
-    let angle = oneBasedAngle - 1
-    if let playlist {
-      let number = Int(playlist.prefix(while: \.isNumber)) ?? -1
-      guard let file = disc.playlistFile(named: playlist) ?? disc.playlistFile(number: number)
-      else {
-        throw DiscKitError(
-          .notFound, "playlist \(playlist)", at: nil, "no such playlist on the disc")
-      }
-      return try disc.title(playlist: file.name, angle: angle)
-    }
-    let list = try TitleList(bluray: disc, selection: select)
-    if let n = title {
-      guard let entry = list.entries.first(where: { $0.number == n }) else {
-        throw DiscKitError(.notFound, "title \(n)", at: nil, "no such title (see `disckit titles`)")
-      }
-      return try disc.title(playlist: entry.key + ".mpls", angle: angle)
-    }
-    guard let main = list.mainKey else {
-      throw DiscKitError(.notFound, "main title", at: nil, "the disc has no titles")
-    }
-    return try disc.title(playlist: main + ".mpls", angle: angle)
+    try disc.title(options.titleChoice, selection: options.select, angle: options.angle - 1)
   }
 
   static func extract(disc image: DiscImage, options: ExtractOptions) throws {

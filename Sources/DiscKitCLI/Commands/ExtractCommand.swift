@@ -49,9 +49,9 @@ struct ExtractOptions: ParsableArguments {
     }
     guard angle >= 1 else { throw ValidationError("--angle is 1-based.") }
     if let chapters { _ = try Self.parseChapters(chapters) }
-    if isMatroska && (chapters != nil || chaptersFile != nil) {
+    if isMatroska && chaptersFile != nil {
       throw ValidationError(
-        "--chapters and --chapters-file apply to --format m2ts; a Matroska file holds the whole title and its chapters.")
+        "--chapters-file applies to --format m2ts; a Matroska file holds its chapters.")
     }
   }
 

@@ -29,6 +29,8 @@ public struct MatroskaExtraction: Sendable {
   public var output: String
   /// Whether an existing file may be replaced.
   public var force: Bool
+  /// Only these chapters (1-based, inclusive; `--chapters A-B`); `nil`: the whole title.
+  public var chapters: ClosedRange<Int>?
 
   /// Writes one extraction; the second argument reports `(bytes read, total)` for the progress
   /// bar. Set by the `disckit-mkv` helper before it runs the command line.
@@ -84,7 +86,9 @@ public struct MatroskaExtraction: Sendable {
           .unsupported, disc.path, at: nil,
           "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
       }
-      let request = MatroskaExtraction(source: source, output: options.output, force: options.force)
+      let request = MatroskaExtraction(
+        source: source, output: options.output, force: options.force,
+        chapters: try options.chapters.map { try ExtractOptions.parseChapters($0) })
       let name: String
       switch source {
       case .bluray(let title): name = title.name

@@ -9,15 +9,8 @@ enum DVDCLI {
       )
     }
     let disc = try DVDDisc(fileSystem: image.fileSystem)
-    let number: Int
-    if let title = options.title {
-      number = title
-    } else {
-      guard let main = TitleList(dvd: disc, selection: options.select).mainKey.flatMap({ Int($0) })
-      else {
-        throw DiscKitError(.notFound, image.path, at: nil, "no main title found")
-      }
-      number = main
+    guard let number = try disc.titleNumber(options.titleChoice, selection: options.select) else {
+      throw DiscKitError(.notFound, image.path, at: nil, "no main title found")
     }
     let chapters = try options.chapters.map { try ExtractOptions.parseChapters($0) }
     let source = try disc.byteSource(

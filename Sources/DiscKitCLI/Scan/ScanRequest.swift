@@ -163,16 +163,10 @@ package struct ScanRequest: Equatable, Sendable {
     }
     let title: DiscTitle
     if let playlist {
+      // A playlist key, in the strict form the server's URLs use.
       title = try disc.title(key: playlist)
-    } else if let number = self.title {
-      // A DVD title number is the disc's own; a Blu-ray's is the title list's.
-      if case .dvd = disc.navigation {
-        title = try disc.title(key: String(number))
-      } else {
-        title = try disc.title(number: number)
-      }
     } else {
-      title = try disc.mainTitle()
+      title = try disc.title(TitleChoice(title: self.title, playlist: nil))
     }
     var options = PESScanOptions()
     options.payloadBound = payloadBound

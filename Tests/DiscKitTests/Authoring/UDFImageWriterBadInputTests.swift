@@ -151,9 +151,10 @@ struct UDFImageWriterBadInputTests {
   @Test func volumePastALoweredLimit() throws {
     let dir = try TemporaryDirectory()
     let source = try smallSource(dir)
+    var options = UDFImageWriter.Options()
+    options.maxImageBlocks = 300
     expectFailure(.limitExceeded, in: dir) {
-      try UDFImageWriter(folder: source, options: .init(maxImageBlocks: 300)).write(
-        to: dir.file("out.iso"))
+      try UDFImageWriter(folder: source, options: options).write(to: dir.file("out.iso"))
     }
   }
 

@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitAuthoring
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -125,7 +126,7 @@ struct BDMVBadInputTests {
     let bluray = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path))
     let title = try bluray.title(playlist: "00001.mpls")
     #expect(title.duration45k == item.outTime &- item.inTime)
-    #expect(title.warnings.contains { $0.contains("in-time") })
+    #expect(title.warnings.contains { $0.description.contains("in-time") })
   }
 
   @Test func missingClipInformationMissingAndTruncatedStreams() throws {
@@ -135,7 +136,7 @@ struct BDMVBadInputTests {
     var bluray = try BlurayDisc(fileSystem: try FolderFileSystem(root: disc.path))
     var title = try bluray.title(playlist: "00001.mpls")
     #expect(title.clips[1].packetCount == 0 && !title.clips[1].hasClipInformation)
-    #expect(title.warnings.contains { $0.contains("00002") })
+    #expect(title.warnings.contains { $0.description.contains("00002") })
     // Missing M2TS.
     #expect(throws: DiscKitError.self) { try title.byteSource() }
     // Truncated M2TS: shorter than the clip range.

@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitAuthoring
 import DiscKitReference
 import DiscKitTestSupport
 import Foundation

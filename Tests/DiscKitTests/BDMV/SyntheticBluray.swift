@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitAuthoring
 import DiscKitTestSupport
 import Foundation
 

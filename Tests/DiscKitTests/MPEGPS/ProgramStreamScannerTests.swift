@@ -103,7 +103,7 @@ struct ProgramStreamScannerTests {
       #expect(report.video.first?.firstIDRPTS == oracle.firstKeyframePTS, "cut at \(start)")
       let gap = try #require(report.video.first?.preIDRGapSeconds)
       #expect(gap >= 0)
-      #expect(report.warnings.contains { $0.contains("garbage") })
+      #expect(report.warnings.contains { $0.description.contains("garbage") })
     }
   }
 
@@ -124,14 +124,16 @@ struct ProgramStreamScannerTests {
     var rng = SeededRandom(seed: 0x0B5_0001)
     let random = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &rng) }
     let report = try ProgramStreamScanner.scan(source: MemoryByteSource(random))
-    #expect(report.warnings.contains { $0.contains("no video") })
+    #expect(report.warnings.contains { $0.description.contains("no video") })
+    #expect(report.warnings.contains(.noVideo))
     let empty = try ProgramStreamScanner.scan(source: MemoryByteSource([]))
     #expect(empty.bytesScanned == 0)
     #expect(empty.video.isEmpty)
     // A PES whose header length runs past its packet.
     let lying: [UInt8] = [0, 0, 1, 0xE0, 0, 5, 0x80, 0x80, 0xF0, 0, 0, 0, 0, 1, 0xBA]
     let lyingReport = try ProgramStreamScanner.scan(source: MemoryByteSource(lying))
-    #expect(lyingReport.warnings.contains { $0.contains("header length") })
+    #expect(lyingReport.warnings.contains { $0.description.contains("header length") })
+    #expect(lyingReport.warnings.contains(.headerLengthPastPacket(streamID: 0xE0, headerLength: 0xF0)))
   }
 
   @Test func fuzzedVOBNeverCrashes() throws {

@@ -66,10 +66,12 @@ struct MatroskaOracle {
   }
 
   /// The lines `ffmpeg -v warning -i FILE -f null -` prints about timestamps while decoding
-  /// every stream.
+  /// every video and audio stream (subtitle packets are passed through: the null muxer has no
+  /// subtitle encoder; ffprobe -show_frames decodes them in the subtitle tests).
   static func timestampWarnings(_ path: String) throws -> [String] {
     let run = try Tool.run(
-      "ffmpeg", ["-nostdin", "-v", "warning", "-i", path, "-map", "0", "-f", "null", "-"])
+      "ffmpeg",
+      ["-nostdin", "-v", "warning", "-i", path, "-map", "0", "-c:s", "copy", "-f", "null", "-"])
     #expect(run.status == 0, "ffmpeg decodes \(path): \(run.stderr)")
     return run.stderr.split(separator: "\n").map(String.init).filter { line in
       let l = line.lowercased()
@@ -104,13 +106,20 @@ struct MatroskaOracle {
 
   /// libbluray's audio languages of each title (`bd_list_titles -l`), by playlist file name.
   static func libblurayAudioLanguages(_ folder: String) throws -> [String: [String]] {
+    try libblurayLanguages(folder, line: "AUD:")
+  }
+
+  /// libbluray's languages of one stream kind (`AUD:`, `PG :`) of each title
+  /// (`bd_list_titles -l`), by playlist file name.
+  static func libblurayLanguages(_ folder: String, line prefix: String) throws -> [String: [String]]
+  {
     let run = try Tool.run("bd_list_titles", ["-a", "-l", folder])
     var result: [String: [String]] = [:]
     var current: String?
     for line in run.text.split(separator: "\n") {
       if let range = line.range(of: "(playlist: ") {
         current = String(line[range.upperBound...].prefix(while: { $0 != ")" }))
-      } else if let current, line.trimmingCharacters(in: .whitespaces).hasPrefix("AUD:") {
+      } else if let current, line.trimmingCharacters(in: .whitespaces).hasPrefix(prefix) {
         result[current] =
           line.split(separator: ":", maxSplits: 1).last.map {
             $0.split(separator: " ").map(String.init)

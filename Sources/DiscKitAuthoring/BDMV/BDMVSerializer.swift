@@ -1,3 +1,5 @@
+import DiscKit
+
 /// A big-endian byte writer for serialising BDMV structures.
 struct BDMVWriter {
   var bytes: [UInt8] = []
@@ -321,14 +323,6 @@ extension ClipInformation {
 }
 
 extension BDMVIndex {
-  /// Creates an index table (for authoring and tests).
-  public init(version: BDMVVersion = .v0200, firstPlay: Object, topMenu: Object, titles: [Title]) {
-    self.version = version
-    self.firstPlay = firstPlay
-    self.topMenu = topMenu
-    self.titles = titles
-  }
-
   /// Serialises as `index.bdmv` (AppInfoBDMV zeroed, no extension data).
   public func serialize() -> [UInt8] {
     var w = BDMVWriter()
@@ -375,12 +369,6 @@ extension NavigationCommand {
 }
 
 extension MovieObjectFile {
-  /// Creates a movie object file (for authoring and tests).
-  public init(version: BDMVVersion = .v0200, objects: [MovieObject]) {
-    self.version = version
-    self.objects = objects
-  }
-
   /// Serialises as `MovieObject.bdmv`.
   public func serialize() -> [UInt8] {
     var w = BDMVWriter()
@@ -405,15 +393,5 @@ extension MovieObjectFile {
     }
     w.patch32(at: start, UInt32(w.count - start - 4))
     return w.bytes
-  }
-}
-
-extension MovieObjectFile.MovieObject {
-  /// Creates a movie object.
-  public init(commands: [NavigationCommand], resumeIntention: Bool = false) {
-    self.resumeIntention = resumeIntention
-    self.menuCallMask = false
-    self.titleSearchMask = false
-    self.commands = commands
   }
 }
