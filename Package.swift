@@ -71,7 +71,19 @@ let package = Package(
         .product(name: "SystemPackage", package: "swift-system"),
       ]
     ),
-    .executableTarget(name: "disckit", dependencies: ["DiscKitCLI"]),
+    // Release `disckit` on Linux: a non-PIE executable that exports no symbols. Measured (issue 11):
+    // ~120 fewer page faults per run (no relocation of ~45 000 pointers in its data at load) and
+    // no 9 000-symbol dynamic table for the runtime's `dladdr` at startup; together they bring
+    // `disckit titles` to `bd_list_titles`' time. The cost: the executable's own code and data
+    // load at a fixed address (no ASLR for them; libraries, heap and stack stay randomized).
+    .executableTarget(
+      name: "disckit", dependencies: ["DiscKitCLI"],
+      linkerSettings: [
+        .unsafeFlags(
+          ["-Xlinker", "-no-pie", "-Xlinker", "--no-export-dynamic"],
+          .when(platforms: [.linux], configuration: .release))
+      ]
+    ),
     .executableTarget(name: "disckit-mkv", dependencies: ["DiscKitCLI", "DiscKitMedia"]),
     .target(
       name: "DiscKitCrosscheck",

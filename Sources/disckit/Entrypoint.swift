@@ -7,6 +7,8 @@ struct Entrypoint {
   static func main() {
     // Subcommands served by a helper program (see HelperProgram) never reach the parser.
     HelperProgram.dispatchIfDelegated()
+    // `titles`, `info`, `scan` and `--version` skip ArgumentParser when their arguments are plain.
+    FastCommandLine.runIfUnderstood()
     DiscKitCommand.main()
   }
 }

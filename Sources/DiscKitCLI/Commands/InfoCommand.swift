@@ -10,20 +10,14 @@ struct InfoCommand: ParsableCommand {
   @OptionGroup var image: ImageArgument
   @OptionGroup var output: JSONFlag
 
+  /// The request the parsed arguments describe.
+  var request: InfoRequest {
+    var request = InfoRequest(image: image.image)
+    request.json = output.json
+    return request
+  }
+
   func run() throws {
-    try reportingErrors {
-      let disc = try image.open()
-      let report = InfoDocument(image: disc)
-      if output.json {
-        Output.line(try Output.json(report))
-      } else {
-        Output.line(
-          "File system:  \(report.fileSystem)\(report.udfRevision.map { " \($0)" } ?? "")")
-        Output.line("Volume label: \(report.volumeLabel)")
-        if let size = report.imageSize { Output.line("Image size:   \(size) bytes") }
-        Output.line("Disc kind:    \(report.discKind)")
-        for note in report.notes ?? [] { Output.line("Note:         \(note)") }
-      }
-    }
+    try request.run()
   }
 }

@@ -15,13 +15,6 @@ struct TitlesOptions: ParsableArguments {
   @Option(name: .long, help: "Hide titles shorter than SECONDS.")
   var minLength: Double?
   @OptionGroup var output: JSONFlag
-
-  /// The titles document these options ask for.
-  func document(for disc: Disc) throws(DiscKitError) -> TitlesDocument {
-    try TitlesDocument(
-      disc: disc, selection: select, includeExcluded: all,
-      minimumLength: minLength.map { MediaTime(seconds: $0) })
-  }
 }
 
 /// `disckit titles SOURCE` (or `--batch ROOT|-`).
@@ -49,40 +42,24 @@ struct TitlesCommand: ParsableCommand {
   @Option(name: .long, help: "Discs read at once with --batch (default: the number of cores).")
   var jobs: Int = BatchRunner.defaultWidth
 
+  /// The request the parsed arguments describe.
+  var request: TitlesRequest {
+    var request = TitlesRequest()
+    request.image = image
+    request.all = options.all
+    request.select = options.select
+    request.minLength = options.minLength
+    request.json = options.output.json
+    request.batch = batch
+    request.jobs = jobs
+    return request
+  }
+
   func validate() throws {
-    if (image == nil) == (batch == nil) {
-      throw ValidationError("give either IMAGE or --batch ROOT|-")
-    }
-    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    if let failure = request.validationFailure { throw ValidationError(failure) }
   }
 
   func run() throws {
-    if let root = batch {
-      var failures = 0
-      let options = options
-      try reportingErrors {
-        failures = try BatchRunner.run(root: root, width: jobs, label: "titles") { path in
-          BatchRunner.line(
-            path: path,
-            work: { path throws(DiscKitError) in
-              try options.document(for: try Disc(image: try DiscImage.open(path: path)))
-            },
-            success: { TitlesBatchLine(path: path, titles: $0) },
-            failure: { TitlesBatchLine(path: path, error: $0) })
-        }
-      }
-      if failures > 0 { throw ExitCode.failure }
-      return
-    }
-    try reportingErrors {
-      guard let image else { return }
-      let disc = try Disc(image: try DiscImage.open(path: image))
-      let document = try options.document(for: disc)
-      if options.output.json {
-        Output.line(try Output.json(document))
-      } else {
-        for line in TitlesText.lines(document) { Output.line(line) }
-      }
-    }
+    try request.run()
   }
 }

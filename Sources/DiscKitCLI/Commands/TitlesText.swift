@@ -10,13 +10,13 @@ enum TitlesText {
     var lines = ["Main title: \(d.main.map { $0 + ".mpls" } ?? "none") (\(d.reason))"]
     for t in d.titles {
       let s = t.streams
-      let number = t.number.map { String(cFormat: "%3ld", $0) } ?? "  -"
+      let number = t.number.map { DecimalText.integer($0, width: 3) } ?? "  -"
       var line =
         "\(number) \(t.playlist ?? t.key)  \(t.duration ?? "-")  "
-        + String(
-          cFormat: "chapters %3ld  clips %3ld  angles %ld  %8.1f MiB  V:%ld A:%ld PG:%ld IG:%ld",
-          t.chapters.count, t.clips?.count ?? 0, t.angles, Double(t.size ?? 0) / 1_048_576,
-          s.video.count, s.audio.count, s.subtitles.count, s.interactive.count)
+        + "chapters \(DecimalText.integer(t.chapters.count, width: 3))  "
+        + "clips \(DecimalText.integer(t.clips?.count ?? 0, width: 3))  angles \(t.angles)  "
+        + "\(DecimalText.mebibytes(t.size ?? 0, width: 8)) MiB  "
+        + "V:\(s.video.count) A:\(s.audio.count) PG:\(s.subtitles.count) IG:\(s.interactive.count)"
       if t.main { line += "  [main]" }
       if let by = t.playedByTitles, !by.isEmpty {
         line +=

@@ -17,18 +17,24 @@ public enum HelperProgram {
   /// The exit status used when a helper program is not installed (`EX_UNAVAILABLE`).
   public static let unavailableExitCode: Int32 = 69
 
-  /// The helper program that runs each delegated subcommand, by subcommand name.
-  /// A subcommand listed here never reaches the argument parser of `disckit`.
-  public static let programs: [String: String] = [
-    "crosscheck": "disckit-crosscheck",
-    "serve": "disckit-serve",
+  /// The delegated subcommands and their helper programs. A subcommand listed here never reaches
+  /// the argument parser of `disckit`. (An array, not a dictionary: every `disckit` run looks it
+  /// up, and a `[String: String]` costs a run-time conformance lookup at startup.)
+  static let delegated: [(subcommand: String, program: String)] = [
+    ("crosscheck", "disckit-crosscheck"),
+    ("serve", "disckit-serve"),
   ]
+
+  /// The helper program that runs each delegated subcommand, by subcommand name.
+  public static var programs: [String: String] {
+    Dictionary(uniqueKeysWithValues: delegated.map { ($0.subcommand, $0.program) })
+  }
 
   /// The helper to run for a whole command line (`arguments[0]` is the program), if its first
   /// argument names a delegated subcommand.
   public static func program(forCommandLine arguments: [String]) -> String? {
     guard arguments.count >= 2 else { return nil }
-    return programs[arguments[1]]
+    return delegated.first { $0.subcommand == arguments[1] }?.program
   }
 
   /// The directory holding the running executable (Linux: `/proc/self/exe`; elsewhere the

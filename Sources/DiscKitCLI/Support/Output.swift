@@ -1,32 +1,33 @@
 import ArgumentParser
 import DiscKit
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
+// @preconcurrency: `stdout` is a C global; `line` locks it as `print` does.
 #if canImport(Glibc)
-  import Glibc
+  @preconcurrency import Glibc
 #elseif canImport(Musl)
-  import Musl
+  @preconcurrency import Musl
 #elseif canImport(Darwin)
-  import Darwin
+  @preconcurrency import Darwin
 #endif
 
 /// Output helpers shared by the commands (and by the helper programs).
 package enum Output {
-  /// Encodes `value` as stable JSON (sorted keys, no escaped slashes) without a newline.
+  /// Encodes `value` as stable JSON (sorted keys, no escaped slashes) without a newline: the
+  /// bytes of Foundation's `JSONEncoder` with those options, written by ``JSONText``.
   package static func json<T: Encodable>(_ value: T) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let data = try encoder.encode(value)
-    return String(decoding: data, as: UTF8.self)
+    try JSONText.encode(value)
   }
 
-  /// Writes a line to standard output.
+  /// Writes a line to standard output (the C library's buffered `stdout`, as `print` does,
+  /// without `print`'s dynamic casts of its `Any` arguments).
   package static func line(_ text: String) {
-    print(text)
+    var text = text
+    text.withUTF8 { bytes in
+      flockfile(stdout)
+      if let base = bytes.baseAddress { fwrite(base, 1, bytes.count, stdout) }
+      putc_unlocked(0x0A, stdout)
+      funlockfile(stdout)
+    }
   }
 
   /// Writes a line to standard error.

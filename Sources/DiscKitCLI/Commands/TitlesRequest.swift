@@ -1,0 +1,68 @@
+import ArgumentParser
+import DiscKit
+
+/// What `disckit titles` was asked to do, independent of how the command line was parsed
+/// (``TitlesCommand`` through ArgumentParser, or ``FastCommandLine``).
+package struct TitlesRequest: Equatable, Sendable {
+  /// The disc image or folder (nil with `--batch`).
+  package var image: String?
+  /// `--all`.
+  package var all = false
+  /// `--select`.
+  package var select: TitleSelection = .smart
+  /// `--min-length SECONDS`.
+  package var minLength: Double?
+  /// `--json`.
+  package var json = false
+  /// `--batch ROOT|-`.
+  package var batch: String?
+  /// `--jobs N`.
+  package var jobs: Int = BatchRunner.defaultWidth
+
+  package init() {}
+
+  /// Why these options cannot run together (the usage error ArgumentParser reports), or nil.
+  package var validationFailure: String? {
+    if (image == nil) == (batch == nil) { return "give either IMAGE or --batch ROOT|-" }
+    if jobs < 1 { return "--jobs must be at least 1" }
+    return nil
+  }
+
+  /// The titles document these options ask for.
+  func document(for disc: Disc) throws(DiscKitError) -> TitlesDocument {
+    try TitlesDocument(
+      disc: disc, selection: select, includeExcluded: all,
+      minimumLength: minLength.map { MediaTime(seconds: $0) })
+  }
+
+  /// Runs the command: prints the titles (or the batch lines); throws `ExitCode` on failure.
+  package func run() throws {
+    if let root = batch {
+      var failures = 0
+      let request = self
+      try reportingErrors {
+        failures = try BatchRunner.run(root: root, width: jobs, label: "titles") { path in
+          BatchRunner.line(
+            path: path,
+            work: { path throws(DiscKitError) in
+              try request.document(for: try Disc(image: try DiscImage.open(path: path)))
+            },
+            success: { TitlesBatchLine(path: path, titles: $0) },
+            failure: { TitlesBatchLine(path: path, error: $0) })
+        }
+      }
+      if failures > 0 { throw ExitCode.failure }
+      return
+    }
+    try reportingErrors {
+      guard let image else { return }
+      let disc = try Disc(image: try DiscImage.open(path: image))
+      let document = try document(for: disc)
+      if json {
+        Output.line(try Output.json(document))
+      } else {
+        for line in TitlesText.lines(document) { Output.line(line) }
+      }
+    }
+  }
+}
