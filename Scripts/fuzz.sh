@@ -5,6 +5,9 @@
 #   FUZZ_TARGETS="mpls clpi"   which harnesses (default: all)
 #   FUZZ_JOBS=1       harnesses run at once
 #   FUZZ_SKIP_BUILD=1 reuse the last build
+#   FUZZ_NEW_CORPUS=1 seed and minimize the corpus again (Tests/Fuzz/make-corpus.sh)
+# Each harness has its -max_len (Tests/Fuzz/fuzz-max-len.sh); udf, iso9660 and image take disc
+# images in a sparse encoding of their metadata sectors (Tests/Fuzz/sparse-image.py).
 # Runs under `nice -n 19`, with -timeout=1 (a hang is an input taking over 1 s) and
 # -rss_limit_mb=256. A crash, leak, hang or out-of-memory input is saved in
 # Tests/Fuzz/artifacts/ and the script fails; turn it into a regression fixture with
@@ -38,8 +41,11 @@ fi
 bin="$(cd "$fuzz" && swift build -c release --show-bin-path)/disckit-fuzz"
 [ -x "$bin" ] || { echo "fuzz: $bin was not built" >&2; exit 1; }
 
-if [ ! -d "$fuzz/corpus/mpls" ] || [ -z "$(ls -A "$fuzz/corpus/mpls" 2>/dev/null)" ]; then
-  "$fuzz/make-corpus.sh"
+. "$fuzz/fuzz-max-len.sh"
+# Seeds (cut to each -max_len, disc images in the sparse encoding) minimized into the corpus: on the
+# first run, when the corpus format changed, or with FUZZ_NEW_CORPUS=1.
+if [ -n "${FUZZ_NEW_CORPUS:-}" ] || [ "$(cat "$fuzz/corpus/.format" 2> /dev/null)" != "sparse-1" ]; then
+  FUZZ_BIN="$bin" "$fuzz/make-corpus.sh"
 fi
 mkdir -p "$fuzz/artifacts"
 summary="$fuzz/artifacts/summary.txt"
@@ -61,8 +67,8 @@ run_one() {
   mkdir -p "$fuzz/corpus/$h" "$fuzz/artifacts/starved"
   local extra=()
   [ -d "$fuzz/regressions/$h" ] && extra=("$fuzz/regressions/$h")
-  local max_len=262144
-  case "$h" in image | udf | iso9660) max_len=4194304 ;; esac
+  local max_len
+  max_len="$(fuzz_max_len "$h")"
   : > "$log"
   while :; do
     local limit=()
@@ -113,7 +119,7 @@ jobs="${FUZZ_JOBS:-1}"
 if [ "$jobs" -le 1 ]; then
   for h in $targets; do run_one "$h" || failed=1; done
 else
-  export -f run_one dict_for
+  export -f run_one dict_for fuzz_max_len
   export fuzz bin summary asan_options
   export FUZZ_SECONDS="${FUZZ_SECONDS:-60}" FUZZ_RUNS="${FUZZ_RUNS:-}"
   printf '%s\n' $targets | xargs -P "$jobs" -I{} bash -c 'run_one {}' || failed=1
