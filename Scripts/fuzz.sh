@@ -130,7 +130,10 @@ run_one() {
   [ "$status" -ne 0 ] && verdict="FAILED (exit $status, see $log)"
   [ "$restarts" -gt 0 ] && verdict="$verdict, $restarts starvation timeouts rechecked"
   [ "$slow_units" -gt 0 ] && verdict="$verdict, $slow_units slow units rechecked"
-  printf '%-12s execs %10s  edges %6s  corpus %6s  %s\n' "$h" "$total" "${edges:-?}" "$corpus" "$verdict" | tee -a "$summary.new"
+  local seconds=$(( $(date +%s) - started ))
+  printf '%-12s execs %10s  edges %6s  corpus %6s  seconds %6s  exec/s %6s  %s\n' "$h" "$total" \
+    "${edges:-?}" "$corpus" "$seconds" "$(( total / (seconds > 0 ? seconds : 1) ))" "$verdict" \
+    | tee -a "$summary.new"
   return "$status"
 }
 
