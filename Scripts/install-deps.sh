@@ -17,6 +17,8 @@ APT_PACKAGES=(
   # `disckit serve` tests and benchmark: HTTP clients (curl, GStreamer's souphttpsrc + tsdemux),
   # nginx as the reference server, wrk as the load generator, nm to check what disckit links
   curl gstreamer1.0-plugins-good gstreamer1.0-plugins-bad nginx wrk binutils
+  # cc for the failing-write test's LD_PRELOAD shim (Tests/oracles/eio_write_shim.c)
+  gcc libc6-dev
 )
 
 SUDO=""

@@ -1,25 +1,44 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora in Tests/Fuzz/corpus/<harness>/ (git-ignored) from TestImages/generated,
-# TestImages/sample-bluray.iso and ../shared/realdata (copied, never committed). Inputs are kept
-# small (stream heads are cut) so that harnesses run fast; files libFuzzer adds later stay.
+# TestImages/sample-bluray.iso and ../shared/realdata (copied, never committed). Inputs are cut to
+# each harness's -max_len (fuzz-max-len.sh) so that harnesses run fast: disc images in the sparse
+# encoding of their metadata sectors (sparse-image.py), a few packets of each stream (its head and
+# a piece from the middle), navigation files' heads. With FUZZ_BIN set (Scripts/fuzz.sh does), the
+# seeds and the corpus already there are minimized into the corpus with libFuzzer's -merge=1
+# (what covers nothing new is dropped); without it, the seeds are copied in.
 # Needs TestImages/generated (make images) for the richest seeds; works with what is present.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 gen="$root/TestImages/generated"
 real="${DISCKIT_REALDATA:-$root/../shared/realdata}"
-corpus="${CORPUS:-$here/corpus}"
-for h in udf iso9660 index movieobject mpls clpi ifo navpack ts ps timeseek segment image; do
-  mkdir -p "$corpus/$h"
-done
+final="${CORPUS:-$here/corpus}"
+all="udf iso9660 index movieobject mpls clpi ifo navpack ts ps timeseek segment image"
+. "$here/fuzz-max-len.sh"
+corpus="$(mktemp -d "${TMPDIR:-/tmp}/disckit-fuzz-seeds-XXXXXX")"
+trap 'rm -rf "$corpus"' EXIT
+# The corpus format: inputs of an older one (whole images for udf, iso9660 and image) are dropped.
+format="sparse-1"
+if [ "$(cat "$final/.format" 2> /dev/null)" != "$format" ]; then
+  rm -rf "$final/udf" "$final/iso9660" "$final/image"
+fi
+for h in $all; do mkdir -p "$corpus/$h" "$final/$h"; done
 n=0
-# seed HARNESS FILE [MAXBYTES]: copies (a head of) FILE under a name made from its path.
+name_of() { echo "$1" | sed 's#^.*/\(shared\|TestImages\)/##; s#[/ ]#_#g'; }
+# seed HARNESS FILE: copies the head of FILE (up to the harness's -max_len) under a name made from
+# its path.
 seed() {
-  local h="$1" f="$2" max="${3:-}" name
+  local h="$1" f="$2"
   [ -f "$f" ] || return 0
-  name="$(echo "$f" | sed 's#^.*/\(shared\|TestImages\)/##; s#[/ ]#_#g')"
-  if [ -n "$max" ]; then head -c "$max" "$f" > "$corpus/$h/$name"; else cp "$f" "$corpus/$h/$name"; fi
+  head -c "$(fuzz_max_len "$h")" "$f" > "$corpus/$h/$(name_of "$f")"
   n=$((n + 1))
+}
+# sparse HARNESS IMAGE: the image's metadata sectors in the sparse encoding.
+sparse() {
+  local h="$1" f="$2"
+  [ -f "$f" ] || return 0
+  python3 "$here/sparse-image.py" encode "$f" "$corpus/$h/$(name_of "$f").sparse" \
+    --max-bytes "$(fuzz_max_len "$h")" 2> /dev/null && n=$((n + 1))
 }
 small() { [ -f "$1" ] && [ "$(stat -c %s "$1")" -le "${2:-4194304}" ]; }
 search() { find "$@" 2>/dev/null | sort; }
@@ -30,23 +49,29 @@ for f in $(search "${roots[@]}" -iname MovieObject.bdmv); do seed movieobject "$
 for f in $(search "${roots[@]}" -iname '*.mpls'); do seed mpls "$f"; done
 for f in $(search "${roots[@]}" -iname '*.clpi'); do seed clpi "$f"; done
 for f in $(search "${roots[@]}" \( -iname '*.IFO' -o -iname '*.BUP' \)); do seed ifo "$f"; done
-for f in $(search "$real/udf" "$gen" -maxdepth 1 -iname '*.iso'); do
-  small "$f" && seed udf "$f"
+# File systems: every small image, and the metadata of big ones, in the sparse encoding.
+for f in $(search "$real/udf" "$gen" -maxdepth 1 \( -iname '*.iso' -o -iname 'udf*.img' \)); do
+  small "$f" 16777216 && sparse udf "$f"
 done
 for f in $(search "$real/iso9660" "$gen" -maxdepth 1 -iname '*.iso'); do
-  small "$f" && seed iso9660 "$f"
+  small "$f" 16777216 && sparse iso9660 "$f"
 done
-# Streams: 64 KiB heads.
+# Streams: a few packets of each (its first 16 KiB, and 16 KiB from the middle at a packet
+# boundary of 188 and of 192 bytes), for the pre-scanner; the time seek gets a 4-byte time (1.5 s,
+# in hundredths) before a head of up to its -max_len.
 for f in $(search "$real/ts" "$real/m2ts" "$gen/ts" -type f \( -name '*.ts' -o -name '*.m2ts' -o -name '*.mts' \)); do
-  seed ts "$f" 65536
-  # Time seek: a 4-byte time (1.5 s, in hundredths) before the stream head.
-  name="$(basename "$f")"
-  { printf '\x00\x00\x00\x96'; head -c 262144 "$f"; } > "$corpus/timeseek/$name"
+  name="$(name_of "$f")"
+  head -c 16384 "$f" > "$corpus/ts/$name-head"
+  size="$(stat -c %s "$f")"
+  middle=$(( size / 2 / 9024 * 9024 ))  # 9024: a multiple of both 188 and 192
+  tail -c +$((middle + 1)) "$f" | head -c 16384 > "$corpus/ts/$name-middle"
+  n=$((n + 2))
+  { printf '\x00\x00\x00\x96'; head -c $(( $(fuzz_max_len timeseek) - 4 )) "$f"; } > "$corpus/timeseek/$name"
 done
 # Program streams and NAV packs from DVD VOBs: the head of each VOB, and its first NAV sectors.
 for f in $(search "$gen" -iname '*.VOB'); do
   name="$(echo "$f" | sed 's#^.*/generated/##; s#/#_#g')"
-  { printf '\x07'; head -c 131072 "$f"; } > "$corpus/ps/$name"
+  { printf '\x07'; head -c $(( $(fuzz_max_len ps) - 1 )) "$f"; } > "$corpus/ps/$name"
   python3 - "$f" "$corpus/navpack/$name" <<'PY'
 import sys
 data = open(sys.argv[1], 'rb').read(8 << 20)
@@ -75,12 +100,37 @@ for line in \
   printf '%s' "$line" > "$corpus/segment/op-$i.json"
   i=$((i + 1))
 done
-# Whole images for the structure-aware harness: the committed sample and small generated discs.
-seed image "$root/TestImages/sample-bluray.iso"
-for f in $(search "$gen" -maxdepth 1 \( -name 'dvd*.iso' -o -name 'bluray*.iso' \)); do
-  small "$f" 3145728 && seed image "$f"
+# Disc images for the structure-aware harness, sparse: the committed sample, the generated Blu-ray
+# and DVD discs.
+sparse image "$root/TestImages/sample-bluray.iso"
+for f in $(search "$gen" "$gen/bluray" -maxdepth 1 \( -name 'dvd*.iso' -o -path '*/bluray/*.iso' \)); do
+  small "$f" 16777216 && sparse image "$f"
 done
-for h in udf iso9660 image; do  # images double as file-system seeds
+for h in udf iso9660; do  # disc images double as file-system seeds
   for f in "$corpus/image"/*; do [ -f "$f" ] && cp -n "$f" "$corpus/$h/" 2>/dev/null; done
 done
-echo "fuzz corpus: $n seed files in $corpus ($(find "$corpus" -type f | wc -l) files in all)" >&2
+echo "fuzz corpus: $n seed files" >&2
+
+# Into the corpus: minimized with the harness when it is built, else copied.
+for h in ${FUZZ_CORPUS_TARGETS:-$all}; do
+  if [ -n "${FUZZ_BIN:-}" ] && [ -x "$FUZZ_BIN" ]; then
+    merged="$(mktemp -d "${TMPDIR:-/tmp}/disckit-fuzz-merge-XXXXXX")"
+    DISCKIT_FUZZ_TARGET="$h" ASAN_OPTIONS="detect_leaks=0:quarantine_size_mb=16" nice -n 19 \
+      "$FUZZ_BIN" -merge=1 -max_len="$(fuzz_max_len "$h")" -timeout=10 -rss_limit_mb=512 \
+      "$merged" "$final/$h" "$corpus/$h" > "$corpus/$h.merge.log" 2>&1
+    status=$?
+    if [ "$status" -eq 0 ]; then
+      rm -rf "$final/$h" && mv "$merged" "$final/$h"
+      echo "fuzz corpus: $h: $(ls "$final/$h" | wc -l) files after -merge=1," \
+        "$(grep -o 'cov: [0-9]*' "$corpus/$h.merge.log" | tail -1)" >&2
+    else
+      rm -rf "$merged"
+      cp -n "$corpus/$h"/* "$final/$h/" 2> /dev/null
+      echo "fuzz corpus: $h: merge failed (exit $status), seeds copied" >&2
+      tail -5 "$corpus/$h.merge.log" >&2
+    fi
+  else
+    cp -n "$corpus/$h"/* "$final/$h/" 2> /dev/null
+  fi
+done
+echo "$format" > "$final/.format"

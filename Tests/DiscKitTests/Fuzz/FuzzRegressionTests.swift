@@ -44,13 +44,14 @@ struct FuzzRegressionTests {
   static func run(_ harness: String, _ bytes: [UInt8]) {
     switch harness {
     case "udf":
-      let source = MemoryByteSource(bytes)
+      let source = sparse(bytes)
+      _ = try? UDFFileSystem.hasVolumeRecognitionSequence(source)
       if let fs = try? UDFFileSystem(source: source) { walk(fs) }
     case "iso9660":
+      let source = sparse(bytes)
+      _ = try? ISO9660FileSystem.hasPrimaryVolumeDescriptor(source)
       for names in [ISO9660FileSystem.NamePreference.automatic, .plain] {
-        if let fs = try? ISO9660FileSystem(source: MemoryByteSource(bytes), names: names) {
-          walk(fs)
-        }
+        if let fs = try? ISO9660FileSystem(source: source, names: names) { walk(fs) }
       }
     case "index": _ = try? BDMVIndex(bytes: bytes)
     case "movieobject": _ = try? MovieObjectFile(bytes: bytes)
@@ -77,7 +78,7 @@ struct FuzzRegressionTests {
         _ = request.evaluate()
       }
     case "image":
-      guard let disc = try? DiscImage.open(source: MemoryByteSource(bytes)) else { return }
+      guard let disc = try? DiscImage.open(source: sparse(bytes)) else { return }
       if disc.fileSystem.exists("/BDMV/index.bdmv") || disc.fileSystem.exists("/BDMV") {
         guard let bluray = try? BlurayDisc(disc: disc) else { return }
         _ = bluray.smartSelection()
@@ -86,34 +87,34 @@ struct FuzzRegressionTests {
           guard let title = try? bluray.title(playlist: file.name) else { continue }
           _ = try? title.playbackStart(forTitleTime: 90_000)
         }
-        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() { drain(source) }
+        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() { sample(source) }
       } else if let dvd = try? DVDDisc(fileSystem: disc.fileSystem) {
         for case .success(let title) in dvd.titles.prefix(8) {
-          if let source = try? dvd.byteSource(title: title.number) { drain(source) }
+          if let source = try? dvd.byteSource(title: title.number) { sample(source) }
         }
       }
     default: break
     }
   }
 
+  /// The sparse image encoding of the file-system and image harnesses.
+  static func sparse(_ bytes: [UInt8]) -> SparseImage {
+    bytes.withUnsafeBytes { SparseImage($0) }
+  }
+
   static func walk(_ fileSystem: any DiscFileSystem) {
     guard let entries = try? fileSystem.recursiveContents(atPath: "/") else { return }
     for entry in entries.prefix(256) where !entry.isDirectory {
-      if let file = try? fileSystem.openFile(atPath: entry.path) { drain(file, limit: 1 << 20) }
+      if let file = try? fileSystem.openFile(atPath: entry.path) { sample(file, window: 4096) }
     }
   }
 
-  static func drain(_ source: any ByteSource, limit: Int64 = 64 << 20) {
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    var offset: Int64 = 0
-    let end = min(source.size, limit)
-    while offset < end {
-      let want = Int(min(Int64(buffer.count), end - offset))
-      let got = buffer.withUnsafeMutableBytes { raw in
-        try? source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<want]))
-      }
-      guard let got, got > 0 else { return }
-      offset += Int64(got)
+  /// Reads a source's first and last `window` bytes and a window in the middle.
+  static func sample(_ source: any ByteSource, window: Int = 64 << 10) {
+    var buffer = [UInt8](repeating: 0, count: window)
+    let size = source.size
+    for offset in [0, size / 2, size - Int64(window)] where offset >= 0 && offset < size {
+      _ = buffer.withUnsafeMutableBytes { try? source.read(at: offset, into: $0) }
     }
   }
 }

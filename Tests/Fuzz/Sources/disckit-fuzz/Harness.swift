@@ -44,21 +44,6 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
   return 0
 }
 
-/// Reads a whole source in large chunks (what an extraction does), bounded by its size.
-func drain(_ source: any ByteSource, limit: Int64 = 64 << 20) {
-  let chunk = 1 << 20
-  let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-  defer { buffer.deallocate() }
-  var offset: Int64 = 0
-  let end = min(source.size, limit)
-  while offset < end {
-    let want = Int(min(Int64(chunk), end - offset))
-    guard let got = try? source.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want])),
-      got > 0
-    else { return }
-    offset += Int64(got)
-  }
-}
 
 /// SwiftPM links an executable's entry point as `<module>_main` (`--defsym main=...`), so
 /// libFuzzer's own `main` is not used: this one runs the libFuzzer driver.

@@ -4,13 +4,14 @@ import DiscKit
   import Glibc
 #endif
 
-/// Structure-aware: a small complete disc image (Blu-ray or DVD, seeded from TestImages), mutated
-/// where its metadata lives, opened and run through what `titles` and `extract` do: list titles,
-/// choose the main one, and read its byte source to the end.
+/// Structure-aware: a small complete disc image (Blu-ray or DVD, seeded from TestImages) in the
+/// sparse encoding (``SparseImage``: its metadata sectors and the first sectors of each stream),
+/// opened and run through what `titles` and `extract` do: list titles, choose the main one, and
+/// read its byte source where a player would.
 enum ImageHarness: FuzzHarness {
   static let name = "image"
   static func run(_ bytes: UnsafeRawBufferPointer) {
-    guard let disc = try? DiscImage.open(source: MemoryByteSource([UInt8](bytes))) else { return }
+    guard let disc = try? DiscImage.open(source: SparseImage(bytes)) else { return }
     if disc.fileSystem.exists("/BDMV/index.bdmv") || disc.fileSystem.exists("/BDMV") {
       guard let bluray = try? BlurayDisc(disc: disc) else { return }
       _ = bluray.smartSelection()
@@ -20,50 +21,47 @@ enum ImageHarness: FuzzHarness {
         _ = try? title.playbackStart(forTitleTime: 90_000)
       }
       if let main = try? bluray.mainTitle(), let source = try? main.byteSource() {
-        drain(source)
+        sample(source)
       }
     } else if let dvd = try? DVDDisc(fileSystem: disc.fileSystem) {
       for case .success(let title) in dvd.titles.prefix(8) {
-        if let source = try? dvd.byteSource(title: title.number) { drain(source) }
+        if let source = try? dvd.byteSource(title: title.number) { sample(source) }
       }
     }
   }
 }
 
-/// Mutations land in the image's non-zero 2 KiB sectors (descriptors, file entries, directories,
-/// navigation files, stream headers) far more often than in its empty space; the size is kept so
-/// that sector addresses stay meaningful.
+/// For the sparse-image harnesses (`udf`, `iso9660`, `image`), most mutations land inside one
+/// record's bytes, so records stay aligned and the sector they describe keeps its address; the
+/// rest are libFuzzer's own (which also change sector numbers, lengths and the record list).
 @_cdecl("LLVMFuzzerCustomMutator")
 public func fuzzerCustomMutator(
   _ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int, _ seed: UInt32
 ) -> Int {
-  guard let data, size > 0 else { return LLVMFuzzerMutate(data, size, maxSize) }
-  guard let current = selected, ObjectIdentifier(current) == ObjectIdentifier(ImageHarness.self) else {
-    return LLVMFuzzerMutate(data, size, maxSize)
+  let sparse: [any FuzzHarness.Type] = [ImageHarness.self, UDFHarness.self, ISO9660Harness.self]
+  guard let data, size > 10, let current = selected,
+    sparse.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(current) }),
+    seed % 5 != 0
+  else { return LLVMFuzzerMutate(data, size, maxSize) }
+  // The records' data spans.
+  var spans: [(start: Int, length: Int)] = []
+  var at = 4
+  while at + 6 <= size {
+    let given = min(Int(data[at + 4]) | Int(data[at + 5]) << 8, 2048)
+    let length = min(given, size - at - 6)
+    if length > 0 { spans.append((at + 6, length)) }
+    at += 6 + given
   }
-  var state = UInt64(seed) | 1
-  func next() -> Int {
-    state ^= state << 13
-    state ^= state >> 7
-    state ^= state << 17
-    return Int(truncatingIfNeeded: state >> 1)
-  }
-  let sectors = size / 2048
-  guard sectors > 1 else { return LLVMFuzzerMutate(data, size, maxSize) }
-  // Up to 64 tries to find a sector holding something.
-  var sector = next() % sectors
-  for _ in 0..<64 {
-    let base = data + sector * 2048
-    if (0..<2048).contains(where: { base[$0] != 0 }) { break }
-    sector = next() % sectors
-  }
-  let start = sector * 2048 + next() % 2048
-  let length = min(64, size - start)
-  var window = [UInt8](UnsafeBufferPointer(start: data + start, count: length))
+  guard !spans.isEmpty else { return LLVMFuzzerMutate(data, size, maxSize) }
+  let span = spans[Int(seed / 5) % spans.count]
+  // A window of up to 64 bytes inside the record, mutated in place (its length kept).
+  let offset = span.length > 64 ? Int(seed / 7) % (span.length - 63) : 0
+  let length = min(64, span.length)
+  var window = [UInt8](UnsafeBufferPointer(start: data + span.start + offset, count: length))
   let mutated = window.withUnsafeMutableBufferPointer {
     LLVMFuzzerMutate($0.baseAddress, length, length)
   }
-  for i in 0..<min(mutated, length) { data[start + i] = window[i] }
+  for i in 0..<min(mutated, length) { data[span.start + offset + i] = window[i] }
   return size
 }
 

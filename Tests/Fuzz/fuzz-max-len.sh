@@ -1,0 +1,12 @@
+# Sourced by Scripts/fuzz.sh and make-corpus.sh: each harness's -max_len (the largest input
+# libFuzzer makes, and the size seeds are cut to). Disc images use the sparse encoding
+# (sparse-image.py), so their metadata fits in 128 KiB; a few packets of a stream find what the
+# scanners look for; navigation files are small.
+fuzz_max_len() {
+  case "$1" in
+    udf | iso9660 | image) echo 131072 ;;
+    ts | ps | timeseek) echo 65536 ;;
+    index | mpls | ifo) echo 16384 ;;
+    *) echo 262144 ;;
+  esac
+}
