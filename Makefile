@@ -3,7 +3,11 @@ SHELL := /bin/bash
 # sample image; `make test` runs every test; `make bench` prints DiscKit/reference ratios.
 SWIFT ?= swift
 # Release builds link the Swift runtime statically: `disckit` starts like a C tool (issue 11).
-RELEASE := -c release --static-swift-stdlib
+# Concrete generic types get their metadata through accessor functions, not by demangling a
+# type name at run time (which checks each generic requirement with a scan of every conformance
+# record in the program): measured, 15 % less CPU for a whole `disckit titles` run.
+RELEASE := -c release --static-swift-stdlib \
+  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 DISCKIT := .build/release/disckit
 SAMPLE := TestImages/sample-bluray.iso
 

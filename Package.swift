@@ -38,9 +38,12 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
+    // copy_file_range(2), which the Swift Glibc module does not declare (a direct call, so that it
+    // works in the statically linked `disckit`, where `dlsym` finds nothing).
+    .target(name: "CDiscKitShims"),
     .target(
       name: "DiscKit",
-      dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+      dependencies: ["CDiscKitShims", .product(name: "SystemPackage", package: "swift-system")],
       exclude: ["Documents/Schemas"]
     ),
     .target(
@@ -80,7 +83,7 @@ let package = Package(
       name: "disckit", dependencies: ["DiscKitCLI"],
       linkerSettings: [
         .unsafeFlags(
-          ["-Xlinker", "-no-pie", "-Xlinker", "--no-export-dynamic"],
+          ["-static-executable"],
           .when(platforms: [.linux], configuration: .release))
       ]
     ),

@@ -123,7 +123,7 @@ public enum DiscPath {
 
   /// An absolute path from components.
   public static func join<C: Collection>(_ components: C) -> String where C.Element == String {
-    "/" + components.joined(separator: "/")
+    "/" + TextJoin.join(components, separator: "/")
   }
 
   /// `parent` + `/` + `name`.
