@@ -302,11 +302,13 @@ enum Startup {
     process.arguments = [path]
     let pipe = Pipe()
     process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
+    process.standardError = pipe  // "not a dynamic executable" goes to stderr
     guard (try? process.run()) != nil else { return [] }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+    let text = String(decoding: data, as: UTF8.self)
+    if text.contains("not a dynamic executable") { return ["nothing (a static executable)"] }
+    return text.split(separator: "\n").compactMap {
       $0.split(separator: " ").first.map { String($0).trimmingCharacters(in: .whitespaces) }
     }.filter { !$0.hasPrefix("linux-vdso") }
   }
