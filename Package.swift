@@ -85,7 +85,7 @@ let package = Package(
       name: "disckit", dependencies: ["DiscKitCLI"],
       linkerSettings: [
         .unsafeFlags(
-          ["-static-executable"],
+          ["-static-executable", "-Xlinker", "--strip-debug"],
           .when(platforms: [.linux], configuration: .release))
       ]
     ),

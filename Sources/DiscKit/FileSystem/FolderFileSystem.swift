@@ -42,7 +42,7 @@ public struct FolderFileSystem: DiscFileSystem {
 
   /// The entries of the directory at `path`, sorted by name; directories have size 0.
   public func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] {
-    let resolved = try resolve(path)
+    let resolved = try resolve(path).path
     let local = localPath(resolved)
     guard let names = LocalFile.listDirectory(local) else {
       throw DiscKitError(.notFound, resolved, at: nil, "no such directory")
@@ -59,11 +59,10 @@ public struct FolderFileSystem: DiscFileSystem {
   /// The entry at `path` from one `stat` of the resolved path (the parent is not listed); the
   /// same entry as its parent's ``contentsOfDirectory(atPath:)`` gives.
   public func entry(atPath path: String) throws(DiscKitError) -> DiscFileEntry {
-    let resolved = try resolve(path)
+    let (resolved, status) = try resolve(path)
     guard let name = DiscPath.components(resolved).last else {
       return DiscFileEntry(name: "", path: "/", size: 0, isDirectory: true)
     }
-    let status = LocalFile.status(localPath(resolved))
     let isDirectory = status?.isDirectory ?? false
     return DiscFileEntry(
       name: name, path: resolved, size: isDirectory ? 0 : status?.size ?? 0,
@@ -73,20 +72,23 @@ public struct FolderFileSystem: DiscFileSystem {
   /// The file at `path` as a ``FileByteSource``; throws ``DiscKitError/Code/invalidArgument`` for a
   /// directory.
   public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
-    let resolved = try resolve(path)
+    let (resolved, status) = try resolve(path)
     let local = localPath(resolved)
-    guard !LocalFile.isDirectory(local) else {
+    guard status?.isDirectory != true else {
       throw DiscKitError(.invalidArgument, resolved, at: nil, "is a directory")
     }
     return try FileByteSource(path: local)
   }
 
-  /// Resolves each component exactly, or case-insensitively when the exact name is missing.
-  private func resolve(_ path: String) throws(DiscKitError) -> String {
+  /// Resolves each component exactly, or case-insensitively when the exact name is missing; with
+  /// the resolved path's `stat` (`nil` if it vanished meanwhile).
+  private func resolve(_ path: String) throws(DiscKitError)
+    -> (path: String, status: (isDirectory: Bool, size: Int64)?)
+  {
     let components = DiscPath.components(path)
     // The path as written exists: one `stat` instead of one per component.
     let exact = DiscPath.join(components)
-    if LocalFile.exists(localPath(exact)) { return exact }
+    if let status = LocalFile.status(localPath(exact)) { return (exact, status) }
     var current = "/"
     for component in components {
       let candidate = DiscPath.child(current, component)
@@ -102,7 +104,7 @@ public struct FolderFileSystem: DiscFileSystem {
       }
       current = DiscPath.child(current, match)
     }
-    return current
+    return (current, LocalFile.status(localPath(current)))
   }
 }
 
