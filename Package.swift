@@ -120,7 +120,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "DiscKitBench",
-      dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI", "DiscKitMedia"]
+      dependencies: [
+        "DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI", "DiscKitMedia",
+      ]
     ),
     .target(
       name: "DiscKitTestSupport",

@@ -32,7 +32,8 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     } catch {
       try? fd.close()
       throw DiscKitError(
-        .cannotOpen, path, at: nil, "cannot determine size: \(Self.describe(error))", underlying: error)
+        .cannotOpen, path, at: nil, "cannot determine size: \(Self.describe(error))",
+        underlying: error)
     }
     self.descriptor = fd
   }

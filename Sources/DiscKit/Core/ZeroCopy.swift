@@ -39,7 +39,8 @@ public enum ZeroCopy {
     at destinationOffset: UnsafeMutablePointer<Int64>?, length: Int
   ) -> Outcome {
     #if os(Linux)
-      let n = disckit_copy_file_range(source, &sourceOffset, destination, destinationOffset, length, 0)
+      let n = disckit_copy_file_range(
+        source, &sourceOffset, destination, destinationOffset, length, 0)
       if n >= 0 { return .copied(n) }
       let e = errno
       if e == EXDEV || e == ENOSYS || e == EINVAL || e == EOPNOTSUPP || e == EBADF || e == EPERM {
