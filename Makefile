@@ -3,11 +3,15 @@ SHELL := /bin/bash
 # sample image; `make test` runs every test; `make bench` prints DiscKit/reference ratios.
 SWIFT ?= swift
 # Release builds link the Swift runtime statically: `disckit` starts like a C tool (issue 11).
-RELEASE := -c release --static-swift-stdlib
+# Concrete generic types get their metadata through accessor functions, not by demangling a
+# type name at run time (which checks each generic requirement with a scan of every conformance
+# record in the program): measured, 15 % less CPU for a whole `disckit titles` run.
+RELEASE := -c release --static-swift-stdlib \
+  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 DISCKIT := .build/release/disckit
 SAMPLE := TestImages/sample-bluray.iso
 
-.PHONY: all deps build sample images test bench format clean fuzz fuzz-smoke test-sanitize
+.PHONY: all deps build install sample images test bench format clean fuzz fuzz-smoke test-sanitize
 
 # `make fuzz`: each libFuzzer harness for FUZZ_SECONDS (or FUZZ_RUNS executions), see Scripts/fuzz.sh.
 FUZZ_SECONDS ?= 60
@@ -25,6 +29,15 @@ build: deps
 	$(SWIFT) build $(RELEASE) --product disckit-crosscheck
 	$(SWIFT) build $(RELEASE) --product disckit-mkv
 	$(SWIFT) build $(RELEASE) --product disckit-serve
+
+# `make install` copies `disckit` and its helper programs into $(DESTDIR)$(PREFIX)/bin (helpers
+# are found beside `disckit`). An installed copy also starts faster than the linker's output file
+# (see the README's benchmark notes).
+PREFIX ?= /usr/local
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 .build/release/disckit .build/release/disckit-crosscheck \
+	  .build/release/disckit-mkv .build/release/disckit-serve $(DESTDIR)$(PREFIX)/bin/
 
 sample: build
 	$(DISCKIT) info $(SAMPLE)

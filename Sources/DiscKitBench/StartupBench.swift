@@ -19,7 +19,8 @@ let startupBenchmarks: [Benchmark] = [
       "disckit --version", disckit: times[0].median, reference: times[1].median,
       referenceName: "/bin/true")
     Startup.reportCPU(
-      "disckit --version", disckit: times[0].cpu, reference: times[1].cpu, referenceName: "/bin/true")
+      "disckit --version", disckit: times[0].cpu, reference: times[1].cpu,
+      referenceName: "/bin/true")
     Startup.report(
       "disckit --version", disckit: times[0].median, reference: times[2].median,
       referenceName: "lsdvd -h")
@@ -58,7 +59,9 @@ let startupBenchmarks: [Benchmark] = [
         format:
           "   Blu-ray: %d discs (folders + images): ratio disckit/bd_list_titles median %.2f, max %.2f (geometric mean %.2f); slower on: %@",
         ratios.count, Startup.median(ratios), ratios.max() ?? .nan, Startup.geometricMean(ratios),
-        slower.count <= 5 ? (slower.isEmpty ? "none" : slower.joined(separator: ", ")) : "\(slower.count) of \(ratios.count)"))
+        slower.count <= 5
+          ? (slower.isEmpty ? "none" : slower.joined(separator: ", "))
+          : "\(slower.count) of \(ratios.count)"))
     print(
       String(
         format:
@@ -87,7 +90,8 @@ let startupBenchmarks: [Benchmark] = [
     if !dvdRatios.isEmpty {
       print(
         String(
-          format: "   DVD: %d generated discs (folders + images): ratio disckit/lsdvd median %.2f, max %.2f",
+          format:
+            "   DVD: %d generated discs (folders + images): ratio disckit/lsdvd median %.2f, max %.2f",
           dvdRatios.count, Startup.median(dvdRatios), dvdRatios.max() ?? .nan))
     }
   },
@@ -105,7 +109,8 @@ let startupBenchmarks: [Benchmark] = [
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     for (i, path) in (discs + images).enumerated() {
       let name = String(format: "%03d-", i) + (path as NSString).lastPathComponent
-      try FileManager.default.createSymbolicLink(atPath: root + "/" + name, withDestinationPath: path)
+      try FileManager.default.createSymbolicLink(
+        atPath: root + "/" + name, withDestinationPath: path)
     }
     let count = discs.count + images.count
     let loop = "for d in '\(root)'/*; do bd_list_titles \"$d\"; done >/dev/null 2>&1"
@@ -114,7 +119,8 @@ let startupBenchmarks: [Benchmark] = [
     Startup.report(
       "\(count) discs, --batch (\(ProcessInfo.processInfo.activeProcessorCount) cores)",
       disckit: medians[0], reference: medians[1], referenceName: "sh loop of bd_list_titles")
-    let one = try Startup.hyperfine([[disckit, "titles", "--batch", root, "--jobs", "1"]], runs: 10)
+    let one = try Startup.hyperfine(
+      [[disckit, "titles", "--batch", root, "--jobs", "1"]], runs: 10)
     Startup.report(
       "\(count) discs, --batch --jobs 1", disckit: one[0], reference: medians[1],
       referenceName: "sh loop of bd_list_titles")
@@ -181,11 +187,13 @@ let startupBenchmarks: [Benchmark] = [
         Int(bytes >> 20), gbps(bytes, generalWhole)))
     print(
       String(
-        format: "   scanner over memory, %d MiB: %.2f GB/s; cat of the cached file: %.2f GB/s; ratio scanner/cat = %.2f",
+        format:
+          "   scanner over memory, %d MiB: %.2f GB/s; cat of the cached file: %.2f GB/s; ratio scanner/cat = %.2f",
         Int(bytes >> 20), gbps(bytes, wholeTime), gbps(bytes, cat), cat / wholeTime))
     print(
       String(
-        format: "   disckit scan --bytes %d (whole process, cached file): %.2f GB/s; ratio disckit/cat time = %.2f",
+        format:
+          "   disckit scan --bytes %d (whole process, cached file): %.2f GB/s; ratio disckit/cat time = %.2f",
         Int(bytes), gbps(bytes, scan), scan / cat))
   },
 ]
@@ -193,13 +201,37 @@ let startupBenchmarks: [Benchmark] = [
 /// Helpers of the whole-process benchmarks.
 enum Startup {
   /// The release `disckit` beside this benchmark.
+  /// The release `disckit`, installed (copied) into `.bench/bin` as `make install` would: the
+  /// reference tools are installed files too. Measured on this machine, the linker's own output
+  /// file starts ~0.3 ms slower per process than any copy of it (same bytes, same page-fault
+  /// count: the kernel maps the linker-written page cache more slowly), which would make every
+  /// whole-process ratio a build artifact.
   static func disckit() throws -> String {
     var path = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/disckit"
     if !path.hasPrefix("/") { path = FileManager.default.currentDirectoryPath + "/" + path }
     guard FileManager.default.isExecutableFile(atPath: path) else {
-      throw DiscKitError(.notFound, path, at: nil, "build it: swift build -c release --product disckit")
+      throw DiscKitError(
+        .notFound, path, at: nil, "build it: swift build -c release --product disckit")
     }
-    return path
+    return try installedCopy(of: path)
+  }
+
+  /// `path` copied byte for byte (read, then written: like `install`) into `.bench/bin`, once
+  /// per build.
+  static func installedCopy(of path: String) throws -> String {
+    let directory = FileManager.default.currentDirectoryPath + "/.bench/bin"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let target = directory + "/" + (path as NSString).lastPathComponent
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    if (try? Data(contentsOf: URL(fileURLWithPath: target))) != bytes {
+      let temporary = target + ".tmp"
+      try bytes.write(to: URL(fileURLWithPath: temporary))
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: temporary)
+      guard rename(temporary, target) == 0 else {
+        throw DiscKitError(.cannotCreate, target, at: nil, "cannot install the benchmark copy")
+      }
+    }
+    return target
   }
 
   static var realData: String {
@@ -255,7 +287,8 @@ enum Startup {
     let json = NSTemporaryDirectory() + "disckit-bench-hyperfine-\(getpid()).json"
     defer { try? FileManager.default.removeItem(atPath: json) }
     var arguments = [
-      "-N", "-i", "--style", "none", "--warmup", "10", "--runs", String(runs), "--export-json", json,
+      "-N", "-i", "--style", "none", "--warmup", "10", "--runs", String(runs), "--export-json",
+      json,
     ]
     arguments += commands.map { $0.map(shellQuoted).joined(separator: " ") }
     try Timing.tool("hyperfine", arguments)
@@ -302,11 +335,13 @@ enum Startup {
     process.arguments = [path]
     let pipe = Pipe()
     process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
+    process.standardError = pipe  // "not a dynamic executable" goes to stderr
     guard (try? process.run()) != nil else { return [] }
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+    let text = String(decoding: data, as: UTF8.self)
+    if text.contains("not a dynamic executable") { return ["nothing (a static executable)"] }
+    return text.split(separator: "\n").compactMap {
       $0.split(separator: " ").first.map { String($0).trimmingCharacters(in: .whitespaces) }
     }.filter { !$0.hasPrefix("linux-vdso") }
   }

@@ -127,7 +127,7 @@ public enum SmartTitleSelector {
       reason.append("every playlist is shorter than \(Int(minSeconds)) s, so short ones count")
     }
     return Result(
-      entries: entries, main: candidates[best].name, reason: reason.joined(separator: "; "))
+      entries: entries, main: candidates[best].name, reason: TextJoin.join(reason, separator: "; "))
   }
 
   /// Rule 1: unreadable, empty, and invalid in/out times.

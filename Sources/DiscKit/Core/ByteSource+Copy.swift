@@ -34,7 +34,10 @@ extension ByteSource {
     var zeroCopy = ZeroCopy.isAvailable && writer.isRegularFile
     for piece in resolvedPieces(in: range) {
       var copied: Int64 = 0
-      if zeroCopy, let file = piece.source as? FileByteSource {
+      // The exact type first: a failing `as?` runs the runtime's bridging fallbacks.
+      if zeroCopy, type(of: piece.source) == FileByteSource.self,
+        let file = piece.source as? FileByteSource
+      {
         var offset = piece.offset
         kernel: while copied < piece.length {
           let want = Int(min(Int64(1 << 30), piece.length - copied))

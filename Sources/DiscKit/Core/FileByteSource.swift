@@ -23,7 +23,8 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     do {
       fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
     } catch {
-      throw DiscKitError(.cannotOpen, path, at: nil, "cannot open: \(error)", underlying: error)
+      throw DiscKitError(
+        .cannotOpen, path, at: nil, "cannot open: \(Self.describe(error))", underlying: error)
     }
     do {
       let end = try fd.seek(offset: 0, from: .end)
@@ -31,12 +32,20 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     } catch {
       try? fd.close()
       throw DiscKitError(
-        .cannotOpen, path, at: nil, "cannot determine size: \(error)", underlying: error)
+        .cannotOpen, path, at: nil, "cannot determine size: \(Self.describe(error))",
+        underlying: error)
     }
     self.descriptor = fd
   }
 
   deinit { try? descriptor.close() }
+
+  /// The text of a system error; a cast to `Errno` avoids the dynamic conformance lookups of
+  /// `"\(error)"` on an existential (measurable at process start, issue 11).
+  private static func describe(_ error: any Error) -> String {
+    if let errno = error as? Errno { return errno.description }
+    return "\(error)"
+  }
 
   public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
     throws(DiscKitError) -> Int

@@ -1,30 +1,21 @@
+internal import CDiscKitShims
+
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Kernel-side copying between files (`copy_file_range(2)` on Linux).
 ///
-/// The function is looked up at run time because glibc declares it only under `_GNU_SOURCE`,
-/// which the Glibc module does not set. On other systems, or when the kernel refuses, callers
-/// fall back to large reads and writes.
+/// The call goes through a small C shim (`CDiscKitShims`) because glibc declares the function only
+/// under `_GNU_SOURCE`, which the Glibc module does not set. On other systems, or when the kernel
+/// refuses, callers fall back to large reads and writes.
 public enum ZeroCopy {
-  #if canImport(Glibc)
-    private typealias CopyFileRange =
-      @convention(c) (
-        Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
-      ) -> Int
-    private static let copyFileRange: CopyFileRange? = {
-      guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "copy_file_range") else {
-        return nil
-      }
-      return unsafeBitCast(symbol, to: CopyFileRange.self)
-    }()
-  #endif
-
   /// Whether kernel-side copying exists on this system.
   public static var isAvailable: Bool {
-    #if canImport(Glibc)
-      return copyFileRange != nil
+    #if os(Linux)
+      return true
     #else
       return false
     #endif
@@ -47,9 +38,9 @@ public enum ZeroCopy {
     from source: Int32, at sourceOffset: inout Int64, to destination: Int32,
     at destinationOffset: UnsafeMutablePointer<Int64>?, length: Int
   ) -> Outcome {
-    #if canImport(Glibc)
-      guard let copyFileRange else { return .unsupported }
-      let n = copyFileRange(source, &sourceOffset, destination, destinationOffset, length, 0)
+    #if os(Linux)
+      let n = disckit_copy_file_range(
+        source, &sourceOffset, destination, destinationOffset, length, 0)
       if n >= 0 { return .copied(n) }
       let e = errno
       if e == EXDEV || e == ENOSYS || e == EINVAL || e == EOPNOTSUPP || e == EBADF || e == EPERM {

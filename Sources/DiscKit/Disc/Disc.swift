@@ -24,6 +24,8 @@ public struct Disc: Sendable {
   public let image: DiscImage
   /// The parsed navigation.
   public let navigation: Navigation
+  /// The kind of disc (decided once, when the disc is opened).
+  public let kind: DiscKind
 
   /// Reads the navigation of an opened image.
   ///
@@ -31,7 +33,8 @@ public struct Disc: Sendable {
   ///   VIDEO_TS/, or the navigation's parse error.
   public init(image: DiscImage) throws(DiscKitError) {
     self.image = image
-    switch image.kind {
+    kind = image.kind
+    switch kind {
     case .bluray, .uhdBluray, .avchd: navigation = .bluray(try BlurayDisc(disc: image))
     case .dvd: navigation = .dvd(try DVDDisc(fileSystem: image.fileSystem))
     case .data:
@@ -47,9 +50,6 @@ public struct Disc: Sendable {
   {
     try Disc(image: try DiscImage.open(path: path, limits: limits))
   }
-
-  /// The kind of disc.
-  public var kind: DiscKind { image.kind }
 
   /// The volume label of the file system.
   public var label: String { image.fileSystem.volumeLabel }

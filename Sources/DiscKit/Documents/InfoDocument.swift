@@ -27,7 +27,10 @@ public struct InfoDocument: Codable, Sendable, Hashable {
     imageSize = image.source?.size
     discKind = image.kind.rawValue
     // Lenient UDF reads (deviations libudfread tolerates) are found by opening every file entry.
-    let all = image.notes + ((image.fileSystem as? UDFFileSystem)?.checkDeviations() ?? [])
+    // The exact type first: a failing `as?` runs the runtime's bridging fallbacks (slow once).
+    let udf =
+      type(of: image.fileSystem) == UDFFileSystem.self ? image.fileSystem as? UDFFileSystem : nil
+    let all = image.notes + (udf?.checkDeviations() ?? [])
     notes = all.isEmpty ? nil : all
   }
 }

@@ -54,6 +54,13 @@ public protocol DiscFileSystem: Sendable {
   ///   ``DiscKitError/Code/invalidArgument`` if `path` is a directory, and
   ///   ``DiscKitError/Code/unsupported`` for layouts DiscKit cannot read (ISO9660 interleaved files).
   func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource
+
+  /// The entry at `path` (`/` is the root directory), matched as ``contentsOfDirectory(atPath:)``
+  /// of its parent would list it. The default implementation lists the parent; a file system that
+  /// can look one entry up directly (a folder: one `stat`) implements it itself.
+  ///
+  /// - Throws: ``DiscKitError/Code/notFound`` if there is no such entry.
+  func entry(atPath path: String) throws(DiscKitError) -> DiscFileEntry
 }
 
 extension DiscFileSystem {
@@ -123,7 +130,17 @@ public enum DiscPath {
 
   /// An absolute path from components.
   public static func join<C: Collection>(_ components: C) -> String where C.Element == String {
-    "/" + components.joined(separator: "/")
+    "/" + TextJoin.join(Array(components), separator: "/")
+  }
+
+  /// An absolute path from components.
+  public static func join(_ components: [String]) -> String {
+    "/" + TextJoin.join(components, separator: "/")
+  }
+
+  /// An absolute path from components.
+  public static func join(_ components: ArraySlice<String>) -> String {
+    "/" + TextJoin.join(components, separator: "/")
   }
 
   /// `parent` + `/` + `name`.

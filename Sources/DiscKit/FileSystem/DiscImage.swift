@@ -89,19 +89,28 @@ public struct DiscImage: Sendable {
   /// The kind of disc, from the layout of its file system.
   public var kind: DiscKind {
     let fs = fileSystem
-    if let index = try? fs.openFile(atPath: "/BDMV/index.bdmv"),
+    // One listing of the root decides which trees to look into (each probe of a missing path
+    // costs a directory listing on a folder).
+    let root = Set(((try? fs.contentsOfDirectory(atPath: "/")) ?? []).map { $0.name.lowercased() })
+    let hasBDMV = root.contains("bdmv")
+    if hasBDMV, let index = try? fs.openFile(atPath: "/BDMV/index.bdmv"),
       let header = try? index.bytes(at: 0, count: 8, structure: "index.bdmv")
     {
       return header[4...7] == [0x30, 0x33, 0x30, 0x30] ? .uhdBluray : .bluray
     }
-    if fs.exists("/PRIVATE/AVCHD/BDMV/INDEX.BDM") || fs.exists("/PRIVATE/AVCHD/BDMV/index.bdmv")
-      || fs.exists("/BDMV/INDEX.BDM")
+    if root.contains("private")
+      && (fs.exists("/PRIVATE/AVCHD/BDMV/INDEX.BDM") || fs.exists("/PRIVATE/AVCHD/BDMV/index.bdmv"))
+      || hasBDMV && fs.exists("/BDMV/INDEX.BDM")
     {
       return .avchd
     }
-    if fs.exists("/VIDEO_TS/VIDEO_TS.IFO") || fs.exists("/VIDEO_TS/VIDEO_TS.BUP") { return .dvd }
+    if root.contains("video_ts")
+      && (fs.exists("/VIDEO_TS/VIDEO_TS.IFO") || fs.exists("/VIDEO_TS/VIDEO_TS.BUP"))
+    {
+      return .dvd
+    }
     // A BDMV tree without index.bdmv (metadata copies, partial rips): libbluray still opens it.
-    if let playlists = try? fs.contentsOfDirectory(atPath: "/BDMV/PLAYLIST"),
+    if hasBDMV, let playlists = try? fs.contentsOfDirectory(atPath: "/BDMV/PLAYLIST"),
       playlists.contains(where: { $0.name.lowercased().hasSuffix(".mpls") })
     {
       return .bluray

@@ -42,35 +42,55 @@ public struct FolderFileSystem: DiscFileSystem {
 
   /// The entries of the directory at `path`, sorted by name; directories have size 0.
   public func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] {
-    let resolved = try resolve(path)
+    let resolved = try resolve(path).path
     let local = localPath(resolved)
     guard let names = LocalFile.listDirectory(local) else {
       throw DiscKitError(.notFound, resolved, at: nil, "no such directory")
     }
     return names.sorted().map { name in
-      let childLocal = local + "/" + name
-      let isDirectory = LocalFile.isDirectory(childLocal)
+      let status = LocalFile.status(local + "/" + name)
+      let isDirectory = status?.isDirectory ?? false
       return DiscFileEntry(
         name: name, path: DiscPath.child(resolved, name),
-        size: isDirectory ? 0 : LocalFile.size(childLocal) ?? 0, isDirectory: isDirectory)
+        size: isDirectory ? 0 : status?.size ?? 0, isDirectory: isDirectory)
     }
+  }
+
+  /// The entry at `path` from one `stat` of the resolved path (the parent is not listed); the
+  /// same entry as its parent's ``contentsOfDirectory(atPath:)`` gives.
+  public func entry(atPath path: String) throws(DiscKitError) -> DiscFileEntry {
+    let (resolved, status) = try resolve(path)
+    guard let name = DiscPath.components(resolved).last else {
+      return DiscFileEntry(name: "", path: "/", size: 0, isDirectory: true)
+    }
+    let isDirectory = status?.isDirectory ?? false
+    return DiscFileEntry(
+      name: name, path: resolved, size: isDirectory ? 0 : status?.size ?? 0,
+      isDirectory: isDirectory)
   }
 
   /// The file at `path` as a ``FileByteSource``; throws ``DiscKitError/Code/invalidArgument`` for a
   /// directory.
   public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
-    let resolved = try resolve(path)
+    let (resolved, status) = try resolve(path)
     let local = localPath(resolved)
-    guard !LocalFile.isDirectory(local) else {
+    guard status?.isDirectory != true else {
       throw DiscKitError(.invalidArgument, resolved, at: nil, "is a directory")
     }
     return try FileByteSource(path: local)
   }
 
-  /// Resolves each component exactly, or case-insensitively when the exact name is missing.
-  private func resolve(_ path: String) throws(DiscKitError) -> String {
+  /// Resolves each component exactly, or case-insensitively when the exact name is missing; with
+  /// the resolved path's `stat` (`nil` if it vanished meanwhile).
+  private func resolve(_ path: String) throws(DiscKitError)
+    -> (path: String, status: (isDirectory: Bool, size: Int64)?)
+  {
+    let components = DiscPath.components(path)
+    // The path as written exists: one `stat` instead of one per component.
+    let exact = DiscPath.join(components)
+    if let status = LocalFile.status(localPath(exact)) { return (exact, status) }
     var current = "/"
-    for component in DiscPath.components(path) {
+    for component in components {
       let candidate = DiscPath.child(current, component)
       if LocalFile.exists(localPath(candidate)) {
         current = candidate
@@ -84,7 +104,7 @@ public struct FolderFileSystem: DiscFileSystem {
       }
       current = DiscPath.child(current, match)
     }
-    return current
+    return (current, LocalFile.status(localPath(current)))
   }
 }
 
@@ -98,6 +118,13 @@ package enum LocalFile {
   static func exists(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0
+  }
+
+  /// Whether `path` is a directory, and its size, from one `stat` (`nil` when it does not exist).
+  static func status(_ path: String) -> (isDirectory: Bool, size: Int64)? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return ((st.st_mode & S_IFMT) == S_IFDIR, Int64(st.st_size))
   }
 
   static func size(_ path: String) -> Int64? {

@@ -37,23 +37,7 @@ package struct TitlesRequest: Equatable, Sendable {
 
   /// Runs the command: prints the titles (or the batch lines); throws `ExitCode` on failure.
   package func run() throws {
-    if let root = batch {
-      var failures = 0
-      let request = self
-      try reportingErrors {
-        failures = try BatchRunner.run(root: root, width: jobs, label: "titles") { path in
-          BatchRunner.line(
-            path: path,
-            work: { path throws(DiscKitError) in
-              try request.document(for: try Disc(image: try DiscImage.open(path: path)))
-            },
-            success: { TitlesBatchLine(path: path, titles: $0) },
-            failure: { TitlesBatchLine(path: path, error: $0) })
-        }
-      }
-      if failures > 0 { throw ExitCode.failure }
-      return
-    }
+    if let root = batch { return try runBatch(root: root) }
     try reportingErrors {
       guard let image else { return }
       let disc = try Disc(image: try DiscImage.open(path: image))
@@ -64,5 +48,25 @@ package struct TitlesRequest: Equatable, Sendable {
         for line in TitlesText.lines(document) { Output.line(line) }
       }
     }
+  }
+
+  /// `--batch`: kept out of line, so that a single disc's run never instantiates the
+  /// concurrency types (`Task`, `TaskPriority`) the batch runner uses.
+  @inline(never)
+  private func runBatch(root: String) throws {
+    var failures = 0
+    let request = self
+    try reportingErrors {
+      failures = try BatchRunner.run(root: root, width: jobs, label: "titles") { path in
+        BatchRunner.line(
+          path: path,
+          work: { path throws(DiscKitError) in
+            try request.document(for: try Disc(image: try DiscImage.open(path: path)))
+          },
+          success: { TitlesBatchLine(path: path, titles: $0) },
+          failure: { TitlesBatchLine(path: path, error: $0) })
+      }
+    }
+    if failures > 0 { throw ExitCode.failure }
   }
 }

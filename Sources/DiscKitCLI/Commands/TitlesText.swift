@@ -21,8 +21,8 @@ enum TitlesText {
       if let by = t.playedByTitles, !by.isEmpty {
         line +=
           "  played by "
-          + by.map { $0 == 0 ? "first play" : "title \($0)" }
-          .joined(separator: ", ")
+          + TextJoin.join(
+            by.map { $0 == 0 ? "first play" : "title \($0)" }, separator: ", ")
       }
       if let excluded = t.excluded { line += "  (\(excluded))" }
       if let error = t.error { line += "  error: \(error)" }
@@ -44,12 +44,14 @@ enum TitlesText {
       if !t.streams.audio.isEmpty {
         line +=
           ", audio "
-          + t.streams.audio.map { "\($0.codec)/\($0.channels ?? 0)ch/\($0.language ?? "und")" }
-          .joined(separator: " ")
+          + TextJoin.join(
+            t.streams.audio.map { "\($0.codec)/\($0.channels ?? 0)ch/\($0.language ?? "und")" },
+            separator: " ")
       }
       if !t.streams.subtitles.isEmpty {
         line +=
-          ", subtitles " + t.streams.subtitles.map { $0.language ?? "und" }.joined(separator: " ")
+          ", subtitles "
+          + TextJoin.join(t.streams.subtitles.map { $0.language ?? "und" }, separator: " ")
       }
       if let size = t.size { line += ", \(size) bytes" }
       if let error = t.error { line += ", error: \(error)" }

@@ -68,19 +68,7 @@ package struct ScanRequest: Equatable, Sendable {
 
   /// Runs the command: prints the report (or the batch lines); throws `ExitCode` on failure.
   package func run() throws {
-    if let root = batch {
-      var failures = 0
-      try reportingErrors {
-        failures = try BatchRunner.run(root: root, width: jobs, label: "scan") { [self] path in
-          BatchRunner.line(
-            path: path, work: { try outcome(for: $0).document },
-            success: { ScanBatchLine(path: path, scan: $0) },
-            failure: { ScanBatchLine(path: path, error: $0) })
-        }
-      }
-      if failures > 0 { throw ExitCode.failure }
-      return
-    }
+    if let root = batch { return try runBatch(root: root) }
     try reportingErrors {
       guard let source else {
         throw DiscKitError(.invalidArgument, "scan", at: nil, "no SOURCE given (or --batch ROOT|-)")
@@ -102,6 +90,22 @@ package struct ScanRequest: Equatable, Sendable {
         Self.printText(report)
       }
     }
+  }
+
+  /// `--batch`: kept out of line, so that a single scan never instantiates the concurrency types
+  /// (`Task`, `TaskPriority`) the batch runner uses.
+  @inline(never)
+  private func runBatch(root: String) throws {
+    var failures = 0
+    try reportingErrors {
+      failures = try BatchRunner.run(root: root, width: jobs, label: "scan") { [self] path in
+        BatchRunner.line(
+          path: path, work: { try outcome(for: $0).document },
+          success: { ScanBatchLine(path: path, scan: $0) },
+          failure: { ScanBatchLine(path: path, error: $0) })
+      }
+    }
+    if failures > 0 { throw ExitCode.failure }
   }
 
   /// A scan report and, for a disc, the key of the title scanned.
