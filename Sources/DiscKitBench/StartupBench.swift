@@ -204,8 +204,8 @@ enum Startup {
   /// The release `disckit`, installed (copied) into `.bench/bin` as `make install` would: the
   /// reference tools are installed files too. Measured on this machine, the linker's own output
   /// file starts ~0.3 ms slower per process than any copy of it (same bytes, same page-fault
-  /// count: the kernel maps the linker-written page cache more slowly), which would make every
-  /// whole-process ratio a build artifact.
+  /// count; the page cache holds the file as the linker wrote it, and once evicted and read back
+  /// it starts as fast as a copy), which would make every whole-process ratio a build artifact.
   static func disckit() throws -> String {
     var path = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/disckit"
     if !path.hasPrefix("/") { path = FileManager.default.currentDirectoryPath + "/" + path }
