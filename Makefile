@@ -11,7 +11,7 @@ RELEASE := -c release --static-swift-stdlib \
 DISCKIT := .build/release/disckit
 SAMPLE := TestImages/sample-bluray.iso
 
-.PHONY: all deps build install sample images test bench format clean fuzz fuzz-smoke test-sanitize
+.PHONY: all deps build install sample images test test-release bench format clean fuzz fuzz-smoke test-sanitize
 
 # `make fuzz`: each libFuzzer harness for FUZZ_SECONDS (or FUZZ_RUNS executions), see Scripts/fuzz.sh.
 FUZZ_SECONDS ?= 60
@@ -53,6 +53,14 @@ test: deps
 	$(SWIFT) build --build-tests
 	DISCKIT=$(CURDIR)/.build/debug/disckit TestImages/scripts/make-all.sh
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
+
+# The end-to-end tests (DiscKitCLITests, DiscKitServerTests) against the release programs `make`
+# builds, on Linux the static `disckit` among them: what users run is what these tests run.
+test-release: build
+	$(SWIFT) build --build-tests
+	DISCKIT=$(CURDIR)/.build/debug/disckit TestImages/scripts/make-all.sh
+	DISCKIT_EXECUTABLE_DIR=$(CURDIR)/.build/release $(SWIFT) test --skip-build \
+	  --filter 'DiscKitCLITests|DiscKitServerTests' 2>&1 | tee .build/test-release-output.txt; exit $${PIPESTATUS[0]}
 
 bench: deps images
 	$(SWIFT) build $(RELEASE) --product disckit

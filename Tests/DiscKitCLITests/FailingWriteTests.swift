@@ -20,7 +20,9 @@ struct FailingWriteTests {
   /// The shim, built once; nil without cc or on a system where it does not build.
   static let shim: String? = {
     #if os(Linux)
-      guard EndToEndTests.haveBinary, Tool.has("cc"), let dir = shimDirectory else { return nil }
+      guard EndToEndTests.haveBinary, Fixtures.isDynamicExecutable(binary), Tool.has("cc"),
+        let dir = shimDirectory
+      else { return nil }
       let source = Fixtures.packageRoot.appendingPathComponent("Tests/oracles/eio_write_shim.c").path
       let library = dir.file("eio_write_shim.so")
       let build = try? Tool.run("cc", ["-shared", "-fPIC", "-O1", "-o", library, source, "-ldl"])
@@ -30,7 +32,9 @@ struct FailingWriteTests {
     #endif
   }()
   static let notReady = Comment(
-    rawValue: "needs Linux, cc (to build Tests/oracles/eio_write_shim.c) and the built disckit")
+    rawValue:
+      "needs Linux, cc (to build Tests/oracles/eio_write_shim.c) and a dynamically linked disckit"
+      + " (LD_PRELOAD cannot reach the static release build)")
 
   struct Case: CustomTestStringConvertible, Sendable {
     var image: String
@@ -68,6 +72,21 @@ struct FailingWriteTests {
     return try Tool.run(
       binary, ["extract", testCase.image] + testCase.arguments + ["-o", out + "/title.out"],
       environment: environment)
+  }
+
+  /// The loader check that gates these tests, against cc's own dynamic and static programs.
+  @Test(.enabled(if: Tool.has("cc"), "needs cc"))
+  func loaderDetection() throws {
+    let dir = try TemporaryDirectory()
+    let source = dir.file("main.c")
+    try "int main(void) { return 0; }\n".write(toFile: source, atomically: true, encoding: .utf8)
+    let dynamic = dir.file("dynamic")
+    let fixed = dir.file("static")
+    #expect(try Tool.run("cc", ["-o", dynamic, source]).status == 0)
+    #expect(try Tool.run("cc", ["-static", "-o", fixed, source]).status == 0)
+    #expect(Fixtures.isDynamicExecutable(dynamic))
+    #expect(!Fixtures.isDynamicExecutable(fixed))
+    #expect(!Fixtures.isDynamicExecutable(source))
   }
 
   @Test(

@@ -170,8 +170,16 @@ public enum Tool {
 
 extension Fixtures {
   /// A product built beside the test bundle (`.build/debug/NAME`): `disckit`, `disckit-serve`, ...
+  /// With `DISCKIT_EXECUTABLE_DIR` set (`make test-release`: `.build/release`), the product in
+  /// that directory instead, so the end-to-end tests run the programs `make` builds.
   /// The path is returned even when the file is missing (tests check and skip).
   public static func builtExecutable(_ name: String) -> String {
+    if let directory = ProcessInfo.processInfo.environment["DISCKIT_EXECUTABLE_DIR"],
+      !directory.isEmpty
+    {
+      let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+      return URL(fileURLWithPath: directory, relativeTo: base).appendingPathComponent(name).path
+    }
     let bundle = URL(
       fileURLWithPath: CommandLine.arguments.first { $0.contains(".xctest") }
         ?? CommandLine.arguments[0])
@@ -182,5 +190,27 @@ extension Fixtures {
       dir = dir.deletingLastPathComponent()
     }
     return dir.appendingPathComponent(name).path
+  }
+}
+
+extension Fixtures {
+  /// Whether the ELF executable at `path` asks for a dynamic loader (has a `PT_INTERP` program
+  /// header): `LD_PRELOAD` reaches only such programs, not the static release `disckit`.
+  public static func isDynamicExecutable(_ path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    guard let data = try? handle.read(upToCount: 1 << 16), data.count >= 64,
+      data.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]), data[4] == 2  // ELF, 64-bit
+    else { return false }
+    func integer(_ offset: Int, _ size: Int) -> Int {
+      (0..<size).reduce(0) { $0 | Int(data[offset + $1]) << (8 * $1) }  // little-endian
+    }
+    let (table, entrySize, count) = (integer(32, 8), integer(54, 2), integer(56, 2))
+    for index in 0..<count {
+      let offset = table + index * entrySize
+      guard offset + 4 <= data.count else { return false }
+      if integer(offset, 4) == 3 { return true }  // PT_INTERP
+    }
+    return false
   }
 }
