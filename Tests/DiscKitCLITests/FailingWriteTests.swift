@@ -23,7 +23,8 @@ struct FailingWriteTests {
       guard EndToEndTests.haveBinary, Fixtures.isDynamicExecutable(binary), Tool.has("cc"),
         let dir = shimDirectory
       else { return nil }
-      let source = Fixtures.packageRoot.appendingPathComponent("Tests/oracles/eio_write_shim.c").path
+      let source = Fixtures.packageRoot.appendingPathComponent("Tests/oracles/eio_write_shim.c")
+        .path
       let library = dir.file("eio_write_shim.so")
       let build = try? Tool.run("cc", ["-shared", "-fPIC", "-O1", "-o", library, source, "-ldl"])
       return build?.status == 0 ? library : nil
@@ -51,8 +52,10 @@ struct FailingWriteTests {
     var list: [Case] = []
     let dvd = Fixtures.generated("dvd-pal.iso")
     for fallback in [false, true] {
-      list.append(Case(image: sample, arguments: ["--main", "--timeline", "original"], fallback: fallback))
-      list.append(Case(image: sample, arguments: ["--main", "--timeline", "continuous"], fallback: fallback))
+      list.append(
+        Case(image: sample, arguments: ["--main", "--timeline", "original"], fallback: fallback))
+      list.append(
+        Case(image: sample, arguments: ["--main", "--timeline", "continuous"], fallback: fallback))
       if FileManager.default.fileExists(atPath: dvd) {
         list.append(Case(image: dvd, arguments: ["--main"], fallback: fallback))
       }
@@ -65,7 +68,8 @@ struct FailingWriteTests {
   }
 
   /// Runs `disckit extract` of `testCase` into `out/title.out` under the shim.
-  static func extract(_ testCase: Case, shim: String, after: Int, out: String) throws -> Tool.Result {
+  static func extract(_ testCase: Case, shim: String, after: Int, out: String) throws -> Tool.Result
+  {
     var environment = testCase.environment
     environment["LD_PRELOAD"] = shim
     environment["EIO_SHIM_AFTER"] = String(after)
@@ -102,7 +106,8 @@ struct FailingWriteTests {
     // is larger than the failure point (so the failure below is the shim's EIO at 64 KiB).
     let control = try Self.extract(testCase, shim: shim, after: 1 << 40, out: out)
     #expect(control.status == 0, "\(control.stderr)")
-    let size = (try? FileManager.default.attributesOfItem(atPath: out + "/title.out")[.size]) as? Int
+    let size =
+      (try? FileManager.default.attributesOfItem(atPath: out + "/title.out")[.size]) as? Int
     try #require((size ?? 0) > Self.failAfter, "the title must be larger than the failure point")
     try FileManager.default.removeItem(atPath: out + "/title.out")
 
