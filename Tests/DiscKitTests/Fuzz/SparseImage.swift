@@ -17,8 +17,9 @@ import DiscKit
 /// Every sector no record names reads as zeros; a later record for the same sector replaces an
 /// earlier one; records past the image size are ignored; a record cut short by the end of the input
 /// keeps the bytes that are there. `Tests/Fuzz/sparse-image.py` turns a real image into this form
-/// (its non-zero metadata sectors) and back. A copy of `SparseImage` in
-/// `Tests/Fuzz/Sources/disckit-fuzz` (the harnesses), for the replay of the kept inputs.
+/// (its non-zero metadata sectors) and back. One file serves the harnesses and the tests that
+/// replay the kept inputs: `Tests/Fuzz/Sources/disckit-fuzz/SparseImage.swift` is a symbolic link
+/// to this one. The input is copied (one copy of a few KiB per fuzz execution).
 struct SparseImage: ByteSource {
   static let sectorSize = 2048
   /// 8 GiB: large enough for any address a UDF or ISO 9660 structure can name in practice, small
