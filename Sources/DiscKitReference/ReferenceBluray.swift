@@ -1,5 +1,10 @@
 import CBluray
 import DiscKit
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension Reference {
   /// A disc (image or folder) opened with libbluray.
@@ -43,12 +48,30 @@ extension Reference {
     }
 
     /// Opens `path` (an image file or a folder holding BDMV/) with `bd_open`.
+    ///
+    /// Opens are serialized, and libxml2 (which libbluray uses for `BDMV/META/DL`) is initialized
+    /// once before the first: libxml2 2.9's lazy global initialization is not thread-safe, and
+    /// tests opening discs in parallel crashed inside it (signal 11, once in many runs).
     public init(path: String) throws(DiscKitError) {
-      guard let bd = bd_open(path, nil) else {
+      let bd = Self.openLock.withLock { _ -> OpaquePointer? in
+        _ = Self.xmlInitialized
+        return bd_open(path, nil)
+      }
+      guard let bd else {
         throw DiscKitError(.cannotOpen, "libbluray", at: nil, "bd_open failed for \(path)")
       }
       self.bd = bd
     }
+
+    private static let openLock = Mutex<Void>(())
+
+    /// `xmlInitParser()`, looked up at run time (libxml2 is libbluray's dependency, not ours).
+    private static let xmlInitialized: Void = {
+      typealias Initialize = @convention(c) () -> Void
+      if let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "xmlInitParser") {
+        unsafeBitCast(symbol, to: Initialize.self)()
+      }
+    }()
 
     deinit { bd_close(bd) }
 
