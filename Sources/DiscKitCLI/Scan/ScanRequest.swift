@@ -22,6 +22,8 @@ package struct ScanRequest: Equatable, Sendable {
   package var playlist: String?
   /// `--at SECONDS`.
   package var at: Double?
+  /// `--timeline` (disc titles).
+  package var timeline: TitleTimeline = .continuous
   /// `--json`.
   package var json = false
 
@@ -178,9 +180,11 @@ package struct ScanRequest: Equatable, Sendable {
     let document: ScanDocument
     if at == nil, offset != "0" {
       let start = try Self.parseSize(offset, name: "--offset")
-      document = try ScanDocument(title: title, from: start, window: window, options: options)
+      document = try ScanDocument(
+        title: title, from: start, timeline: timeline, window: window, options: options)
     } else {
-      document = try ScanDocument(title: title, at: time, window: window, options: options)
+      document = try ScanDocument(
+        title: title, at: time, timeline: timeline, window: window, options: options)
     }
     return Outcome(document: document, titleKey: title.key)
   }
