@@ -222,9 +222,12 @@ package struct ScanRequest: Equatable, Sendable {
         a.substreamId.map { "0x\(String($0, radix: 16))" } ?? "0x\(String(a.streamId, radix: 16))"
       Output.line("Audio stream \(id) \(a.codec)")
       Output.line("  first PTS:    \(pts(a.firstPTS))")
+      if let idr = a.offsetFromIDRSeconds {
+        Output.line(String(cFormat: "  from I-picture: %.6f s", idr))
+      }
     }
     if let av = r.avOffsetSeconds {
-      Output.line(String(cFormat: "A/V offset:     %.6f s (audio minus video I-picture)", av))
+      Output.line(String(cFormat: "A/V offset:     %.6f s (audio minus video first PTS)", av))
     }
     for w in r.warnings { Output.line("warning: \(w)") }
   }
