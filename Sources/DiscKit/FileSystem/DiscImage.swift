@@ -27,15 +27,20 @@ public struct DiscImage: Sendable {
   /// What went wrong but did not stop the disc from opening (e.g. a damaged UDF volume read
   /// through the ISO9660 bridge instead).
   public let notes: [String]
+  /// The limits the image was opened with; ``Disc/init(image:)`` parses the navigation files
+  /// (MPLS, CLPI, index, MovieObject, IFO) under the same limits.
+  public let limits: ParsingLimits
 
   /// Creates a disc over an already opened file system.
   public init(
-    path: String, source: (any ByteSource)?, fileSystem: any DiscFileSystem, notes: [String] = []
+    path: String, source: (any ByteSource)?, fileSystem: any DiscFileSystem, notes: [String] = [],
+    limits: ParsingLimits = .default
   ) {
     self.path = path
     self.source = source
     self.fileSystem = fileSystem
     self.notes = notes
+    self.limits = limits
   }
 
   /// Opens an image file or a folder.
@@ -47,7 +52,9 @@ public struct DiscImage: Sendable {
     -> DiscImage
   {
     if LocalFile.isDirectory(path) {
-      return DiscImage(path: path, source: nil, fileSystem: try FolderFileSystem(root: path))
+      return DiscImage(
+        path: path, source: nil, fileSystem: try FolderFileSystem(root: path),
+        limits: limits)
     }
     let file = try FileByteSource(path: path)
     return try open(source: file, path: path, limits: limits)
@@ -62,7 +69,8 @@ public struct DiscImage: Sendable {
     if try UDFFileSystem.hasVolumeRecognitionSequence(source) {
       do throws(DiscKitError) {
         return DiscImage(
-          path: path, source: source, fileSystem: try UDFFileSystem(source: source, limits: limits))
+          path: path, source: source, fileSystem: try UDFFileSystem(source: source, limits: limits),
+          limits: limits)
       } catch {
         // A damaged UDF volume on a bridge disc (DVDs, data discs): the ISO9660 side may still be
         // whole. Blu-ray images have no ISO9660 side worth reading (32-bit sizes), so there the
@@ -72,13 +80,14 @@ public struct DiscImage: Sendable {
         else { throw error }
         return DiscImage(
           path: path, source: source, fileSystem: iso,
-          notes: ["the UDF volume is unreadable (\(error)); read through the ISO9660 bridge"])
+          notes: ["the UDF volume is unreadable (\(error)); read through the ISO9660 bridge"],
+          limits: limits)
       }
     }
     if try ISO9660FileSystem.hasPrimaryVolumeDescriptor(source) {
       return DiscImage(
         path: path, source: source,
-        fileSystem: try ISO9660FileSystem(source: source, limits: limits))
+        fileSystem: try ISO9660FileSystem(source: source, limits: limits), limits: limits)
     }
     throw DiscKitError(
       .unsupported, "image", at: 0x8000,
