@@ -120,7 +120,7 @@ public final class AtomicFileWriter {
       }
       guard overwrite else {
         throw DiscKitError(
-          .alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
+          .alreadyExists, destination, at: nil, "already exists")
       }
     }
     Self.ignoreFileSizeSignal()
@@ -240,7 +240,7 @@ public final class AtomicFileWriter {
         if e == EEXIST {
           _ = unlink(temporaryPath)
           throw DiscKitError(
-            .alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
+            .alreadyExists, destination, at: nil, "already exists")
         }
         // File systems without hard links: rename.
         if e != EPERM && e != EOPNOTSUPP && e != EXDEV {
@@ -293,7 +293,7 @@ public final class AtomicFileWriter {
     guard e == EEXIST else { throw Self.placeError(destination, errno: e) }
     guard overwrite else {
       throw DiscKitError(
-        .alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
+        .alreadyExists, destination, at: nil, "already exists")
     }
     // Replace atomically: link under a temporary name, then rename over the destination.
     let (dir, name) = Self.split(destination)

@@ -95,7 +95,7 @@ public struct Disc: Sendable {
     let list = try titleList(selection: selection)
     guard let entry = list.entries.first(where: { $0.number == number }) else {
       throw DiscKitError(
-        .notFound, "title \(number)", at: nil, "no such title (see `disckit titles`)")
+        .notFound, "title \(number)", at: nil, "no such title in the title list")
     }
     return try title(key: entry.key, angle: angle).numbered(number)
   }

@@ -58,7 +58,8 @@ package enum Output {
       let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
       if n < 0 {
         if errno == EINTR { continue }
-        throw DiscKitError(.io, "standard input", at: Int64(input.count), "read failed: errno \(errno)")
+        throw DiscKitError(
+          .io, "standard input", at: Int64(input.count), "read failed: errno \(errno)")
       }
       if n == 0 { return input }
       input.append(contentsOf: chunk[0..<n])
@@ -83,12 +84,29 @@ extension DiscKitError.Code {
   }
 }
 
+extension DiscKitError {
+  /// What to do about the error in the command line's own terms (an option, a command), or nil.
+  /// The library's message says what is wrong; the CLI adds how to get past it here.
+  package var commandLineHint: String? {
+    if code == .alreadyExists && detail == "already exists" { return "use --force to overwrite" }
+    if code == .notFound && (structure.hasPrefix("title ") || structure.hasPrefix("playlist ")) {
+      return "see `disckit titles`"
+    }
+    return nil
+  }
+
+  /// The one line the CLI prints on stderr for the error.
+  package var commandLineMessage: String {
+    "disckit: \(self)" + (commandLineHint.map { " (\($0))" } ?? "")
+  }
+}
+
 /// Runs a command body, turning a ``DiscKitError`` into one stderr line and its sysexits code.
 package func reportingErrors(_ body: () throws -> Void) throws {
   do {
     try body()
   } catch let error as DiscKitError {
-    Output.error("disckit: \(error)")
+    Output.error(error.commandLineMessage)
     throw ExitCode(error.code.exitCode)
   }
 }
@@ -98,7 +116,7 @@ package func reportingErrors(_ body: () async throws -> Void) async throws {
   do {
     try await body()
   } catch let error as DiscKitError {
-    Output.error("disckit: \(error)")
+    Output.error(error.commandLineMessage)
     throw ExitCode(error.code.exitCode)
   }
 }
