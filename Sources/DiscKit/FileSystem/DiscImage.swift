@@ -43,7 +43,8 @@ public struct DiscImage: Sendable {
     self.limits = limits
   }
 
-  /// Opens an image file or a folder.
+  /// Opens an image file or a folder. A path to a disc's own `BDMV` or `VIDEO_TS` folder (any
+  /// case) opens the disc that holds it, as lsdvd, libdvdread and VLC accept it.
   ///
   /// - Throws: ``DiscKitError/Code/cannotOpen`` when the path cannot be read,
   ///   ``DiscKitError/Code/unsupported`` when the file holds neither UDF nor ISO9660, or the
@@ -53,11 +54,28 @@ public struct DiscImage: Sendable {
   {
     if LocalFile.isDirectory(path) {
       return DiscImage(
-        path: path, source: nil, fileSystem: try FolderFileSystem(root: path),
+        path: path, source: nil, fileSystem: try FolderFileSystem(root: discRoot(ofFolder: path)),
         limits: limits)
     }
     let file = try FileByteSource(path: path)
     return try open(source: file, path: path, limits: limits)
+  }
+
+  /// The folder read as the disc for the directory `path`: its parent when `path` names a `BDMV`
+  /// or `VIDEO_TS` folder (any case) that holds no disc tree itself, else `path`.
+  static func discRoot(ofFolder path: String) -> String {
+    var trimmed = path
+    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+    let slash = trimmed.lastIndex(of: "/")
+    let name = (slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed).lowercased()
+    let discFolders: Set<String> = ["bdmv", "video_ts"]
+    guard discFolders.contains(name),
+      !(LocalFile.listDirectory(trimmed) ?? []).contains(where: {
+        discFolders.contains($0.lowercased())
+      })
+    else { return path }
+    guard let slash else { return "." }
+    return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
   }
 
   /// Opens an image held by any byte source.
