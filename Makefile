@@ -11,7 +11,7 @@ RELEASE := -c release --static-swift-stdlib \
 DISCKIT := .build/release/disckit
 SAMPLE := TestImages/sample-bluray.iso
 
-.PHONY: all deps build install sample images test test-release bench format clean fuzz fuzz-smoke test-sanitize
+.PHONY: all deps build install install-files sample images test test-release bench format clean fuzz fuzz-smoke test-sanitize
 
 # `make fuzz`: each libFuzzer harness for FUZZ_SECONDS (or FUZZ_RUNS executions), see Scripts/fuzz.sh.
 FUZZ_SECONDS ?= 60
@@ -31,13 +31,25 @@ build: deps
 	$(SWIFT) build $(RELEASE) --product disckit-serve
 
 # `make install` copies `disckit` and its helper programs into $(DESTDIR)$(PREFIX)/bin (helpers
-# are found beside `disckit`). An installed copy also starts faster than the linker's output file
-# (see the README's benchmark notes).
+# are found beside `disckit`), and the bash, zsh and fish completions and the disckit(1) man page,
+# all generated from the command tree (ArgumentParser's --generate-completion-script and
+# --experimental-dump-help, the latter through Scripts/make-manpage.py). An installed copy also
+# starts faster than the linker's output file (see the README's benchmark notes).
+# `make install-files BIN=DIR` installs already built programs from DIR without building.
 PREFIX ?= /usr/local
-install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 .build/release/disckit .build/release/disckit-crosscheck \
-	  .build/release/disckit-mkv .build/release/disckit-serve $(DESTDIR)$(PREFIX)/bin/
+BIN ?= .build/release
+SHARE = $(DESTDIR)$(PREFIX)/share
+install: build install-files
+
+install-files:
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/bash-completion/completions \
+	  $(SHARE)/zsh/site-functions $(SHARE)/fish/vendor_completions.d $(SHARE)/man/man1
+	install -m 755 $(BIN)/disckit $(BIN)/disckit-crosscheck \
+	  $(BIN)/disckit-mkv $(BIN)/disckit-serve $(DESTDIR)$(PREFIX)/bin/
+	$(BIN)/disckit --generate-completion-script bash > $(SHARE)/bash-completion/completions/disckit
+	$(BIN)/disckit --generate-completion-script zsh > $(SHARE)/zsh/site-functions/_disckit
+	$(BIN)/disckit --generate-completion-script fish > $(SHARE)/fish/vendor_completions.d/disckit.fish
+	python3 Scripts/make-manpage.py $(BIN)/disckit > $(SHARE)/man/man1/disckit.1
 
 sample: build
 	$(DISCKIT) info $(SAMPLE)

@@ -14,6 +14,11 @@ APT_PACKAGES=(
   mkvtoolnix iso-codes
   # GStreamer itself, for the segment-math oracle, and pycdlib for UDF 2.60 images
   python3 python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 python3-pycdlib
+  # the JSON Schema validator every `--json` document is checked with (Tests/oracles/validate_json.py)
+  python3-jsonschema
+  # prlimit and unshare (failing-write tests), sha256sum, ldd: essential on Debian, listed so that a
+  # slimmed image gets them too
+  util-linux coreutils libc-bin
   # `disckit serve` tests and benchmark: HTTP clients (curl, GStreamer's souphttpsrc + tsdemux),
   # nginx as the reference server, wrk as the load generator, nm to check what disckit links
   curl gstreamer1.0-plugins-good gstreamer1.0-plugins-bad nginx wrk binutils

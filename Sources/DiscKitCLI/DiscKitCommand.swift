@@ -24,6 +24,7 @@ public struct DiscKitCommand: ParsableCommand {
       SegmentCommand.self,
       AuthorCommand.self,
       CrosscheckCommand.self,
+      ServeCommand.self,
     ]
   )
 

@@ -8,6 +8,8 @@ import DiscKitMedia
 @main
 struct Entrypoint {
   static func main() {
+    // Named temporary output files are removed on SIGINT/SIGTERM/SIGHUP.
+    TemporaryFileCleanup.enableSignalHandlers()
     MatroskaExtraction.handler = { request, progress in
       var title: MatroskaTitle
       switch request.source {

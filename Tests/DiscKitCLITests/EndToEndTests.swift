@@ -158,10 +158,14 @@ struct EndToEndTests {
     }
   }
 
-  @Test(.enabled(if: haveBinary, "needs the built disckit"))
+  static let transportStream = Fixtures.generated("ts/h264-ac3.m2ts")
+
+  @Test(
+    .enabled(
+      if: haveBinary && FileManager.default.fileExists(atPath: transportStream),
+      "needs the built disckit and TestImages/scripts/make-all.sh output"))
   func scanOfATransportStreamFile() throws {
-    let stream = Fixtures.generated("ts/h264-ac3.m2ts")
-    guard FileManager.default.fileExists(atPath: stream) else { return }
+    let stream = Self.transportStream
     let report = try Self.json(try Self.disckit(["scan", stream, "--json"]))
     #expect(report["packetSize"] as? Int == 192)
     #expect((report["video"] as? [[String: Any]])?.first?["codec"] as? String == "h264")

@@ -123,9 +123,10 @@ public struct BlurayDisc: Sendable {
     self.warnings = warnings
   }
 
-  /// Opens the Blu-ray navigation of an opened disc image or folder.
+  /// Opens the Blu-ray navigation of an opened disc image or folder, under its
+  /// ``DiscImage/limits``.
   public init(disc: DiscImage, playlistOrder: [String]? = nil) throws(DiscKitError) {
-    try self.init(fileSystem: disc.fileSystem, playlistOrder: playlistOrder)
+    try self.init(fileSystem: disc.fileSystem, playlistOrder: playlistOrder, limits: disc.limits)
   }
 
   /// The clip information of `clipID`, if it was read.

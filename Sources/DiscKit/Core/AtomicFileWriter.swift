@@ -17,9 +17,11 @@ import SystemPackage
 ///   last descriptor closes.
 /// - Where `O_TMPFILE` is not supported (other systems, file systems without it, no `/proc`), or
 ///   with ``Strategy/namedTemporaryFile``, the bytes go to a temporary file beside the destination
-///   named `.NAME.disckit-partial-PID-RANDOM`, renamed over the destination on commit. It is
-///   removed on `SIGINT`, `SIGTERM` and `SIGHUP` (see ``TemporaryFileCleanup``); only `SIGKILL` or
-///   a power cut can leave one behind, recognisable by its name.
+///   named `.NAME.disckit-partial-PID-RANDOM`, renamed over the destination on commit. In a
+///   program that opted in (``TemporaryFileCleanup/enableSignalHandlers()``, as the `disckit`
+///   executables do) it is removed on `SIGINT`, `SIGTERM` and `SIGHUP`; only `SIGKILL` or a power
+///   cut can leave one behind, recognisable by its name. The writer installs no signal handler
+///   itself: an embedding program keeps its own.
 ///
 /// A writer that is not committed discards its bytes. Write failures are one ``DiscKitError``
 /// naming the cause in plain words: no space left (`ENOSPC`), the file size limit (`EFBIG`, e.g.
@@ -118,7 +120,7 @@ public final class AtomicFileWriter {
       }
       guard overwrite else {
         throw DiscKitError(
-          .alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
+          .alreadyExists, destination, at: nil, "already exists")
       }
     }
     Self.ignoreFileSizeSignal()
@@ -238,7 +240,7 @@ public final class AtomicFileWriter {
         if e == EEXIST {
           _ = unlink(temporaryPath)
           throw DiscKitError(
-            .alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
+            .alreadyExists, destination, at: nil, "already exists")
         }
         // File systems without hard links: rename.
         if e != EPERM && e != EOPNOTSUPP && e != EXDEV {
@@ -291,7 +293,7 @@ public final class AtomicFileWriter {
     guard e == EEXIST else { throw Self.placeError(destination, errno: e) }
     guard overwrite else {
       throw DiscKitError(
-        .alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
+        .alreadyExists, destination, at: nil, "already exists")
     }
     // Replace atomically: link under a temporary name, then rename over the destination.
     let (dir, name) = Self.split(destination)

@@ -8,13 +8,17 @@ import Synchronization
   import Darwin
 #endif
 
-/// Removes DiscKit's named temporary output files when the process is interrupted.
+/// Removes DiscKit's named temporary output files when the process is interrupted, for the
+/// programs that ask for it.
 ///
 /// ``AtomicFileWriter`` registers a named temporary file (used where `O_TMPFILE` is not
-/// available) here. The first registration installs handlers for `SIGINT`, `SIGTERM` and `SIGHUP`
-/// (a signal the program ignores stays ignored) that unlink every registered file with
-/// async-signal-safe calls only, then restore the previous disposition and raise the signal
-/// again, so the process ends as it would have.
+/// available) here. The library never installs a signal handler by itself: signals are the
+/// process's policy, and an embedding server keeps its own. A program opts in with
+/// ``enableSignalHandlers()`` (the `disckit` executables do, first thing in `main`); from the
+/// first registration on (at once, if files are already registered) handlers for `SIGINT`,
+/// `SIGTERM` and `SIGHUP` (a signal the program ignores stays ignored) unlink every registered
+/// file with async-signal-safe calls only, then restore the previous disposition and raise the
+/// signal again, so the process ends as it would have.
 package enum TemporaryFileCleanup {
   /// How many temporary files can be pending at once (more are still removed on normal failure
   /// paths, just not by the signal handler).
@@ -28,7 +32,13 @@ package enum TemporaryFileCleanup {
       return slots
     }()
 
-  private static let lock = Mutex(false)
+  /// Whether the program opted in, and whether the handlers are installed.
+  private struct State {
+    var enabled = false
+    var installed = false
+  }
+
+  private static let lock = Mutex(State())
 
   /// The dispositions replaced by ours, restored before a signal is raised again.
   nonisolated(unsafe) private static let previousTable: UnsafeMutablePointer<sigaction> = {
@@ -39,23 +49,39 @@ package enum TemporaryFileCleanup {
 
   private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
+  /// Opts this process in to the signal handlers. Installs nothing yet: the handlers are
+  /// installed by the first registration (at once when a file is already registered), so a
+  /// program that never writes a named temporary file spends no system call on them.
+  package static func enableSignalHandlers() {
+    lock.withLock { state in
+      state.enabled = true
+      if (0..<capacity).contains(where: { slots[$0] != nil }) { installIfEnabled(&state) }
+    }
+  }
+
+  /// Whether the signal handlers are installed in this process (for tests and diagnostics).
+  package static var signalHandlersInstalled: Bool { lock.withLock { $0.installed } }
+
   /// Adds a path to remove if the process is interrupted.
   package static func register(_ path: String) {
-    lock.withLock { installed in
-      if !installed {
-        installed = true
-        // Initialise everything the handler touches before it can run (no lazy set-up, which
-        // would allocate, inside a signal handler).
-        _ = slots
-        _ = previousTable
-        _ = signals
-        installHandlers()
-      }
+    lock.withLock { state in
+      installIfEnabled(&state)
       for i in 0..<capacity where slots[i] == nil {
         slots[i] = strdup(path)
         return
       }
     }
+  }
+
+  private static func installIfEnabled(_ state: inout State) {
+    guard state.enabled, !state.installed else { return }
+    state.installed = true
+    // Initialise everything the handler touches before it can run (no lazy set-up, which
+    // would allocate, inside a signal handler).
+    _ = slots
+    _ = previousTable
+    _ = signals
+    installHandlers()
   }
 
   /// Forgets a path (committed or already removed).

@@ -27,7 +27,8 @@ public struct Disc: Sendable {
   /// The kind of disc (decided once, when the disc is opened).
   public let kind: DiscKind
 
-  /// Reads the navigation of an opened image.
+  /// Reads the navigation of an opened image, parsing every navigation file (index, MovieObject,
+  /// playlists and clip information; IFOs) under the image's ``DiscImage/limits``.
   ///
   /// - Throws: ``DiscKitError/Code/unsupported`` when the image holds neither BDMV/ nor
   ///   VIDEO_TS/, or the navigation's parse error.
@@ -36,7 +37,7 @@ public struct Disc: Sendable {
     kind = image.kind
     switch kind {
     case .bluray, .uhdBluray, .avchd: navigation = .bluray(try BlurayDisc(disc: image))
-    case .dvd: navigation = .dvd(try DVDDisc(fileSystem: image.fileSystem))
+    case .dvd: navigation = .dvd(try DVDDisc(fileSystem: image.fileSystem, limits: image.limits))
     case .data:
       throw DiscKitError(
         .unsupported, image.path, at: nil,
@@ -45,6 +46,9 @@ public struct Disc: Sendable {
   }
 
   /// Opens an `.iso` image (UDF or ISO9660) or a folder holding BDMV/ or VIDEO_TS/.
+  ///
+  /// `limits` bound the file system and every navigation file parsed to open the disc: a file
+  /// over ``ParsingLimits/maxMetadataFileBytes`` is ``DiscKitError/Code/limitExceeded``.
   public static func open(path: String, limits: ParsingLimits = .default) throws(DiscKitError)
     -> Disc
   {
@@ -64,7 +68,10 @@ public struct Disc: Sendable {
     case .bluray(let bluray):
       let digits = key.hasSuffix(".mpls") ? String(key.dropLast(5)) : key
       guard !digits.isEmpty, digits.utf8.count <= 5, digits.allSatisfy(\.isASCIIDigit),
-        let number = Int(digits), let file = bluray.playlistFile(number: number)
+        let number = Int(digits),
+        // A playlist that is listed but could not be read (over the limits, damaged) reports why.
+        let file = bluray.playlistFile(number: number)
+          ?? bluray.playlists.first(where: { $0.number == number })
       else {
         throw DiscKitError(.notFound, "playlist \(key)", at: nil, "no such playlist on the disc")
       }
@@ -88,7 +95,7 @@ public struct Disc: Sendable {
     let list = try titleList(selection: selection)
     guard let entry = list.entries.first(where: { $0.number == number }) else {
       throw DiscKitError(
-        .notFound, "title \(number)", at: nil, "no such title (see `disckit titles`)")
+        .notFound, "title \(number)", at: nil, "no such title in the title list")
     }
     return try title(key: entry.key, angle: angle).numbered(number)
   }

@@ -45,7 +45,7 @@ extension BlurayDisc {
     let list = try TitleList(bluray: self, selection: selection)
     if case .number(let n) = choice {
       guard let entry = list.entries.first(where: { $0.number == n }) else {
-        throw DiscKitError(.notFound, "title \(n)", at: nil, "no such title (see `disckit titles`)")
+        throw DiscKitError(.notFound, "title \(n)", at: nil, "no such title in the title list")
       }
       return try title(playlist: entry.key + ".mpls", angle: angle)
     }

@@ -27,18 +27,24 @@ public struct DiscImage: Sendable {
   /// What went wrong but did not stop the disc from opening (e.g. a damaged UDF volume read
   /// through the ISO9660 bridge instead).
   public let notes: [String]
+  /// The limits the image was opened with; ``Disc/init(image:)`` parses the navigation files
+  /// (MPLS, CLPI, index, MovieObject, IFO) under the same limits.
+  public let limits: ParsingLimits
 
   /// Creates a disc over an already opened file system.
   public init(
-    path: String, source: (any ByteSource)?, fileSystem: any DiscFileSystem, notes: [String] = []
+    path: String, source: (any ByteSource)?, fileSystem: any DiscFileSystem, notes: [String] = [],
+    limits: ParsingLimits = .default
   ) {
     self.path = path
     self.source = source
     self.fileSystem = fileSystem
     self.notes = notes
+    self.limits = limits
   }
 
-  /// Opens an image file or a folder.
+  /// Opens an image file or a folder. A path to a disc's own `BDMV` or `VIDEO_TS` folder (any
+  /// case) opens the disc that holds it, as lsdvd, libdvdread and VLC accept it.
   ///
   /// - Throws: ``DiscKitError/Code/cannotOpen`` when the path cannot be read,
   ///   ``DiscKitError/Code/unsupported`` when the file holds neither UDF nor ISO9660, or the
@@ -47,10 +53,29 @@ public struct DiscImage: Sendable {
     -> DiscImage
   {
     if LocalFile.isDirectory(path) {
-      return DiscImage(path: path, source: nil, fileSystem: try FolderFileSystem(root: path))
+      return DiscImage(
+        path: path, source: nil, fileSystem: try FolderFileSystem(root: discRoot(ofFolder: path)),
+        limits: limits)
     }
     let file = try FileByteSource(path: path)
     return try open(source: file, path: path, limits: limits)
+  }
+
+  /// The folder read as the disc for the directory `path`: its parent when `path` names a `BDMV`
+  /// or `VIDEO_TS` folder (any case) that holds no disc tree itself, else `path`.
+  static func discRoot(ofFolder path: String) -> String {
+    var trimmed = path
+    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+    let slash = trimmed.lastIndex(of: "/")
+    let name = (slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed).lowercased()
+    let discFolders: Set<String> = ["bdmv", "video_ts"]
+    guard discFolders.contains(name),
+      !(LocalFile.listDirectory(trimmed) ?? []).contains(where: {
+        discFolders.contains($0.lowercased())
+      })
+    else { return path }
+    guard let slash else { return "." }
+    return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
   }
 
   /// Opens an image held by any byte source.
@@ -62,7 +87,8 @@ public struct DiscImage: Sendable {
     if try UDFFileSystem.hasVolumeRecognitionSequence(source) {
       do throws(DiscKitError) {
         return DiscImage(
-          path: path, source: source, fileSystem: try UDFFileSystem(source: source, limits: limits))
+          path: path, source: source, fileSystem: try UDFFileSystem(source: source, limits: limits),
+          limits: limits)
       } catch {
         // A damaged UDF volume on a bridge disc (DVDs, data discs): the ISO9660 side may still be
         // whole. Blu-ray images have no ISO9660 side worth reading (32-bit sizes), so there the
@@ -72,13 +98,14 @@ public struct DiscImage: Sendable {
         else { throw error }
         return DiscImage(
           path: path, source: source, fileSystem: iso,
-          notes: ["the UDF volume is unreadable (\(error)); read through the ISO9660 bridge"])
+          notes: ["the UDF volume is unreadable (\(error)); read through the ISO9660 bridge"],
+          limits: limits)
       }
     }
     if try ISO9660FileSystem.hasPrimaryVolumeDescriptor(source) {
       return DiscImage(
         path: path, source: source,
-        fileSystem: try ISO9660FileSystem(source: source, limits: limits))
+        fileSystem: try ISO9660FileSystem(source: source, limits: limits), limits: limits)
     }
     throw DiscKitError(
       .unsupported, "image", at: 0x8000,

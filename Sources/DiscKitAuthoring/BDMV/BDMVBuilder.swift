@@ -347,7 +347,7 @@ public struct BDMVBuilder: Sendable {
   ) throws(DiscKitError) -> Result {
     if LocalPath.exists(destination) && !overwrite {
       throw DiscKitError(
-        .alreadyExists, destination, at: nil, "already exists (use --force to overwrite)")
+        .alreadyExists, destination, at: nil, "already exists")
     }
     let staging = try StagingTree(beside: destination)
     defer { staging.remove() }

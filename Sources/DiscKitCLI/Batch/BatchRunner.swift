@@ -89,7 +89,7 @@ package enum BatchRunner {
   ) async -> Int {
     let width = max(1, width)
     let window = 4 * width
-    let bar = ProgressBar(total: Int64(paths.count), label: label)
+    let bar = ProgressBar(total: Int64(paths.count), label: label, unit: .items("discs"))
     var failures = 0
     await withTaskGroup(of: (Int, String, Bool).self) { group in
       var next = 0

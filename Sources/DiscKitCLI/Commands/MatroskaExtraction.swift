@@ -90,9 +90,8 @@ public struct MatroskaExtraction: Sendable {
       let bar = ProgressBar(
         total: options.output == "-" ? 0 : 1, label: "mkv \(name)")
       do {
-        try handler(request) { done, total in
-          bar.update(total > 0 ? done * 1000 / total : 0, of: 1000)
-        }
+        // The title's bytes read so far, of its size.
+        try handler(request) { done, total in bar.update(done, of: total) }
         bar.finish()
       } catch {
         bar.finish()

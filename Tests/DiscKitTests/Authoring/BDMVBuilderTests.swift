@@ -208,12 +208,10 @@ struct BDMVBuilderTests {
         #expect(UInt64(title.size) == bd.titleSize, "\(name)")
       }
     }
-    // DiscKit's reader of UDF images (issue 2) is not on this branch yet: when DiscImage opens
-    // the image, it must list the same titles as the folder.
-    if let image = try? DiscImage.open(path: built.image) {
-      let fromImage = try BlurayDisc(fileSystem: image.fileSystem)
-      #expect(fromImage.playlists.map(\.name).sorted() == disc.playlists.map(\.name).sorted())
-    }
+    // DiscKit's UDF reader opens the image, which lists the same titles as the folder.
+    let image = try DiscImage.open(path: built.image)
+    let fromImage = try BlurayDisc(fileSystem: image.fileSystem)
+    #expect(fromImage.playlists.map(\.name).sorted() == disc.playlists.map(\.name).sorted())
   }
 
   @Test(.enabled(if: Tool.has("bd_list_titles"), "bd_list_titles is not installed"))

@@ -10,11 +10,10 @@ import Testing
     FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc"))
   }
 
-  /// Whether this build's file system readers open the generated ISO (UDF/ISO9660 from issue 2).
-  static var imagesReadable: Bool {
-    guard haveGenerated, let image = try? DiscImage.open(path: Fixtures.generated("dvd-ntsc.iso"))
-    else { return false }
-    return image.kind == .dvd
+  /// Whether the generated ISO is there (the test then needs the readers to open it: a reader
+  /// regression fails the test instead of disabling it).
+  static var haveImage: Bool {
+    FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc.iso"))
   }
 
   /// Compares every title's structure with libdvdread and its bytes with DVDReadBlocks over the same cells.
@@ -71,7 +70,7 @@ import Testing
   }
 
   @Test(
-    .enabled(if: imagesReadable, "the UDF/ISO9660 readers of this build cannot open dvd-ntsc.iso"),
+    .enabled(if: haveImage, "run TestImages/scripts/make-all.sh"),
     arguments: ["dvd-ntsc.iso", "dvd-pal.iso"])
   func imageAgainstLibdvdread(_ name: String) throws {
     let path = Fixtures.generated(name)
