@@ -1,21 +1,35 @@
 /// DiscKit's own title list and main-title choice, built to resist decoy and obfuscated playlists.
 ///
-/// Rules, in order (each playlist set aside carries the reason):
+/// Playlists set aside first (each carries the reason):
 /// 1. unreadable playlists, empty playlists, and playlists with an item whose in-time is after its
 ///    out-time (libbluray's wrapping sum makes those look ~26 h long) are excluded, except items
 ///    whose PTS cross the 33-bit wrap (``PlayItem/wrapsPTS``: a plausible wrapped duration);
-/// 2. a playlist playing the same (clip, in, out) segments in the same order as one already kept is
+/// 2. playlists playing a clip that is not on the disc (no clip information) are *missing clips*;
+/// 3. a playlist playing the same (clip, in, out) segments in the same order as one already kept is
 ///    a *duplicate* (marks and stream tables are ignored: they do not change the picture); among
 ///    duplicates the one the disc's navigation plays, else the lowest number, is kept;
-/// 3. a playlist that plays one (clip, in-time) twice is *looping* ("repeated segments": menus
-///    and decoys that pad their length by repeating a segment);
-/// 4. playlists shorter than the minimum length are *too short*.
+/// 4. a playlist that plays one (clip, in-time) twice is *looping* ("repeated segments": menus,
+///    loop composites and decoys that pad their length by repeating a segment);
+/// 5. playlists shorter than the minimum length are *too short*.
 ///
-/// The main title is chosen among the rest: the *feature pool* is every playlist at least 80 % as
-/// long as the longest; if the disc's navigation (index.bdmv titles → movie objects → `PlayPL`)
-/// plays some of them, only those stay in the pool; then the longest wins, and near-equal lengths
-/// (within 1 %) are decided by more chapters, more audio/subtitle streams, fewer out-of-order
-/// segments (obfuscated decoys shuffle the segment order), then the lower playlist number.
+/// The main title is then decided by evidence before length, in this trust order:
+/// 1. **named**: evidence supplied by the caller from the disc's own names for its titles (BD-J
+///    code, authoring project files);
+/// 2. **navigation**: playlists the disc's HDMV program starts when run (First Play, the Top Menu
+///    and every index title in the ``HDMVMachine``, as libbluray's VM would play them);
+/// 3. **menu**: playlists a menu button leads to (the button's commands run in the machine from the
+///    state its menu was entered with; a button that leads nowhere is no evidence);
+/// 4. **heuristics**: the longest playlist, then (within 1 %) more chapters, more audio/subtitle
+///    streams, fewer out-of-order segments, the lower playlist number.
+/// Within a tier the longest playlist with that evidence wins (the others are trailers, extras and
+/// menu backgrounds), unless it is shorter than a third of the longest surviving playlist (then the
+/// evidence is set aside with a note and the next tier decides).
+///
+/// A *family* is a set of playlists playing the same segments in different orders (a permutation
+/// flood, ``PlaylistFamily``). Length, chapters and streams cannot tell its members apart, so when
+/// the choice falls in a family of two or more and no evidence names a member, the result is
+/// ``Confidence/ambiguous`` and the lowest-numbered member is chosen (a stated, deterministic
+/// rule, not a claim).
 public enum SmartTitleSelector {
   /// A candidate playlist.
   public struct Candidate: Sendable {
@@ -30,6 +44,42 @@ public enum SmartTitleSelector {
       self.name = name
       self.number = number
       self.playlist = playlist
+    }
+  }
+
+  /// How much the main-title choice can be trusted.
+  public enum Confidence: String, Sendable, Hashable, Codable {
+    /// Named by the disc's own title names (BD-J, project files).
+    case named
+    /// Started by the disc's navigation program or a menu button.
+    case navigation
+    /// Chosen by length, chapters and streams.
+    case heuristic
+    /// Chosen by a stated rule among playlists nothing tells apart.
+    case ambiguous
+  }
+
+  /// Evidence about which playlists the disc itself plays, by playlist number; each entry is a
+  /// sentence saying where it comes from.
+  public struct Evidence: Sendable {
+    /// Named evidence (BD-J title names, authoring project files), supplied by the caller.
+    public var named: [Int: [String]]
+    /// Playlists the HDMV navigation starts.
+    public var navigation: [Int: [String]]
+    /// Playlists menu buttons lead to.
+    public var menu: [Int: [String]]
+    /// The clip ids that are on the disc (clip information read); `nil` when not known.
+    public var availableClips: Set<String>?
+
+    /// Creates evidence.
+    public init(
+      named: [Int: [String]] = [:], navigation: [Int: [String]] = [:], menu: [Int: [String]] = [:],
+      availableClips: Set<String>? = nil
+    ) {
+      self.named = named
+      self.navigation = navigation
+      self.menu = menu
+      self.availableClips = availableClips
     }
   }
 
@@ -51,27 +101,46 @@ public enum SmartTitleSelector {
     public var main: String?
     /// Why the main title was chosen.
     public var reason: String
+    /// How much the choice can be trusted.
+    public var confidence: Confidence = .heuristic
+    /// The evidence for the main playlist (sentences), best first.
+    public var evidence: [String] = []
+    /// The families among the surviving playlists.
+    package var families: [PlaylistFamily] = []
+    /// The number of playlists in the main playlist's family (1 when it has none).
+    public var familySize = 1
   }
 
   /// Selects.
   ///
   /// - Parameters:
   ///   - navigation: playlist number → index titles whose movie objects play it.
+  ///   - evidence: named, navigation and menu evidence (see ``Evidence``); navigation evidence
+  ///     defaults to `navigation`.
   ///   - minSeconds: shorter playlists are "too short".
   ///   - relaxMinimum: when every otherwise acceptable playlist is too short (a disc of short
   ///     clips), consider them anyway rather than report no main title. Pass `false` when the
   ///     user asked for the minimum explicitly.
   public static func select(
-    _ candidates: [Candidate], navigation: [Int: [Int]] = [:], minSeconds: Double = 20,
-    relaxMinimum: Bool = true
+    _ candidates: [Candidate], navigation: [Int: [Int]] = [:], evidence: Evidence = Evidence(),
+    minSeconds: Double = 20, relaxMinimum: Bool = true
   )
     -> Result
   {
+    var evidence = evidence
+    if evidence.navigation.isEmpty {
+      for (playlist, titles) in navigation {
+        evidence.navigation[playlist] = titles.map {
+          $0 == 0 ? "played by the first-play object" : "played by index title \($0)"
+        }
+      }
+    }
     var entries = candidates.map {
       Entry(name: $0.name, excluded: nil, playedByTitles: navigation[$0.number] ?? [])
     }
     excludeUnplayable(candidates, &entries)
-    excludeDuplicates(candidates, &entries)
+    if let clips = evidence.availableClips { excludeMissingClips(candidates, &entries, clips) }
+    excludeDuplicates(candidates, &entries, evidence)
     excludeLoopingAndShort(candidates, &entries, minSeconds: minSeconds)
 
     var survivors = candidates.indices.filter { entries[$0].excluded == nil }
@@ -81,53 +150,87 @@ public enum SmartTitleSelector {
       for i in survivors { entries[i].excluded = nil }
       relaxed = !survivors.isEmpty
     }
-    guard let longest = survivors.map({ candidates[$0].playlist?.duration45k ?? 0 }).max(),
-      longest > 0
-    else {
+    guard let longest = survivors.map({ duration(candidates[$0]) }).max(), longest > 0 else {
       return Result(entries: entries, main: nil, reason: "no playlist survives the filters")
     }
-    var pool = survivors.filter {
-      Double(candidates[$0].playlist?.duration45k ?? 0) >= 0.8 * Double(longest)
-    }
+    let families = PlaylistFamily.families(survivors.map { candidates[$0] })
     var reason: [String] = []
-    let played = pool.filter { !entries[$0].playedByTitles.isEmpty }
-    if !played.isEmpty && played.count < pool.count {
-      pool = played
-      reason.append("played by the disc's navigation")
-    } else if !played.isEmpty {
-      reason.append("played by the disc's navigation")
-    }
-    guard let best = best(of: pool, candidates) else {
-      return Result(entries: entries, main: nil, reason: "no candidate")
-    }
-    let excludedCount = entries.count(where: { $0.excluded != nil })
-    if pool.count == 1 {
+    var chosen: Int?
+    var confidence = Confidence.heuristic
+    var mainEvidence: [String] = []
+    let tiers: [(String, [Int: [String]], Confidence)] = [
+      ("named", evidence.named, .named), ("navigation", evidence.navigation, .navigation),
+      ("menu", evidence.menu, .navigation),
+    ]
+    for (tier, map, level) in tiers {
+      let reached = survivors.filter { map[candidates[$0].number] != nil }
+      guard let best = best(of: reached, candidates) else { continue }
+      if duration(candidates[best]) * 3 < longest {
+        reason.append(
+          "\(tier) evidence points at \(candidates[best].name), shorter than a third of the longest playlist: set aside"
+        )
+        continue
+      }
+      chosen = best
+      confidence = level
+      mainEvidence = map[candidates[best].number] ?? []
       reason.append(
-        reason.isEmpty
-          ? "the only playlist at least 80% as long as the longest" : "the only such long playlist")
-    } else {
+        (mainEvidence.first ?? "\(tier) evidence")
+          + (reached.count > 1 ? " (the longest of \(reached.count) playlists with \(tier) evidence)" : ""))
+      break
+    }
+    if chosen == nil {
+      let pool = survivors.filter { duration(candidates[$0]) >= 0.8 * longest }
+      chosen = best(of: pool, candidates)
       reason.append(
-        "best of \(pool.count) playlists at least 80% as long as the longest (length, then chapters, streams, segment order)"
+        pool.count == 1
+          ? "the only playlist at least 80% as long as the longest"
+          : "best of \(pool.count) playlists at least 80% as long as the longest (length, then chapters, streams, segment order)"
       )
     }
+    guard var main = chosen else {
+      return Result(entries: entries, main: nil, reason: "no candidate")
+    }
+    var familySize = 1
+    if let family = families.first(where: { $0.members.contains(candidates[main].name) }) {
+      familySize = family.size
+      if confidence == .heuristic {
+        confidence = .ambiguous
+        let first = family.members.first ?? candidates[main].name
+        main = candidates.indices.first { candidates[$0].name == first } ?? main
+        reason = [
+          "ambiguous: \(family.size) playlists play the same segments in different orders and nothing on the disc (navigation, menus, names) tells which is the film; chose the lowest-numbered (\(first))"
+        ]
+      } else {
+        reason.append("one of a family of \(family.size) reorderings of the same segments")
+      }
+    }
+    let excludedCount = entries.count(where: { $0.excluded != nil })
     if excludedCount > 0 {
       reason.append("\(excludedCount) playlist\(excludedCount == 1 ? "" : "s") set aside")
-    }
-    if let titles = entries[best].playedByTitles.first.map({ [$0] }), !titles.isEmpty {
-      reason[0] =
-        titles[0] == 0 ? "played by the first-play object" : "played by index title \(titles[0])"
-      let longPlaylists = survivors.filter {
-        duration(candidates[$0]) >= 0.8 * Double(longest)
-      }
-      if !played.isEmpty && played.count < longPlaylists.count {
-        reason[0] += " (other long playlists are not)"
-      }
     }
     if relaxed {
       reason.append("every playlist is shorter than \(Int(minSeconds)) s, so short ones count")
     }
-    return Result(
-      entries: entries, main: candidates[best].name, reason: TextJoin.join(reason, separator: "; "))
+    var result = Result(
+      entries: entries, main: candidates[main].name, reason: TextJoin.join(reason, separator: "; "))
+    result.confidence = confidence
+    result.evidence = mainEvidence
+    result.families = families
+    result.familySize = familySize
+    return result
+  }
+
+  /// Rule 2: a clip without clip information on the disc.
+  private static func excludeMissingClips(
+    _ candidates: [Candidate], _ entries: inout [Entry], _ clips: Set<String>
+  ) {
+    for (i, c) in candidates.enumerated() where entries[i].excluded == nil {
+      let missing = (c.playlist?.playItems ?? []).flatMap(\.clips).map(\.clipID).filter {
+        !clips.contains($0)
+      }
+      if !missing.isEmpty { entries[i].excluded = .missingClips(Array(Set(missing)).sorted()) }
+    }
   }
 
   /// Rule 1: unreadable, empty, and invalid in/out times.
@@ -145,11 +248,19 @@ public enum SmartTitleSelector {
     }
   }
 
-  /// Rule 2: duplicates; navigation-played playlists are visited first, then by number.
-  private static func excludeDuplicates(_ candidates: [Candidate], _ entries: inout [Entry]) {
+  /// Rule 3: duplicates; playlists with evidence are visited first, then by number.
+  private static func excludeDuplicates(
+    _ candidates: [Candidate], _ entries: inout [Entry], _ evidence: Evidence
+  ) {
+    func rank(_ i: Int) -> Int {
+      let n = candidates[i].number
+      if evidence.named[n] != nil { return 0 }
+      if evidence.navigation[n] != nil || !entries[i].playedByTitles.isEmpty { return 1 }
+      return evidence.menu[n] != nil ? 2 : 3
+    }
     let order = candidates.indices.filter { entries[$0].excluded == nil }.sorted { a, b in
-      let na = entries[a].playedByTitles.isEmpty ? 1 : 0
-      let nb = entries[b].playedByTitles.isEmpty ? 1 : 0
+      let na = rank(a)
+      let nb = rank(b)
       return (na, candidates[a].number, a) < (nb, candidates[b].number, b)
     }
     var kept: [[LibblurayTitleSelector.SegmentKey]: String] = [:]
@@ -167,7 +278,7 @@ public enum SmartTitleSelector {
     }
   }
 
-  /// Rules 3 and 4: repeated segments, then too short.
+  /// Rules 4 and 5: repeated segments, then too short.
   private static func excludeLoopingAndShort(
     _ candidates: [Candidate], _ entries: inout [Entry], minSeconds: Double
   ) {
