@@ -36,7 +36,7 @@ struct FuzzRegressionTests {
   }
 
   static let known: Set<String> = [
-    "udf", "iso9660", "index", "movieobject", "mpls", "clpi", "ifo", "navpack", "ts", "ps",
+    "udf", "iso9660", "index", "movieobject", "hdmv", "ics", "mpls", "clpi", "ifo", "navpack", "ts", "ps",
     "timeseek", "segment", "image",
   ]
 
@@ -55,6 +55,20 @@ struct FuzzRegressionTests {
       }
     case "index": _ = try? BDMVIndex(bytes: bytes)
     case "movieobject": _ = try? MovieObjectFile(bytes: bytes)
+    case "hdmv":
+      guard bytes.count >= 2 else { return }
+      let length = min(bytes.count - 2, Int(bytes[0]) << 8 | Int(bytes[1]))
+      let index = try? BDMVIndex(bytes: Array(bytes[2..<(2 + length)]))
+      if let objects = try? MovieObjectFile(bytes: Array(bytes[(2 + length)...])) {
+        _ = objects.navigationRuns(
+          index: index
+            ?? BDMVIndex(
+              firstPlay: .hdmv(movieObject: 0, playbackType: 0),
+              topMenu: .hdmv(movieObject: 1, playbackType: 1),
+              titles: (2..<5).map { .init(object: .hdmv(movieObject: UInt16($0), playbackType: 0)) }),
+          stepBudget: 20_000)
+      }
+    case "ics": _ = try? InteractiveGraphics.menuButtons(composition: bytes)
     case "mpls": _ = try? MoviePlaylist(bytes: bytes)
     case "clpi": _ = try? ClipInformation(bytes: bytes)
     case "ifo":

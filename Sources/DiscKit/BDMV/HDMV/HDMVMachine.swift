@@ -14,9 +14,10 @@
 /// - `Rnd n` draws from libbluray's generator with the fixed seed ``randomSeed`` (libbluray's debug
 ///   builds use the same seed; its release builds seed with the time, so runs there differ);
 /// - `PlayPL` in a movie object is recorded and, as when the playlist ends, execution continues
-///   with the next command; `PlayPL` from a button is refused (libbluray: no playlist change from
-///   an interactive composition); `CallObject`/`CallTitle` save PSR4-8 and PSR10-12, `Resume`
+///   with the next command; `CallObject`/`CallTitle` save PSR4-8 and PSR10-12, `Resume`
 ///   restores them; `JumpTitle`/`CallTitle` to a title that does not exist are refused.
+///   A `PlayPL` in a button's commands (libbluray refuses it) is recorded as the button's
+///   playlist and ends the button's run.
 ///
 /// Every run is bounded: ``stepBudget`` commands, ``playlistBudget`` playlist starts, and a
 /// program reaching a `PlayPL` again with exactly the same state ends as a loop.
@@ -56,6 +57,7 @@ package struct HDMVMachine: Sendable {
     case .button: break
     }
     execution.loop()
+    execution.run.finalState = execution.state
     return execution.run
   }
 
@@ -73,6 +75,7 @@ package struct HDMVMachine: Sendable {
       state: state)
     execution.trail = reach.path
     execution.loop()
+    execution.run.finalState = execution.state
     return execution.run
   }
 }
@@ -335,12 +338,8 @@ private struct Execution {
     case 2:
       switch option {
       case 0, 1, 2:
-        if state.buttonCommands != nil {
-          warn("PlayPL \(dst) from a button is refused (no playlist change in a menu)")
-        } else {
-          playPlaylist(
-            command, playlist: dst, item: option == 1 ? src : nil, mark: option == 2 ? src : nil)
-        }
+        playPlaylist(
+          command, playlist: dst, item: option == 1 ? src : nil, mark: option == 2 ? src : nil)
       case 3:
         guard state.buttonCommands != nil, let playing = state.playing else {
           warn("TerminatePL outside a menu")
@@ -366,8 +365,23 @@ private struct Execution {
   mutating func playPlaylist(
     _ command: NavigationCommand, playlist: UInt32, item: UInt32?, mark: UInt32?
   ) {
-    guard let object = state.object else { return }
     let here = location
+    if state.buttonCommands != nil {
+      // A button starting a playlist: the menu's intent, recorded; libbluray refuses it ("no
+      // playlist change in an interactive composition"), a player leaves the menu for it.
+      warn("PlayPL \(playlist) from a button (libbluray refuses it)")
+      var snapshot = state
+      snapshot.buttonCommands = nil
+      run.reaches.append(
+        PlaylistReach(
+          entry: run.entry, playlist: Int(playlist), playItem: item.map(Int.init),
+          mark: mark.map(Int.init), path: trail + [here],
+          operandRegister: command.destinationIsImmediate ? nil : command.destination,
+          feedingRegisters: [], title: Int(state.registers.player(4)), state: snapshot))
+      stop(.buttonDone)
+      return
+    }
+    guard let object = state.object else { return }
     var hasher = Hasher()
     hasher.combine(state)
     let key = [object, Int(state.pc), hasher.finalize()]

@@ -44,6 +44,8 @@ package struct HDMVRun: Sendable {
   package var ending: Ending = .finished
   /// Problems met: invalid registers, objects or titles, refused commands, the budget.
   package var warnings: [String] = []
+  /// The machine state when the run ended.
+  package var finalState = HDMVState()
 
   /// The distinct playlists started, in first-start order.
   package var playlists: [Int] {

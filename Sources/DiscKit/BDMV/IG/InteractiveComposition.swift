@@ -22,6 +22,9 @@ package struct InteractiveComposition: Sendable, Hashable {
   package var userInterfaceModel: UInt8
   /// The pages.
   package var pages: [IGPage]
+  /// Bytes of the declared composition length left after the last page (0 in a well-formed
+  /// composition).
+  package var trailingBytes = 0
 
   /// Every (page, button) pair.
   package var buttons: [(page: IGPage, button: IGButton)] {
@@ -53,6 +56,7 @@ package struct InteractiveComposition: Sendable, Hashable {
     let count = Int(try body.readUInt8())
     pages = []
     for _ in 0..<count { pages.append(try IGPage(parsing: &body)) }
+    trailingBytes = body.remaining
   }
 
   /// Parses an ICS segment payload.
