@@ -27,11 +27,11 @@ extension BlurayDisc {
   ///
   /// The disc's own evidence: navigation (the ``HDMVMachine`` runs), menus (IG buttons run from
   /// their menu's state), the clips present, and `named` evidence supplied by the caller.
-  public func selectionEvidence(named: [Int: [String]] = [:]) -> SmartTitleSelector.Evidence {
+  public func selectionEvidence(named: [TitleEvidence] = []) -> SmartTitleSelector.Evidence {
     selectionEvidence(named: named, runs: navigationRuns())
   }
 
-  func selectionEvidence(named: [Int: [String]], runs: [HDMVRun]) -> SmartTitleSelector.Evidence {
+  func selectionEvidence(named: [TitleEvidence], runs: [HDMVRun]) -> SmartTitleSelector.Evidence {
     let menus = menuRuns(runs).runs
     var available = Set<String>()
     for (id, info) in clips { if case .success = info { available.insert(id) } }
@@ -42,9 +42,10 @@ extension BlurayDisc {
 
   /// - Parameters:
   ///   - minSeconds: shorter playlists are set aside unless nothing else survives.
-  ///   - named: named evidence (playlist number → sentences) from the disc's BD-J code or
-  ///     project files, trusted before the navigation.
-  public func smartSelection(minSeconds: Double = 20, named: [Int: [String]] = [:])
+  ///   - named: named evidence (``TitleEvidence/Kind/bdj``, ``TitleEvidence/Kind/projectFile``,
+  ///     keyed by playlist: `00800`) from the disc's BD-J code or project files, trusted before
+  ///     the navigation.
+  public func smartSelection(minSeconds: Double = 20, named: [TitleEvidence] = [])
     -> SmartTitleSelector.Result
   {
     let runs = navigationRuns()

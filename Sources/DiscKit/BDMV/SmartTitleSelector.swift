@@ -47,23 +47,12 @@ public enum SmartTitleSelector {
     }
   }
 
-  /// How much the main-title choice can be trusted.
-  public enum Confidence: String, Sendable, Hashable, Codable {
-    /// Named by the disc's own title names (BD-J, project files).
-    case named
-    /// Started by the disc's navigation program or a menu button.
-    case navigation
-    /// Chosen by length, chapters and streams.
-    case heuristic
-    /// Chosen by a stated rule among playlists nothing tells apart.
-    case ambiguous
-  }
-
   /// Evidence about which playlists the disc itself plays, by playlist number; each entry is a
   /// sentence saying where it comes from.
   public struct Evidence: Sendable {
-    /// Named evidence (BD-J title names, authoring project files), supplied by the caller.
-    public var named: [Int: [String]]
+    /// Named evidence (``TitleEvidence/Kind/bdj``, ``TitleEvidence/Kind/projectFile``),
+    /// supplied by the caller; ``TitleEvidence/key`` is the playlist's key (`00800`).
+    public var named: [TitleEvidence]
     /// Playlists the HDMV navigation starts.
     public var navigation: [Int: [String]]
     /// Playlists menu buttons lead to.
@@ -73,7 +62,7 @@ public enum SmartTitleSelector {
 
     /// Creates evidence.
     public init(
-      named: [Int: [String]] = [:], navigation: [Int: [String]] = [:], menu: [Int: [String]] = [:],
+      named: [TitleEvidence] = [], navigation: [Int: [String]] = [:], menu: [Int: [String]] = [:],
       availableClips: Set<String>? = nil
     ) {
       self.named = named
@@ -101,10 +90,14 @@ public enum SmartTitleSelector {
     public var main: String?
     /// Why the main title was chosen.
     public var reason: String
-    /// How much the choice can be trusted.
-    public var confidence: Confidence = .heuristic
-    /// The evidence for the main playlist (sentences), best first.
-    public var evidence: [String] = []
+    /// The evidence for the main title and against the playlists it was preferred to,
+    /// strongest kind first.
+    public var evidence: [TitleEvidence] = []
+    /// What decided (`nil` when there is no main title).
+    public var confidence: TitleConfidence? = nil
+    /// When ``confidence`` is ``TitleConfidence/ambiguous``: the playlists (file names) that
+    /// nothing DiscKit reads tells apart from the main title, the main title among them.
+    public var candidates: [String] = []
     /// The families among the surviving playlists.
     package var families: [PlaylistFamily] = []
     /// The number of playlists in the main playlist's family (1 when it has none).
@@ -154,16 +147,26 @@ public enum SmartTitleSelector {
       return Result(entries: entries, main: nil, reason: "no playlist survives the filters")
     }
     let families = PlaylistFamily.families(survivors.map { candidates[$0] })
+    var named: [Int: [TitleEvidence]] = [:]
+    for item in evidence.named {
+      if let number = Int(item.key) { named[number, default: []].append(item) }
+    }
+    func items(_ number: Int, _ key: String) -> [TitleEvidence] {
+      (named[number] ?? [])
+        + (evidence.navigation[number] ?? []).map { TitleEvidence(kind: .navigation, key: key, detail: $0) }
+        + (evidence.menu[number] ?? []).map { TitleEvidence(kind: .menu, key: key, detail: $0) }
+    }
     var reason: [String] = []
     var chosen: Int?
-    var confidence = Confidence.heuristic
-    var mainEvidence: [String] = []
-    let tiers: [(String, [Int: [String]], Confidence)] = [
-      ("named", evidence.named, .named), ("navigation", evidence.navigation, .navigation),
-      ("menu", evidence.menu, .navigation),
+    var confidence = TitleConfidence.heuristic
+    var tied: [Int] = []
+    let tiers: [(String, Set<Int>, TitleConfidence)] = [
+      ("named", Set(named.keys), .named),
+      ("navigation", Set(evidence.navigation.keys), .navigation),
+      ("menu", Set(evidence.menu.keys), .navigation),
     ]
-    for (tier, map, level) in tiers {
-      let reached = survivors.filter { map[candidates[$0].number] != nil }
+    for (tier, numbers, level) in tiers {
+      let reached = survivors.filter { numbers.contains(candidates[$0].number) }
       guard let best = best(of: reached, candidates) else { continue }
       if duration(candidates[best]) * 3 < longest {
         reason.append(
@@ -173,36 +176,84 @@ public enum SmartTitleSelector {
       }
       chosen = best
       confidence = level
-      mainEvidence = map[candidates[best].number] ?? []
+      tied = twins(of: best, in: reached, candidates)
+      let first = items(candidates[best].number, "").first { $0.kind != .family }?.detail
       reason.append(
-        (mainEvidence.first ?? "\(tier) evidence")
-          + (reached.count > 1 ? " (the longest of \(reached.count) playlists with \(tier) evidence)" : ""))
+        (first ?? "\(tier) evidence")
+          + (reached.count > 1
+            ? " (the longest of \(reached.count) playlists with \(tier) evidence)" : ""))
       break
     }
+    var pool: [Int] = []
     if chosen == nil {
-      let pool = survivors.filter { duration(candidates[$0]) >= 0.8 * longest }
+      pool = survivors.filter { duration(candidates[$0]) >= 0.8 * longest }
       chosen = best(of: pool, candidates)
       reason.append(
         pool.count == 1
           ? "the only playlist at least 80% as long as the longest"
           : "best of \(pool.count) playlists at least 80% as long as the longest (length, then chapters, streams, segment order)"
       )
+      if let chosen { tied = twins(of: chosen, in: pool, candidates) }
     }
-    guard var main = chosen else {
+    guard let main = chosen else {
       return Result(entries: entries, main: nil, reason: "no candidate")
     }
+    let key = Disc.key(ofPlaylist: candidates[main].name)
+    var found = items(candidates[main].number, key)
     var familySize = 1
+    var candidateSet = tied.count > 1 ? Set(tied) : []
     if let family = families.first(where: { $0.members.contains(candidates[main].name) }) {
       familySize = family.size
+      found.append(
+        TitleEvidence(
+          kind: .family, key: key,
+          detail:
+            "one of \(family.size) playlists that play the same segments in other orders"
+            + (confidence == .heuristic ? "; nothing on the disc names one of them" : "")))
       if confidence == .heuristic {
-        confidence = .ambiguous
-        let first = family.members.first ?? candidates[main].name
-        main = candidates.indices.first { candidates[$0].name == first } ?? main
-        reason = [
-          "ambiguous: \(family.size) playlists play the same segments in different orders and nothing on the disc (navigation, menus, names) tells which is the film; chose the lowest-numbered (\(first))"
-        ]
-      } else {
-        reason.append("one of a family of \(family.size) reorderings of the same segments")
+        for member in family.members {
+          if let i = candidates.indices.first(where: { candidates[$0].name == member }) {
+            candidateSet.insert(i)
+          }
+        }
+      }
+    }
+    if candidateSet.count > 1 {
+      confidence = .ambiguous
+      reason.append(
+        "ambiguous: \(candidateSet.count) playlists tie on length, chapters and streams"
+          + (familySize > 1 ? " (\(familySize) reorderings of the same segments)" : "")
+          + " and nothing on the disc tells them apart; picked by fewest out-of-order segments, then the lowest number"
+      )
+      found.append(
+        TitleEvidence(
+          kind: .heuristic, key: key,
+          detail:
+            "one of \(candidateSet.count) playlists that nothing on the disc tells apart; picked by fewest out-of-order segments, then the lowest number"
+        ))
+    } else if confidence == .heuristic {
+      found.append(TitleEvidence(kind: .heuristic, key: key, detail: reason[0]))
+    }
+    // Longer playlists that lost because the evidence names the main title and not them.
+    let bestDuration = duration(candidates[main])
+    for i in survivors where i != main && items(candidates[i].number, "").isEmpty {
+      if confidence != .heuristic && confidence != .ambiguous
+        && duration(candidates[i]) > bestDuration * 1.01
+      {
+        found.append(
+          .init(
+            kind: .navigation, key: Disc.key(ofPlaylist: candidates[i].name),
+            detail: "longer than the main title, but the disc's navigation does not play it"))
+      }
+    }
+    for (i, entry) in entries.enumerated() where duration(candidates[i]) >= bestDuration {
+      switch entry.excluded {
+      case .repeatedSegments?, .missingClips?:
+        found.append(
+          .init(
+            kind: .physical, key: Disc.key(ofPlaylist: candidates[i].name),
+            detail: entry.excluded.map { "set aside: \($0)" } ?? ""))
+      default: break
       }
     }
     let excludedCount = entries.count(where: { $0.excluded != nil })
@@ -212,13 +263,37 @@ public enum SmartTitleSelector {
     if relaxed {
       reason.append("every playlist is shorter than \(Int(minSeconds)) s, so short ones count")
     }
+    let order: [TitleEvidence.Kind] = TitleEvidence.Kind.allCases
+    found = found.enumerated().sorted {
+      let a = order.firstIndex(of: $0.element.kind) ?? 0
+      let b = order.firstIndex(of: $1.element.kind) ?? 0
+      return (a, $0.offset) < (b, $1.offset)
+    }.map(\.element)
     var result = Result(
       entries: entries, main: candidates[main].name, reason: TextJoin.join(reason, separator: "; "))
+    result.evidence = found
     result.confidence = confidence
-    result.evidence = mainEvidence
+    result.candidates =
+      candidateSet.count > 1 ? candidateSet.sorted().map { candidates[$0].name } : []
     result.families = families
     result.familySize = familySize
     return result
+  }
+
+  /// The members of `pool` that the ranking cannot tell from `best` before its arbitrary
+  /// tie-breakers (segment order, number): same length within 1 %, chapters and streams. In
+  /// candidate order, `best` among them.
+  private static func twins(of best: Int, in pool: [Int], _ candidates: [Candidate]) -> [Int] {
+    let db = duration(candidates[best])
+    let cb = candidates[best].playlist?.chapterCount ?? 0
+    let sb = candidates[best].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0
+    return pool.filter { i in
+      let di = duration(candidates[i])
+      return abs(di - db) <= 0.01 * max(di, db)
+        && (candidates[i].playlist?.chapterCount ?? 0) == cb
+        && (candidates[i].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0) == sb
+    }.sorted()
+  }
   }
 
   /// Rule 2: a clip without clip information on the disc.
@@ -254,7 +329,7 @@ public enum SmartTitleSelector {
   ) {
     func rank(_ i: Int) -> Int {
       let n = candidates[i].number
-      if evidence.named[n] != nil { return 0 }
+      if evidence.named.contains(where: { Int($0.key) == n }) { return 0 }
       if evidence.navigation[n] != nil || !entries[i].playedByTitles.isEmpty { return 1 }
       return evidence.menu[n] != nil ? 2 : 3
     }
