@@ -294,7 +294,6 @@ public enum SmartTitleSelector {
         && (candidates[i].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0) == sb
     }.sorted()
   }
-  }
 
   /// Rule 2: a clip without clip information on the disc.
   private static func excludeMissingClips(

@@ -112,7 +112,8 @@ struct HDMVMachineTests {
     let run = Self.machine([
       .set(.move, .psr(4), .immediate(9)),  // refused
       .set(.move, .gpr(1), .psr(4)),  // title number: 0xFFFF during first play
-      C(instruction: 0x5000_0001, destination: 0x2000, source: 0x7FFF),  // Move to an invalid GPR
+      // Move 5 to an invalid GPR reference (bit 13 set): it reads 0, the store is refused.
+      C(instruction: 0x5040_0001, destination: 0x2000, source: 5),
       .set(.move, .gpr(2), .immediate(0xABCD)),
       C(instruction: 0x5000_0001, destination: 3, source: 0x8000_0F00),  // invalid PSR reads 0
     ]).run(.firstPlay)
@@ -121,7 +122,7 @@ struct HDMVMachineTests {
     #expect(r.general(1) == 0xFFFF)
     #expect(r.general(2) == 0xABCD)
     #expect(r.general(3) == 0)
-    #expect(run.warnings.count >= 2)
+    #expect(run.warnings.count == 2)
   }
 
   @Test("loops end: a replayed playlist with the same state, and the step budget")
@@ -159,7 +160,7 @@ struct HDMVMachineTests {
     #expect(run.warnings.count == 4)
   }
 
-  @Test("jumps, calls and resume follow titles and objects; PSRs are saved and restored")
+  @Test("jumps, calls and resume follow titles and objects")
   func calls() {
     // object 0: title 1 entry → CallObject 1, then plays GPR1 (set by object 1) and 900
     // object 1: Move GPR1 601; PlayPL 600; Resume
@@ -183,6 +184,11 @@ struct HDMVMachineTests {
     #expect(run.reaches.map(\.title) == [1, 1, 1])
     #expect(run.reaches[1].isComputed)
     #expect(run.reaches[0].path.map(\.object) == [2, 0, 1])
+    // libbluray 1.3 resumes one command late (its trace: "resuming object 0 at 1", then the
+    // program counter advances again): the command after the call is skipped.
+    var quirk = machine
+    quirk.libblurayResume = true
+    #expect(quirk.run(.title(2)).playlists == [600, 900])
   }
 
   @Test("a BD-J title ends the run; Rnd is deterministic with the fixed seed")

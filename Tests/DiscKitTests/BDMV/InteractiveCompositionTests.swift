@@ -84,9 +84,13 @@ struct InteractiveCompositionTests {
     middle[8] = 0x00
     var last = header
     last[8] = 0x40
-    let fragments = [first + body[0..<cut1], middle + body[cut1..<cut2], last + body[cut2...]]
+    let fragments: [[UInt8]] = [
+      first + body[0..<cut1], middle + body[cut1..<cut2], last + body[cut2...],
+    ]
     #expect(try InteractiveComposition(fragments: fragments) == composition)
-    let stream = fragments.flatMap { [0x18, UInt8($0.count >> 8), UInt8($0.count & 0xFF)] + $0 }
+    let stream: [UInt8] = fragments.flatMap { fragment -> [UInt8] in
+      [0x18, UInt8(fragment.count >> 8), UInt8(fragment.count & 0xFF)] + fragment
+    }
     #expect(try IGStreamReader.firstComposition(inElementaryStream: stream, name: "es") == composition)
   }
 

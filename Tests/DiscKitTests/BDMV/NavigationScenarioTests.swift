@@ -87,12 +87,13 @@ struct NavigationScenarioTests {
 
   /// DiscKit's VM and libbluray's reach the same playlists from First Play and every title.
   func expectSameReach(_ disc: SyntheticBluray, _ bluray: BlurayDisc, titles: Int) throws {
-    let machine = try #require(bluray.hdmvMachine)
-    #expect(try Self.libbluray(disc.path) == machine.run(.firstPlay).playlists)
+    var machine = try #require(bluray.hdmvMachine)
+    machine.libblurayResume = true
+    let theirs = try Self.libbluray(disc.path)
+    #expect(theirs == machine.run(.firstPlay).playlists)
     for title in 1...titles {
-      #expect(
-        try Self.libbluray(disc.path, title: title) == machine.run(.title(title)).playlists,
-        "title \(title)")
+      let theirs = try Self.libbluray(disc.path, title: title)
+      #expect(theirs == machine.run(.title(title)).playlists, "title \(title)")
     }
   }
 
@@ -115,8 +116,17 @@ struct NavigationScenarioTests {
     #expect(result.main == "00823.mpls")
     #expect(result.confidence == .navigation)
     #expect(result.familySize == 40)
-    #expect(result.evidence.first?.contains("GPR10") == true)
+    #expect(result.evidence.contains { $0.kind == .navigation && $0.detail.contains("GPR10") })
+    #expect(result.evidence.contains { $0.kind == .family && $0.detail.contains("40") })
+    #expect(result.candidates.isEmpty)
     try expectSameReach(disc, bluray, titles: 1)
+    // Named evidence (a BD-J locator, supplied by the caller) is trusted before the navigation.
+    let named = bluray.smartSelection(named: [
+      TitleEvidence(kind: .bdj, key: "00805", detail: "the BD-J title's locator names 00805")
+    ])
+    #expect(named.main == "00805.mpls")
+    #expect(named.confidence == .named)
+    #expect(named.evidence.first?.kind == .bdj)
   }
 
   @Test("a flood nothing on the disc resolves is ambiguous, chosen by the lowest number")
@@ -127,9 +137,17 @@ struct NavigationScenarioTests {
     let bluray = try open(disc)
     let result = bluray.smartSelection()
     #expect(result.confidence == .ambiguous)
-    #expect(result.main == "00800.mpls")
     #expect(result.familySize == 30)
+    #expect(result.candidates.count == 30)
     #expect(result.reason.contains("ambiguous"))
+    // The stated rule: fewest backward steps in (clip, in-time) order, then the lowest number,
+    // computed here from the orders the test wrote.
+    func inversions(_ number: Int) -> Int {
+      let items = bluray.playlistFile(number: number)?.playlist?.playItems ?? []
+      return zip(items, items.dropFirst()).count { $0.clip.clipID > $1.clip.clipID }
+    }
+    let expected = (800..<830).min { (inversions($0), $0) < (inversions($1), $1) }
+    #expect(result.main == expected.map { String(format: "%05d.mpls", $0) })
     try expectSameReach(disc, bluray, titles: 1)
   }
 
@@ -238,7 +256,7 @@ struct NavigationScenarioTests {
     let result = bluray.smartSelection()
     #expect(result.main == "00812.mpls")
     #expect(result.confidence == .navigation)
-    #expect(result.evidence.first?.contains("button 1") == true)
-    #expect(!result.evidence.contains { $0.contains("button 2") })
+    #expect(result.evidence.contains { $0.kind == .menu && $0.detail.contains("button 1") })
+    #expect(!result.evidence.contains { $0.detail.contains("button 2") })
   }
 }

@@ -28,6 +28,12 @@ package struct HDMVLocation: Sendable, Hashable, CustomStringConvertible {
   /// The command index.
   package var command: Int
 
+  /// A position.
+  package init(object: Int?, command: Int) {
+    self.object = object
+    self.command = command
+  }
+
   package var description: String {
     object.map { "object \($0) command \(command)" } ?? "button command \(command)"
   }

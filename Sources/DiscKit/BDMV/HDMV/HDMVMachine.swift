@@ -33,6 +33,11 @@ package struct HDMVMachine: Sendable {
   package var stepBudget = 100_000
   /// Playlist starts one run may make.
   package var playlistBudget = 512
+  /// Reproduce libbluray 1.3's `Resume`, which continues one command later than the spec: it
+  /// sets the program counter past the `CallObject`/`CallTitle` and then advances it again,
+  /// skipping the command after the call. Off by default (discs are authored for the spec);
+  /// the oracle tests turn it on to compare with libbluray.
+  package var libblurayResume = false
 
   /// A machine over a disc's navigation files.
   package init(index: BDMVIndex?, movieObjects: MovieObjectFile) {
@@ -331,7 +336,7 @@ private struct Execution {
         return 0
       case 4:
         resume()
-        return 0
+        return machine.libblurayResume ? 1 : 0
       default:
         warn("unknown jump option \(option)")
       }
