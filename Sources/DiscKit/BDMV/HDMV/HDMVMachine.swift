@@ -52,8 +52,15 @@ package struct HDMVMachine: Sendable {
     return runs
   }
 
-  /// Runs one entry from `state` (a fresh player by default).
-  package func run(_ entry: HDMVEntry, from state: HDMVState = HDMVState()) -> HDMVRun {
+  /// A player that has not started anything, for this disc (UHD for an index.bdmv of version
+  /// 0300).
+  package var initialState: HDMVState { HDMVState(uhd: index?.version == .v0300) }
+
+  /// Runs one entry from a fresh player.
+  package func run(_ entry: HDMVEntry) -> HDMVRun { run(entry, from: initialState) }
+
+  /// Runs one entry from `state`.
+  package func run(_ entry: HDMVEntry, from state: HDMVState) -> HDMVRun {
     var execution = Execution(machine: self, entry: entry, state: state)
     switch entry {
     case .firstPlay: execution.startTitle(0xFFFF, at: nil)

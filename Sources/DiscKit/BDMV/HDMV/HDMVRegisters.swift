@@ -43,9 +43,18 @@ package struct HDMVRegisters: Sendable, Hashable {
   }()
 
   /// Registers as a player starts: GPRs zero, PSRs at ``playerDefaults``.
-  package init() {
+  ///
+  /// - Parameter uhd: a UHD disc (index.bdmv version 0300): libbluray 1.3 then plays as a
+  ///   profile 6 v3.1 player, with the UHD capability, UHD display capability and HDR preference
+  ///   registers (PSR25-27) all ones and PSR31 0x0310 (observed by reading every PSR into GPRs in
+  ///   libbluray 1.3.4's HDMV trace).
+  package init(uhd: Bool = false) {
     general = [UInt32](repeating: 0, count: Self.generalCount)
     player = Self.playerDefaults
+    if uhd {
+      for index in 25...27 { player[index] = 0xFFFF_FFFF }
+      player[31] = 0x0310
+    }
   }
 
   /// Whether `reference` names an existing register (libbluray's `_is_valid_reg`).

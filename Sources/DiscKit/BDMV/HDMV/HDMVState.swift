@@ -24,6 +24,9 @@ package struct HDMVState: Sendable, Hashable {
   /// The random generator (libbluray's 64-bit linear congruential generator).
   package var random: UInt64 = HDMVMachine.randomSeed
 
-  /// A player that has not started anything.
-  package init() {}
+  /// A player that has not started anything (a UHD player for a UHD disc, see
+  /// ``HDMVRegisters/init(uhd:)``).
+  package init(uhd: Bool = false) {
+    registers = HDMVRegisters(uhd: uhd)
+  }
 }
