@@ -13,12 +13,27 @@ extension BlurayDisc {
   /// Playlist number → sentences saying which run of the disc's navigation starts it, and how
   /// (a playlist number computed in a register says which register and its value).
   package static func navigationEvidence(_ runs: [HDMVRun]) -> [Int: [String]] {
+    func rank(_ entry: HDMVEntry) -> Int {
+      switch entry {
+      case .title(let n): n
+      case .firstPlay: 100_000
+      case .topMenu: 100_001
+      case .button: 100_002
+      }
+    }
     var out: [Int: [String]] = [:]
-    for run in runs {
+    for run in runs.sorted(by: { rank($0.entry) < rank($1.entry) }) {
+      let who: String
+      switch run.entry {
+      case .title(let n): who = "played by index title \(n)"
+      case .firstPlay: who = "played by the first-play object"
+      case .topMenu: who = "played by the top menu"
+      case .button: who = "played by \(run.entry)"
+      }
       for reach in run.reaches {
-        var text = "\(run.entry) plays it (\(reach.path.last.map(String.init(describing:)) ?? "?")"
+        var text = who + " (PlayPL in \(reach.path.last.map(String.init(describing:)) ?? "?")"
         if let register = reach.operandRegister {
-          text += ", number computed in \(Self.registerName(register))"
+          text += ", number computed in \(Self.registerName(register)) = \(reach.playlist)"
         }
         text += ")"
         if !(out[reach.playlist] ?? []).contains(text) { out[reach.playlist, default: []].append(text) }
