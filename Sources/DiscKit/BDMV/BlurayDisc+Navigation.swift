@@ -36,7 +36,9 @@ extension BlurayDisc {
           text += ", number computed in \(Self.registerName(register)) = \(reach.playlist)"
         }
         text += ")"
-        if !(out[reach.playlist] ?? []).contains(text) { out[reach.playlist, default: []].append(text) }
+        if !(out[reach.playlist] ?? []).contains(text) {
+          out[reach.playlist, default: []].append(text)
+        }
       }
     }
     return out
@@ -53,8 +55,10 @@ extension BlurayDisc {
   ///
   /// - Returns: `nil` when the playlist has no IG stream or the clip holds no complete ICS.
   /// - Throws: when the stream file cannot be read or the ICS is malformed.
-  package func menuComposition(playlist number: Int) throws(DiscKitError) -> InteractiveComposition? {
-    guard let playlist = playlistFile(number: number)?.playlist, let item = playlist.playItems.first,
+  package func menuComposition(playlist number: Int) throws(DiscKitError) -> InteractiveComposition?
+  {
+    guard let playlist = playlistFile(number: number)?.playlist,
+      let item = playlist.playItems.first,
       let stream = item.streams.interactiveGraphics.first
     else { return nil }
     let path = "/BDMV/STREAM/" + item.clip.streamFileName

@@ -19,7 +19,9 @@ package struct PlaylistFamily: Sendable, Hashable {
     var order: [[LibblurayTitleSelector.SegmentKey]] = []
     for candidate in candidates {
       guard let items = candidate.playlist?.playItems, items.count > 1 else { continue }
-      let key = items.map(segment).sorted { ($0.clip, $0.inTime, $0.outTime) < ($1.clip, $1.inTime, $1.outTime) }
+      let key = items.map(segment).sorted {
+        ($0.clip, $0.inTime, $0.outTime) < ($1.clip, $1.inTime, $1.outTime)
+      }
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(candidate)
     }
@@ -33,6 +35,7 @@ package struct PlaylistFamily: Sendable, Hashable {
   }
 
   static func segment(_ item: PlayItem) -> LibblurayTitleSelector.SegmentKey {
-    LibblurayTitleSelector.SegmentKey(clip: item.clip.clipID, inTime: item.inTime, outTime: item.outTime)
+    LibblurayTitleSelector.SegmentKey(
+      clip: item.clip.clipID, inTime: item.inTime, outTime: item.outTime)
   }
 }

@@ -153,7 +153,9 @@ public enum SmartTitleSelector {
     }
     func items(_ number: Int, _ key: String) -> [TitleEvidence] {
       (named[number] ?? [])
-        + (evidence.navigation[number] ?? []).map { TitleEvidence(kind: .navigation, key: key, detail: $0) }
+        + (evidence.navigation[number] ?? []).map {
+          TitleEvidence(kind: .navigation, key: key, detail: $0)
+        }
         + (evidence.menu[number] ?? []).map { TitleEvidence(kind: .menu, key: key, detail: $0) }
     }
     var reason: [String] = []

@@ -68,16 +68,22 @@ package enum IGStreamWriter {
     var out: [UInt8] = []
     var counter: UInt8 = 0
     for segment in segments {
-      var es: [UInt8] = [segment.type, UInt8(segment.payload.count >> 8), UInt8(segment.payload.count & 0xFF)]
+      var es: [UInt8] = [
+        segment.type, UInt8(segment.payload.count >> 8), UInt8(segment.payload.count & 0xFF),
+      ]
       es += segment.payload
       let pesLength = es.count + 3
-      var pes: [UInt8] = [0, 0, 1, 0xBD, UInt8((pesLength >> 8) & 0xFF), UInt8(pesLength & 0xFF), 0x80, 0, 0]
+      var pes: [UInt8] = [
+        0, 0, 1, 0xBD, UInt8((pesLength >> 8) & 0xFF), UInt8(pesLength & 0xFF), 0x80, 0, 0,
+      ]
       pes += es
       var offset = 0
       var first = true
       while offset < pes.count {
         let take = min(184, pes.count - offset)
-        var packet: [UInt8] = [0, 0, 0, 0, 0x47, UInt8(pid >> 8) & 0x1F | (first ? 0x40 : 0), UInt8(pid & 0xFF)]
+        var packet: [UInt8] = [
+          0, 0, 0, 0, 0x47, UInt8(pid >> 8) & 0x1F | (first ? 0x40 : 0), UInt8(pid & 0xFF),
+        ]
         if take == 184 {
           packet.append(0x10 | counter)
         } else {

@@ -80,7 +80,8 @@ extension NavigationCommand {
 
   /// Comparisons (`BC`, `EQ`, `NE`, `GE`, `GT`, `LE`, `LT`): a false one skips the next command.
   public enum Comparison: UInt32, Sendable, CaseIterable {
-    case bc = 1, eq, ne, ge, gt, le, lt
+    case bc = 1
+    case eq, ne, ge, gt, le, lt
   }
   /// `<comparison> <a> <b>`.
   public static func compare(_ comparison: Comparison, _ a: Value, _ b: Value) -> NavigationCommand
@@ -91,7 +92,8 @@ extension NavigationCommand {
 
   /// Set operations (`Move` ... `ShiftRight`).
   public enum Operation: UInt32, Sendable, CaseIterable {
-    case move = 1, swap, add, sub, mul, div, mod, rnd, and, or, xor, bitSet, bitClear, shiftLeft,
+    case move = 1
+    case swap, add, sub, mul, div, mod, rnd, and, or, xor, bitSet, bitClear, shiftLeft,
       shiftRight
   }
   /// `<operation> <register> <value>`.

@@ -211,12 +211,17 @@ struct HDMVMachineTests {
     #expect(machine.run(.firstPlay).playlists == first.playlists)
   }
 
-  @Test("menu buttons run from the menu's state: PlayPL recorded, JumpTitle followed, TerminatePL resumes")
+  @Test(
+    "menu buttons run from the menu's state: PlayPL recorded, JumpTitle followed, TerminatePL resumes"
+  )
   func buttons() throws {
     // object 0 (top menu): Move GPR3 802; PlayPL 100 (the menu); PlayPL GPR3
     // object 1 (title 1): PlayPL 801
     let objects: [[C]] = [
-      [.set(.move, .gpr(3), .immediate(802)), .playPlaylist(.immediate(100)), .playPlaylist(.gpr(3))],
+      [
+        .set(.move, .gpr(3), .immediate(802)), .playPlaylist(.immediate(100)),
+        .playPlaylist(.gpr(3)),
+      ],
       [.playPlaylist(.immediate(801))],
     ]
     let index = BDMVIndex(
@@ -271,7 +276,9 @@ struct HDMVMachineTests {
   func byteFlips() throws {
     var seeds: [([UInt8], [UInt8])] = []
     if let root = Fixtures.realData?.appendingPathComponent("bluray") {
-      for name in ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted().prefix(6) {
+      for name in ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).sorted()
+        .prefix(6)
+      {
         let dir = root.appendingPathComponent("\(name)/BDMV")
         if let m = try? Data(contentsOf: dir.appendingPathComponent("MovieObject.bdmv")),
           let i = try? Data(contentsOf: dir.appendingPathComponent("index.bdmv"))
@@ -287,7 +294,8 @@ struct HDMVMachineTests {
       .init(commands: [.callObject(.immediate(0)), .resume, .goto(.immediate(0))]),
     ])
     let index = BDMVIndex(
-      firstPlay: .hdmv(movieObject: 0, playbackType: 0), topMenu: .hdmv(movieObject: 1, playbackType: 1),
+      firstPlay: .hdmv(movieObject: 0, playbackType: 0),
+      topMenu: .hdmv(movieObject: 1, playbackType: 1),
       titles: [.init(object: .hdmv(movieObject: 1, playbackType: 0))])
     seeds.append((index.serialize(), objects.serialize()))
     var rng = SeededRandom(seed: 0x4D0B)

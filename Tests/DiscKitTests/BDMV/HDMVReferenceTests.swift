@@ -15,8 +15,10 @@ struct HDMVReferenceTests {
     guard let root = Fixtures.realData?.appendingPathComponent("bluray") else { return [] }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
     return names.sorted().filter {
-      FileManager.default.fileExists(atPath: root.appendingPathComponent("\($0)/BDMV/MovieObject.bdmv").path)
-        && FileManager.default.fileExists(atPath: root.appendingPathComponent("\($0)/BDMV/index.bdmv").path)
+      FileManager.default.fileExists(
+        atPath: root.appendingPathComponent("\($0)/BDMV/MovieObject.bdmv").path)
+        && FileManager.default.fileExists(
+          atPath: root.appendingPathComponent("\($0)/BDMV/index.bdmv").path)
     }.map { root.appendingPathComponent($0).path }
   }()
 
@@ -35,7 +37,8 @@ struct HDMVReferenceTests {
     }
   }
 
-  @Test("First Play and every HDMV title reach the playlists libbluray's VM reaches", arguments: trees)
+  @Test(
+    "First Play and every HDMV title reach the playlists libbluray's VM reaches", arguments: trees)
   func sameReach(_ path: String) throws {
     let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: path))
     var machine = try #require(disc.hdmvMachine)

@@ -16,7 +16,8 @@ struct InteractiveCompositionTests {
   }()
 
   @Test(
-    "every real ICS parses and fills exactly its declared length", .enabled(if: Fixtures.hasRealData),
+    "every real ICS parses and fills exactly its declared length",
+    .enabled(if: Fixtures.hasRealData),
     arguments: samples)
   func realMenus(_ path: String) throws {
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -66,7 +67,8 @@ struct InteractiveCompositionTests {
         groups: [
           IGButtonOverlapGroup(buttons: [
             IGButton(id: 1, commands: [.jumpTitle(.immediate(1))]),
-            IGButton(id: 2, commands: [.set(.move, .gpr(1), .immediate(5)), .playPlaylist(.gpr(1))]),
+            IGButton(
+              id: 2, commands: [.set(.move, .gpr(1), .immediate(5)), .playPlaylist(.gpr(1))]),
           ])
         ]),
       IGPage(id: 1, groups: [IGButtonOverlapGroup(buttons: [IGButton(id: 3, commands: [])])]),
@@ -94,7 +96,8 @@ struct InteractiveCompositionTests {
     let stream: [UInt8] = fragments.flatMap { fragment -> [UInt8] in
       [0x18, UInt8(fragment.count >> 8), UInt8(fragment.count & 0xFF)] + fragment
     }
-    #expect(try IGStreamReader.firstComposition(inElementaryStream: stream, name: "es") == composition)
+    #expect(
+      try IGStreamReader.firstComposition(inElementaryStream: stream, name: "es") == composition)
   }
 
   @Test("truncated and byte-flipped compositions give typed errors, never a trap")
@@ -105,11 +108,15 @@ struct InteractiveCompositionTests {
       ]).serialize()
     ]
     for path in Self.samples.prefix(3) {
-      if let data = try? Data(contentsOf: URL(fileURLWithPath: path)) { seeds.append([UInt8](data)) }
+      if let data = try? Data(contentsOf: URL(fileURLWithPath: path)) {
+        seeds.append([UInt8](data))
+      }
     }
     for seed in seeds {
       for cut in stride(from: 0, to: seed.count, by: max(1, seed.count / 64)) {
-        #expect(throws: DiscKitError.self) { try InteractiveComposition(bytes: Array(seed[0..<cut])) }
+        #expect(throws: DiscKitError.self) {
+          try InteractiveComposition(bytes: Array(seed[0..<cut]))
+        }
       }
     }
     var rng = SeededRandom(seed: 0x1C5)
@@ -122,7 +129,8 @@ struct InteractiveCompositionTests {
       if let ics = try? InteractiveComposition(bytes: bytes) {
         #expect(ics.pages.count <= 255)
       }
-      _ = try? IGStreamReader.firstComposition(inElementaryStream: [0x18, 0, 20] + bytes, name: "flip")
+      _ = try? IGStreamReader.firstComposition(
+        inElementaryStream: [0x18, 0, 20] + bytes, name: "flip")
       _ = IGStreamReader.elementaryStream(bytes, pid: 0x1400, packetSize: 188)
     }
   }

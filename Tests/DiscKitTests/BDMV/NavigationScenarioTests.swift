@@ -236,14 +236,16 @@ struct NavigationScenarioTests {
         id: 0,
         groups: [
           IGButtonOverlapGroup(buttons: [
-            IGButton(id: 1, commands: [.set(.move, .gpr(7), .immediate(812)), .jumpObject(.immediate(3))]),
+            IGButton(
+              id: 1, commands: [.set(.move, .gpr(7), .immediate(812)), .jumpObject(.immediate(3))]),
             IGButton(id: 2, commands: [.nop]),
           ])
         ])
     ])
     try disc.write(
       "BDMV/STREAM/00050.m2ts",
-      IGStreamWriter.transportStream(segments: [(0x18, composition.serialize()), (0x80, [])], pid: 0x1400))
+      IGStreamWriter.transportStream(
+        segments: [(0x18, composition.serialize()), (0x80, [])], pid: 0x1400))
     try Self.navigation(
       disc,
       [
