@@ -35,9 +35,26 @@ extension BlurayDisc {
     let menus = menuRuns(runs).runs
     var available = Set<String>()
     for (id, info) in clips { if case .success = info { available.insert(id) } }
-    return SmartTitleSelector.Evidence(
+    var evidence = SmartTitleSelector.Evidence(
       named: named, navigation: Self.navigationEvidence(runs), menu: Self.menuEvidence(menus),
       availableClips: available)
+    // The capacity is known when the disc has the stream file of every clip it describes.
+    let streams = ((try? fileSystem.contentsOfDirectory(atPath: "/BDMV/STREAM")) ?? []).filter {
+      !$0.isDirectory
+    }
+    let names = Set(streams.map { $0.name.uppercased() })
+    let complete = !available.isEmpty && available.allSatisfy { names.contains("\($0).M2TS") }
+    let capacity = streams.reduce(Int64(0)) { $0 + max(0, $1.size) }
+    if complete && capacity > 0 {
+      evidence.capacityBytes = capacity
+      for file in playlists {
+        guard let playlist = file.playlist,
+          let title = try? BlurayTitle(disc: self, name: file.name, playlist: playlist, angle: 0)
+        else { continue }
+        evidence.playlistBytes[file.number] = title.size
+      }
+    }
+    return evidence
   }
 
   /// - Parameters:

@@ -4,7 +4,9 @@
 /// 1. unreadable playlists, empty playlists, and playlists with an item whose in-time is after its
 ///    out-time (libbluray's wrapping sum makes those look ~26 h long) are excluded, except items
 ///    whose PTS cross the 33-bit wrap (``PlayItem/wrapsPTS``: a plausible wrapped duration);
-/// 2. playlists playing a clip that is not on the disc (no clip information) are *missing clips*;
+/// 2. playlists playing a clip that is not on the disc (no clip information) are *missing clips*,
+///    and playlists playing more bytes than the disc's stream files hold are *larger than the
+///    disc* (loop composites that replay footage at shifted in-times);
 /// 3. a playlist playing the same (clip, in, out) segments in the same order as one already kept is
 ///    a *duplicate* (marks and stream tables are ignored: they do not change the picture); among
 ///    duplicates the one the disc's navigation plays, else the lowest number, is kept;
@@ -59,6 +61,10 @@ public enum SmartTitleSelector {
     public var menu: [Int: [String]]
     /// The clip ids that are on the disc (clip information read); `nil` when not known.
     public var availableClips: Set<String>?
+    /// Playlist number → the bytes it plays (``BlurayTitle/size``).
+    public var playlistBytes: [Int: Int64] = [:]
+    /// The bytes of the disc's stream files (`BDMV/STREAM`); `nil` when not known (no streams).
+    public var capacityBytes: Int64?
 
     /// Creates evidence.
     public init(
@@ -133,6 +139,13 @@ public enum SmartTitleSelector {
     }
     excludeUnplayable(candidates, &entries)
     if let clips = evidence.availableClips { excludeMissingClips(candidates, &entries, clips) }
+    if let capacity = evidence.capacityBytes, capacity > 0 {
+      for (i, c) in candidates.enumerated() where entries[i].excluded == nil {
+        if let bytes = evidence.playlistBytes[c.number], bytes > capacity {
+          entries[i].excluded = .largerThanDisc(bytes: bytes, capacity: capacity)
+        }
+      }
+    }
     excludeDuplicates(candidates, &entries, evidence)
     excludeLoopingAndShort(candidates, &entries, minSeconds: minSeconds)
 
@@ -250,7 +263,7 @@ public enum SmartTitleSelector {
     }
     for (i, entry) in entries.enumerated() where duration(candidates[i]) >= bestDuration {
       switch entry.excluded {
-      case .repeatedSegments?, .missingClips?:
+      case .repeatedSegments?, .missingClips?, .largerThanDisc?:
         found.append(
           .init(
             kind: .physical, key: Disc.key(ofPlaylist: candidates[i].name),

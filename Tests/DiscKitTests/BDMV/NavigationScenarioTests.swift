@@ -194,6 +194,43 @@ struct NavigationScenarioTests {
     try expectSameReach(disc, bluray, titles: 1)
   }
 
+  @Test("a loop composite replaying footage at shifted in-times is larger than the disc")
+  func loopCompositeLargerThanTheDisc() throws {
+    let disc = try Self.baseDisc()
+    // Stream files as large as their clip information says (sparse: nothing written).
+    for id in Self.featureOrder + ["00107", "00001", "00002"] {
+      let seconds = id >= "00100" ? 60 : 30
+      let url = disc.directory.url.appendingPathComponent("BDMV/STREAM/\(id).m2ts")
+      FileManager.default.createFile(atPath: url.path, contents: nil)
+      let handle = try FileHandle(forWritingTo: url)
+      try handle.truncate(atOffset: UInt64(seconds * 1000 * 192))
+      try handle.close()
+    }
+    // Each feature clip four times, from seconds 0, 1, 2 and 3: no (clip, in-time) repeats, so
+    // only the byte count gives it away (~4 x the feature, 24 clip plays against 9 clip files).
+    var items: [PlayItem] = []
+    for id in Self.featureOrder {
+      for start in 0..<4 { items.append(SyntheticBluray.item(id, from: start, to: 60)) }
+    }
+    try disc.playlist(901, MoviePlaylist(playItems: items))
+    try disc.playlist(801, Self.playlist(Self.featureOrder))
+    try Self.navigation(disc, [Self.intro, Self.menuLoop, [.jumpTitle(.immediate(0))]], titles: 1)
+    let bluray = try open(disc)
+    let result = bluray.smartSelection()
+    let fate = Dictionary(uniqueKeysWithValues: result.entries.map { ($0.name, $0.excluded) })
+    let packets: Int64 = 7 * 60 * 1000 + 2 * 30 * 1000
+    let capacity: Int64 = packets * 192
+    guard case .largerThanDisc(let bytes, let reported)? = fate["00901.mpls"] else {
+      Issue.record(
+        "00901 is not set aside as larger than the disc: \(String(describing: fate["00901.mpls"]))")
+      return
+    }
+    #expect(reported == capacity)
+    #expect(bytes > capacity)
+    #expect(result.main == "00801.mpls")
+    #expect(result.evidence.contains { $0.kind == .physical && $0.key == "00901" })
+  }
+
   @Test("a chapterless long decoy loses to the feature the title plays")
   func chapterlessLongDecoy() throws {
     let disc = try Self.baseDisc()
