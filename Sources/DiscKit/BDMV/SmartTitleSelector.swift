@@ -196,7 +196,7 @@ public enum SmartTitleSelector {
       reason.append(
         (first ?? "\(tier) evidence")
           + (reached.count > 1
-            ? " (the longest of \(reached.count) playlists with \(tier) evidence)" : ""))
+            ? "; the longest of \(reached.count) playlists with \(tier) evidence" : ""))
       break
     }
     var pool: [Int] = []
