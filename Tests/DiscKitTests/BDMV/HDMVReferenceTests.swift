@@ -53,4 +53,18 @@ struct HDMVReferenceTests {
       #expect(theirs == mine, "title \(k + 1)")
     }
   }
+
+  /// With the machine's navigation evidence, the smart selection still agrees with libbluray's
+  /// main title on every real disc with an index (their main features are what their titles
+  /// play), and says the navigation decided.
+  @Test("the evidence-first selection agrees with libbluray's main title", arguments: trees)
+  func mainTitle(_ path: String) throws {
+    let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: path))
+    let result = disc.smartSelection()
+    let bd = try Reference.Bluray(path: path)
+    let n = bd.titleCount(flags: 3)
+    let info = try #require(n > 0 ? bd.titleInfo(bd.mainTitle) : nil)
+    #expect(result.main == String(format: "%05d.mpls", info.playlist), "\(result.reason)")
+    #expect(result.confidence == .navigation)
+  }
 }
