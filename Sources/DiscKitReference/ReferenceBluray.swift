@@ -203,5 +203,47 @@ extension Reference {
       }
       return (c.clip.num_source_packets, coarse, fine)
     }
+
+    /// A navigation event of libbluray's player (`bd_play` with menus).
+    public enum NavigationEvent: Sendable, Hashable {
+      /// `BD_EVENT_TITLE`: a title starts (0 top menu, 0xFFFF first play).
+      case title(Int)
+      /// `BD_EVENT_PLAYLIST`: a playlist starts (libbluray reports it even when the clip's
+      /// stream file is absent; it then skips the playlist and its HDMV program goes on).
+      case playlist(Int)
+    }
+
+    /// Plays the disc with libbluray's HDMV VM: `bd_play` (First Play), or, with `title`,
+    /// `bd_play` then at once `bd_play_title(title)` (before First Play's program has run, so the
+    /// title starts from the initial registers); then `bd_read_ext` `reads`
+    /// times, collecting the title and playlist events (a looping menu keeps producing them, so
+    /// the loop is cut by the read count).
+    public func navigationEvents(title: Int? = nil, reads: Int = 200) -> [NavigationEvent] {
+      var events: [NavigationEvent] = []
+      var buffer = [UInt8](repeating: 0, count: 6144)
+      func drain(_ count: Int) {
+        for _ in 0..<count {
+          var event = BD_EVENT()
+          _ = buffer.withUnsafeMutableBufferPointer {
+            bd_read_ext(bd, $0.baseAddress, Int32($0.count), &event)
+          }
+          record(event)
+          while bd_get_event(bd, &event) != 0 { record(event) }
+        }
+      }
+      func record(_ event: BD_EVENT) {
+        switch event.event {
+        case UInt32(BD_EVENT_TITLE.rawValue): events.append(.title(Int(event.param)))
+        case UInt32(BD_EVENT_PLAYLIST.rawValue): events.append(.playlist(Int(event.param)))
+        default: break
+        }
+      }
+      guard bd_play(bd) != 0 else { return [] }
+      if let title {
+        guard bd_play_title(bd, UInt32(title)) != 0 else { return [] }
+      }
+      drain(reads)
+      return events
+    }
   }
 }

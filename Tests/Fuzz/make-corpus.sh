@@ -13,7 +13,7 @@ root="$(cd "$here/../.." && pwd)"
 gen="$root/TestImages/generated"
 real="${DISCKIT_REALDATA:-$root/../shared/realdata}"
 final="${CORPUS:-$here/corpus}"
-all="udf iso9660 index movieobject mpls clpi ifo navpack ts ps timeseek segment image"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image"
 . "$here/fuzz-max-len.sh"
 corpus="$(mktemp -d "${TMPDIR:-/tmp}/disckit-fuzz-seeds-XXXXXX")"
 trap 'rm -rf "$corpus"' EXIT
@@ -46,6 +46,14 @@ search() { find "$@" 2>/dev/null | sort; }
 roots=("$gen" "$real")
 for f in $(search "${roots[@]}" -iname index.bdmv); do seed index "$f"; done
 for f in $(search "${roots[@]}" -iname MovieObject.bdmv); do seed movieobject "$f"; done
+# hdmv: a 2-byte index length, the disc's index.bdmv, then its MovieObject.bdmv.
+for f in $(search "${roots[@]}" -iname MovieObject.bdmv); do
+  i="$(dirname "$f")/index.bdmv"
+  [ -f "$i" ] || continue
+  out="$corpus/hdmv/$(name_of "$f")"
+  python3 -c 'import sys; i=open(sys.argv[1],"rb").read(); m=open(sys.argv[2],"rb").read(); open(sys.argv[3],"wb").write(len(i).to_bytes(2,"big")+i+m)' "$i" "$f" "$out" && n=$((n + 1))
+done
+for f in $(search "${roots[@]}" -iname ics_menu.bin); do seed ics "$f"; done
 for f in $(search "${roots[@]}" -iname '*.mpls'); do seed mpls "$f"; done
 for f in $(search "${roots[@]}" -iname '*.clpi'); do seed clpi "$f"; done
 for f in $(search "${roots[@]}" \( -iname '*.IFO' -o -iname '*.BUP' \)); do seed ifo "$f"; done

@@ -1,10 +1,21 @@
 extension BlurayDisc {
   /// Playlist number → the index titles whose navigation plays it (0 = first play), from
-  /// index.bdmv and MovieObject.bdmv.
+  /// index.bdmv and MovieObject.bdmv run in the ``HDMVMachine`` (First Play and every index
+  /// title; playlists the Top Menu starts are not listed here).
   public var navigationMap: [Int: [Int]] {
+    Self.navigationMap(navigationRuns())
+  }
+
+  static func navigationMap(_ runs: [HDMVRun]) -> [Int: [Int]] {
     var map: [Int: [Int]] = [:]
-    for (title, reach) in navigationPlaylists() {
-      for playlist in reach.playlists where !(map[playlist] ?? []).contains(title) {
+    for run in runs {
+      let title: Int
+      switch run.entry {
+      case .firstPlay: title = 0
+      case .title(let n): title = n
+      default: continue
+      }
+      for playlist in run.playlists where !(map[playlist] ?? []).contains(title) {
         map[playlist, default: []].append(title)
       }
     }
@@ -14,11 +25,51 @@ extension BlurayDisc {
   /// DiscKit's main-title choice over every playlist (see ``SmartTitleSelector``), with the
   /// reason and, for each playlist set aside, why.
   ///
-  /// - Parameter minSeconds: shorter playlists are set aside unless nothing else survives.
-  public func smartSelection(minSeconds: Double = 20) -> SmartTitleSelector.Result {
-    SmartTitleSelector.select(
+  /// The disc's own evidence: navigation (the ``HDMVMachine`` runs), menus (IG buttons run from
+  /// their menu's state), the clips present, and `named` evidence supplied by the caller.
+  public func selectionEvidence(named: [TitleEvidence] = []) -> SmartTitleSelector.Evidence {
+    selectionEvidence(named: named, runs: navigationRuns())
+  }
+
+  func selectionEvidence(named: [TitleEvidence], runs: [HDMVRun]) -> SmartTitleSelector.Evidence {
+    let menus = menuRuns(runs).runs
+    var available = Set<String>()
+    for (id, info) in clips { if case .success = info { available.insert(id) } }
+    var evidence = SmartTitleSelector.Evidence(
+      named: named, navigation: Self.navigationEvidence(runs), menu: Self.menuEvidence(menus),
+      availableClips: available)
+    // The capacity is known when the disc has the stream file of every clip it describes.
+    let streams = ((try? fileSystem.contentsOfDirectory(atPath: "/BDMV/STREAM")) ?? []).filter {
+      !$0.isDirectory
+    }
+    let names = Set(streams.map { $0.name.uppercased() })
+    let complete = !available.isEmpty && available.allSatisfy { names.contains("\($0).M2TS") }
+    let capacity = streams.reduce(Int64(0)) { $0 + max(0, $1.size) }
+    if complete && capacity > 0 {
+      evidence.capacityBytes = capacity
+      for file in playlists {
+        guard let playlist = file.playlist,
+          let title = try? BlurayTitle(disc: self, name: file.name, playlist: playlist, angle: 0)
+        else { continue }
+        evidence.playlistBytes[file.number] = title.size
+      }
+    }
+    return evidence
+  }
+
+  /// - Parameters:
+  ///   - minSeconds: shorter playlists are set aside unless nothing else survives.
+  ///   - named: named evidence (``TitleEvidence/Kind/bdj``, ``TitleEvidence/Kind/projectFile``,
+  ///     keyed by playlist: `00800`) from the disc's BD-J code or project files, trusted before
+  ///     the navigation.
+  public func smartSelection(minSeconds: Double = 20, named: [TitleEvidence] = [])
+    -> SmartTitleSelector.Result
+  {
+    let runs = navigationRuns()
+    let evidence = selectionEvidence(named: named, runs: runs)
+    return SmartTitleSelector.select(
       playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },
-      navigation: navigationMap, minSeconds: minSeconds)
+      navigation: Self.navigationMap(runs), evidence: evidence, minSeconds: minSeconds)
   }
 
   /// The main title (``smartSelection(minSeconds:)``), opened at `angle` (0-based).

@@ -1,21 +1,37 @@
 /// DiscKit's own title list and main-title choice, built to resist decoy and obfuscated playlists.
 ///
-/// Rules, in order (each playlist set aside carries the reason):
+/// Playlists set aside first (each carries the reason):
 /// 1. unreadable playlists, empty playlists, and playlists with an item whose in-time is after its
 ///    out-time (libbluray's wrapping sum makes those look ~26 h long) are excluded, except items
 ///    whose PTS cross the 33-bit wrap (``PlayItem/wrapsPTS``: a plausible wrapped duration);
-/// 2. a playlist playing the same (clip, in, out) segments in the same order as one already kept is
+/// 2. playlists playing a clip that is not on the disc (no clip information) are *missing clips*,
+///    and playlists playing more bytes than the disc's stream files hold are *larger than the
+///    disc* (loop composites that replay footage at shifted in-times);
+/// 3. a playlist playing the same (clip, in, out) segments in the same order as one already kept is
 ///    a *duplicate* (marks and stream tables are ignored: they do not change the picture); among
 ///    duplicates the one the disc's navigation plays, else the lowest number, is kept;
-/// 3. a playlist that plays one (clip, in-time) twice is *looping* ("repeated segments": menus
-///    and decoys that pad their length by repeating a segment);
-/// 4. playlists shorter than the minimum length are *too short*.
+/// 4. a playlist that plays one (clip, in-time) twice is *looping* ("repeated segments": menus,
+///    loop composites and decoys that pad their length by repeating a segment);
+/// 5. playlists shorter than the minimum length are *too short*.
 ///
-/// The main title is chosen among the rest: the *feature pool* is every playlist at least 80 % as
-/// long as the longest; if the disc's navigation (index.bdmv titles → movie objects → `PlayPL`)
-/// plays some of them, only those stay in the pool; then the longest wins, and near-equal lengths
-/// (within 1 %) are decided by more chapters, more audio/subtitle streams, fewer out-of-order
-/// segments (obfuscated decoys shuffle the segment order), then the lower playlist number.
+/// The main title is then decided by evidence before length, in this trust order:
+/// 1. **named**: evidence supplied by the caller from the disc's own names for its titles (BD-J
+///    code, authoring project files);
+/// 2. **navigation**: playlists the disc's HDMV program starts when run (First Play, the Top Menu
+///    and every index title in the ``HDMVMachine``, as libbluray's VM would play them);
+/// 3. **menu**: playlists a menu button leads to (the button's commands run in the machine from the
+///    state its menu was entered with; a button that leads nowhere is no evidence);
+/// 4. **heuristics**: the longest playlist, then (within 1 %) more chapters, more audio/subtitle
+///    streams, fewer out-of-order segments, the lower playlist number.
+/// Within a tier the longest playlist with that evidence wins (the others are trailers, extras and
+/// menu backgrounds), unless it is shorter than a third of the longest surviving playlist (then the
+/// evidence is set aside with a note and the next tier decides).
+///
+/// A *family* is a set of playlists playing the same segments in different orders (a permutation
+/// flood, ``PlaylistFamily``). Length, chapters and streams cannot tell its members apart, so when
+/// the choice falls in a family of two or more and no evidence names a member, the result is
+/// ``Confidence/ambiguous`` and the lowest-numbered member is chosen (a stated, deterministic
+/// rule, not a claim).
 public enum SmartTitleSelector {
   /// A candidate playlist.
   public struct Candidate: Sendable {
@@ -30,6 +46,35 @@ public enum SmartTitleSelector {
       self.name = name
       self.number = number
       self.playlist = playlist
+    }
+  }
+
+  /// Evidence about which playlists the disc itself plays, by playlist number; each entry is a
+  /// sentence saying where it comes from.
+  public struct Evidence: Sendable {
+    /// Named evidence (``TitleEvidence/Kind/bdj``, ``TitleEvidence/Kind/projectFile``),
+    /// supplied by the caller; ``TitleEvidence/key`` is the playlist's key (`00800`).
+    public var named: [TitleEvidence]
+    /// Playlists the HDMV navigation starts.
+    public var navigation: [Int: [String]]
+    /// Playlists menu buttons lead to.
+    public var menu: [Int: [String]]
+    /// The clip ids that are on the disc (clip information read); `nil` when not known.
+    public var availableClips: Set<String>?
+    /// Playlist number → the bytes it plays (``BlurayTitle/size``).
+    public var playlistBytes: [Int: Int64] = [:]
+    /// The bytes of the disc's stream files (`BDMV/STREAM`); `nil` when not known (no streams).
+    public var capacityBytes: Int64?
+
+    /// Creates evidence.
+    public init(
+      named: [TitleEvidence] = [], navigation: [Int: [String]] = [:], menu: [Int: [String]] = [:],
+      availableClips: Set<String>? = nil
+    ) {
+      self.named = named
+      self.navigation = navigation
+      self.menu = menu
+      self.availableClips = availableClips
     }
   }
 
@@ -51,34 +96,57 @@ public enum SmartTitleSelector {
     public var main: String?
     /// Why the main title was chosen.
     public var reason: String
-    /// The evidence for the main title and against the playlists it was preferred to.
+    /// The evidence for the main title and against the playlists it was preferred to,
+    /// strongest kind first.
     public var evidence: [TitleEvidence] = []
     /// What decided (`nil` when there is no main title).
     public var confidence: TitleConfidence? = nil
     /// When ``confidence`` is ``TitleConfidence/ambiguous``: the playlists (file names) that
     /// nothing DiscKit reads tells apart from the main title, the main title among them.
     public var candidates: [String] = []
+    /// The families among the surviving playlists.
+    package var families: [PlaylistFamily] = []
+    /// The number of playlists in the main playlist's family (1 when it has none).
+    public var familySize = 1
   }
 
   /// Selects.
   ///
   /// - Parameters:
   ///   - navigation: playlist number → index titles whose movie objects play it.
+  ///   - evidence: named, navigation and menu evidence (see ``Evidence``); navigation evidence
+  ///     defaults to `navigation`.
   ///   - minSeconds: shorter playlists are "too short".
   ///   - relaxMinimum: when every otherwise acceptable playlist is too short (a disc of short
   ///     clips), consider them anyway rather than report no main title. Pass `false` when the
   ///     user asked for the minimum explicitly.
   public static func select(
-    _ candidates: [Candidate], navigation: [Int: [Int]] = [:], minSeconds: Double = 20,
-    relaxMinimum: Bool = true
+    _ candidates: [Candidate], navigation: [Int: [Int]] = [:], evidence: Evidence = Evidence(),
+    minSeconds: Double = 20, relaxMinimum: Bool = true
   )
     -> Result
   {
+    var evidence = evidence
+    if evidence.navigation.isEmpty {
+      for (playlist, titles) in navigation {
+        evidence.navigation[playlist] = titles.map {
+          $0 == 0 ? "played by the first-play object" : "played by index title \($0)"
+        }
+      }
+    }
     var entries = candidates.map {
       Entry(name: $0.name, excluded: nil, playedByTitles: navigation[$0.number] ?? [])
     }
     excludeUnplayable(candidates, &entries)
-    excludeDuplicates(candidates, &entries)
+    if let clips = evidence.availableClips { excludeMissingClips(candidates, &entries, clips) }
+    if let capacity = evidence.capacityBytes, capacity > 0 {
+      for (i, c) in candidates.enumerated() where entries[i].excluded == nil {
+        if let bytes = evidence.playlistBytes[c.number], bytes > capacity {
+          entries[i].excluded = .largerThanDisc(bytes: bytes, capacity: capacity)
+        }
+      }
+    }
+    excludeDuplicates(candidates, &entries, evidence)
     excludeLoopingAndShort(candidates, &entries, minSeconds: minSeconds)
 
     var survivors = candidates.indices.filter { entries[$0].excluded == nil }
@@ -88,93 +156,143 @@ public enum SmartTitleSelector {
       for i in survivors { entries[i].excluded = nil }
       relaxed = !survivors.isEmpty
     }
-    guard let longest = survivors.map({ candidates[$0].playlist?.duration45k ?? 0 }).max(),
-      longest > 0
-    else {
+    guard let longest = survivors.map({ duration(candidates[$0]) }).max(), longest > 0 else {
       return Result(entries: entries, main: nil, reason: "no playlist survives the filters")
     }
-    var pool = survivors.filter {
-      Double(candidates[$0].playlist?.duration45k ?? 0) >= 0.8 * Double(longest)
+    let families = PlaylistFamily.families(survivors.map { candidates[$0] })
+    var named: [Int: [TitleEvidence]] = [:]
+    for item in evidence.named {
+      if let number = Int(item.key) { named[number, default: []].append(item) }
+    }
+    func items(_ number: Int, _ key: String) -> [TitleEvidence] {
+      (named[number] ?? [])
+        + (evidence.navigation[number] ?? []).map {
+          TitleEvidence(kind: .navigation, key: key, detail: $0)
+        }
+        + (evidence.menu[number] ?? []).map { TitleEvidence(kind: .menu, key: key, detail: $0) }
     }
     var reason: [String] = []
-    let played = pool.filter { !entries[$0].playedByTitles.isEmpty }
-    if !played.isEmpty && played.count < pool.count {
-      pool = played
-      reason.append("played by the disc's navigation")
-    } else if !played.isEmpty {
-      reason.append("played by the disc's navigation")
+    var chosen: Int?
+    var confidence = TitleConfidence.heuristic
+    var tied: [Int] = []
+    let tiers: [(String, Set<Int>, TitleConfidence)] = [
+      ("named", Set(named.keys), .named),
+      ("navigation", Set(evidence.navigation.keys), .navigation),
+      ("menu", Set(evidence.menu.keys), .navigation),
+    ]
+    for (tier, numbers, level) in tiers {
+      let reached = survivors.filter { numbers.contains(candidates[$0].number) }
+      guard let best = best(of: reached, candidates) else { continue }
+      if duration(candidates[best]) * 3 < longest {
+        reason.append(
+          "\(tier) evidence points at \(candidates[best].name), shorter than a third of the longest playlist: set aside"
+        )
+        continue
+      }
+      chosen = best
+      confidence = level
+      tied = twins(of: best, in: reached, candidates)
+      let first = items(candidates[best].number, "").first { $0.kind != .family }?.detail
+      reason.append(
+        (first ?? "\(tier) evidence")
+          + (reached.count > 1
+            ? "; the longest of \(reached.count) playlists with \(tier) evidence" : ""))
+      break
     }
-    guard let best = best(of: pool, candidates) else {
+    var pool: [Int] = []
+    if chosen == nil {
+      pool = survivors.filter { duration(candidates[$0]) >= 0.8 * longest }
+      chosen = best(of: pool, candidates)
+      reason.append(
+        pool.count == 1
+          ? "the only playlist at least 80% as long as the longest"
+          : "best of \(pool.count) playlists at least 80% as long as the longest (length, then chapters, streams, segment order)"
+      )
+      if let chosen { tied = twins(of: chosen, in: pool, candidates) }
+    }
+    guard let main = chosen else {
       return Result(entries: entries, main: nil, reason: "no candidate")
     }
-    let excludedCount = entries.count(where: { $0.excluded != nil })
-    if pool.count == 1 {
-      reason.append(
-        reason.isEmpty
-          ? "the only playlist at least 80% as long as the longest" : "the only such long playlist")
-    } else {
-      reason.append(
-        "best of \(pool.count) playlists at least 80% as long as the longest (length, then chapters, streams, segment order)"
-      )
-    }
-    if excludedCount > 0 {
-      reason.append("\(excludedCount) playlist\(excludedCount == 1 ? "" : "s") set aside")
-    }
-    if let titles = entries[best].playedByTitles.first.map({ [$0] }), !titles.isEmpty {
-      reason[0] =
-        titles[0] == 0 ? "played by the first-play object" : "played by index title \(titles[0])"
-      let longPlaylists = survivors.filter {
-        duration(candidates[$0]) >= 0.8 * Double(longest)
-      }
-      if !played.isEmpty && played.count < longPlaylists.count {
-        reason[0] += " (other long playlists are not)"
+    let key = Disc.key(ofPlaylist: candidates[main].name)
+    var found = items(candidates[main].number, key)
+    var familySize = 1
+    var candidateSet = tied.count > 1 ? Set(tied) : []
+    if let family = families.first(where: { $0.members.contains(candidates[main].name) }) {
+      familySize = family.size
+      found.append(
+        TitleEvidence(
+          kind: .family, key: key,
+          detail:
+            "one of \(family.size) playlists that play the same segments in other orders"
+            + (confidence == .heuristic ? "; nothing on the disc names one of them" : "")))
+      if confidence == .heuristic {
+        for member in family.members {
+          if let i = candidates.indices.first(where: { candidates[$0].name == member }) {
+            candidateSet.insert(i)
+          }
+        }
       }
     }
-    if relaxed {
-      reason.append("every playlist is shorter than \(Int(minSeconds)) s, so short ones count")
-    }
-    let tied = twins(of: best, in: pool, candidates)
-    var evidence: [TitleEvidence] = []
-    let confidence: TitleConfidence
-    let key = Disc.key(ofPlaylist: candidates[best].name)
-    for title in entries[best].playedByTitles.sorted() {
-      evidence.append(
-        .init(
-          kind: .navigation, key: key,
-          detail: title == 0 ? "played by the first-play object" : "played by index title \(title)")
-      )
-    }
-    if tied.count > 1 {
+    if candidateSet.count > 1 {
       confidence = .ambiguous
       reason.append(
-        "ambiguous: \(tied.count) playlists tie on length, chapters and streams; picked by fewest out-of-order segments, then the lowest number"
+        "ambiguous: \(candidateSet.count) playlists tie on length, chapters and streams"
+          + (familySize > 1 ? " (\(familySize) reorderings of the same segments)" : "")
+          + " and nothing on the disc tells them apart; picked by fewest out-of-order segments, then the lowest number"
       )
-      evidence.append(
-        .init(
+      found.append(
+        TitleEvidence(
           kind: .heuristic, key: key,
           detail:
-            "one of \(tied.count) playlists that nothing on the disc tells apart; picked by fewest out-of-order segments, then the lowest number"
+            "one of \(candidateSet.count) playlists that nothing on the disc tells apart; picked by fewest out-of-order segments, then the lowest number"
         ))
-    } else {
-      confidence = entries[best].playedByTitles.isEmpty ? .heuristic : .navigation
-      if confidence == .heuristic {
-        evidence.append(.init(kind: .heuristic, key: key, detail: reason[0]))
-      }
+    } else if confidence == .heuristic {
+      found.append(TitleEvidence(kind: .heuristic, key: key, detail: reason[0]))
     }
-    // Longer playlists that lost because the navigation plays the main title and not them.
-    let bestDuration = duration(candidates[best])
-    for i in survivors where !pool.contains(i) && entries[i].playedByTitles.isEmpty {
-      if duration(candidates[i]) > bestDuration * 1.01 {
-        evidence.append(
+    // Longer playlists that lost because the evidence names the main title and not them.
+    let bestDuration = duration(candidates[main])
+    for i in survivors where i != main && items(candidates[i].number, "").isEmpty {
+      if confidence != .heuristic && confidence != .ambiguous
+        && duration(candidates[i]) > bestDuration * 1.01
+      {
+        found.append(
           .init(
             kind: .navigation, key: Disc.key(ofPlaylist: candidates[i].name),
             detail: "longer than the main title, but the disc's navigation does not play it"))
       }
     }
-    return Result(
-      entries: entries, main: candidates[best].name, reason: TextJoin.join(reason, separator: "; "),
-      evidence: evidence, confidence: confidence,
-      candidates: tied.count > 1 ? tied.map { candidates[$0].name } : [])
+    for (i, entry) in entries.enumerated() where duration(candidates[i]) >= bestDuration {
+      switch entry.excluded {
+      case .repeatedSegments?, .missingClips?, .largerThanDisc?:
+        found.append(
+          .init(
+            kind: .physical, key: Disc.key(ofPlaylist: candidates[i].name),
+            detail: entry.excluded.map { "set aside: \($0)" } ?? ""))
+      default: break
+      }
+    }
+    let excludedCount = entries.count(where: { $0.excluded != nil })
+    if excludedCount > 0 {
+      reason.append("\(excludedCount) playlist\(excludedCount == 1 ? "" : "s") set aside")
+    }
+    if relaxed {
+      reason.append("every playlist is shorter than \(Int(minSeconds)) s, so short ones count")
+    }
+    let order: [TitleEvidence.Kind] = TitleEvidence.Kind.allCases
+    found = found.enumerated().sorted {
+      let a = order.firstIndex(of: $0.element.kind) ?? 0
+      let b = order.firstIndex(of: $1.element.kind) ?? 0
+      return (a, $0.offset) < (b, $1.offset)
+    }.map(\.element)
+    var result = Result(
+      entries: entries, main: candidates[main].name, reason: TextJoin.join(reason, separator: "; "))
+    result.evidence = found
+    result.confidence = confidence
+    result.candidates =
+      candidateSet.count > 1 ? candidateSet.sorted().map { candidates[$0].name } : []
+    result.families = families
+    result.familySize = familySize
+    return result
   }
 
   /// The members of `pool` that the ranking cannot tell from `best` before its arbitrary
@@ -192,6 +310,18 @@ public enum SmartTitleSelector {
     }.sorted()
   }
 
+  /// Rule 2: a clip without clip information on the disc.
+  private static func excludeMissingClips(
+    _ candidates: [Candidate], _ entries: inout [Entry], _ clips: Set<String>
+  ) {
+    for (i, c) in candidates.enumerated() where entries[i].excluded == nil {
+      let missing = (c.playlist?.playItems ?? []).flatMap(\.clips).map(\.clipID).filter {
+        !clips.contains($0)
+      }
+      if !missing.isEmpty { entries[i].excluded = .missingClips(Array(Set(missing)).sorted()) }
+    }
+  }
+
   /// Rule 1: unreadable, empty, and invalid in/out times.
   private static func excludeUnplayable(_ candidates: [Candidate], _ entries: inout [Entry]) {
     for (i, c) in candidates.enumerated() {
@@ -207,11 +337,19 @@ public enum SmartTitleSelector {
     }
   }
 
-  /// Rule 2: duplicates; navigation-played playlists are visited first, then by number.
-  private static func excludeDuplicates(_ candidates: [Candidate], _ entries: inout [Entry]) {
+  /// Rule 3: duplicates; playlists with evidence are visited first, then by number.
+  private static func excludeDuplicates(
+    _ candidates: [Candidate], _ entries: inout [Entry], _ evidence: Evidence
+  ) {
+    func rank(_ i: Int) -> Int {
+      let n = candidates[i].number
+      if evidence.named.contains(where: { Int($0.key) == n }) { return 0 }
+      if evidence.navigation[n] != nil || !entries[i].playedByTitles.isEmpty { return 1 }
+      return evidence.menu[n] != nil ? 2 : 3
+    }
     let order = candidates.indices.filter { entries[$0].excluded == nil }.sorted { a, b in
-      let na = entries[a].playedByTitles.isEmpty ? 1 : 0
-      let nb = entries[b].playedByTitles.isEmpty ? 1 : 0
+      let na = rank(a)
+      let nb = rank(b)
       return (na, candidates[a].number, a) < (nb, candidates[b].number, b)
     }
     var kept: [[LibblurayTitleSelector.SegmentKey]: String] = [:]
@@ -229,7 +367,7 @@ public enum SmartTitleSelector {
     }
   }
 
-  /// Rules 3 and 4: repeated segments, then too short.
+  /// Rules 4 and 5: repeated segments, then too short.
   private static func excludeLoopingAndShort(
     _ candidates: [Candidate], _ entries: inout [Entry], minSeconds: Double
   ) {

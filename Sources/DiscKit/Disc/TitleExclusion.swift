@@ -13,6 +13,11 @@ public enum TitleExclusion: Sendable, Hashable, CustomStringConvertible {
   case duplicate(of: String)
   /// A Blu-ray playlist that plays one segment more than once (menus, padded decoys).
   case repeatedSegments
+  /// A Blu-ray playlist that plays clips the disc does not have (no clip information).
+  case missingClips([String])
+  /// A Blu-ray playlist that plays more bytes than the disc's stream files hold (a loop
+  /// composite replaying footage).
+  case largerThanDisc(bytes: Int64, capacity: Int64)
   /// Shorter than the minimum length.
   case tooShort
   /// A DVD title without cells or with a zero duration.
@@ -39,6 +44,9 @@ public enum TitleExclusion: Sendable, Hashable, CustomStringConvertible {
     case .invalidTimes: "invalid in/out times"
     case .duplicate(let name): "duplicate of \(name)"
     case .repeatedSegments: "repeated segments"
+    case .missingClips(let clips): "plays clips not on the disc (\(clips.joined(separator: ", ")))"
+    case .largerThanDisc(let bytes, let capacity):
+      "plays \(bytes) bytes, more than the disc's \(capacity) bytes of streams"
     case .tooShort: "too short"
     case .playsNothing: "plays nothing (no cells or zero duration)"
     case .cellOutsideVOBs(let cell, let programChain, let sectors):
@@ -54,7 +62,7 @@ public enum TitleExclusion: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A short group name for summaries: `unreadable`, `empty`, `duplicate`, `looping`,
-  /// `too short`, `outside the VOBs`, `scrambled`, `implausible duration`, `not listed by lsdvd`.
+  /// `too short`, `missing clips`, `larger than the disc`, `outside the VOBs`, `scrambled`, `implausible duration`, `not listed by lsdvd`.
   public var category: String {
     switch self {
     case .unreadable: "unreadable"
@@ -62,6 +70,8 @@ public enum TitleExclusion: Sendable, Hashable, CustomStringConvertible {
     case .invalidTimes, .impossibleDuration, .durationMismatch: "implausible duration"
     case .duplicate, .sameCells: "duplicate"
     case .repeatedSegments: "looping"
+    case .missingClips: "missing clips"
+    case .largerThanDisc: "larger than the disc"
     case .tooShort: "too short"
     case .cellOutsideVOBs: "outside the VOBs"
     case .cellsOutOfOrder: "scrambled"

@@ -107,7 +107,8 @@ extension TitleList {
     case .smart:
       let result = SmartTitleSelector.select(
         disc.playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },
-        navigation: navigation, minSeconds: minSeconds ?? 20, relaxMinimum: minSeconds == nil)
+        navigation: navigation, evidence: disc.selectionEvidence(), minSeconds: minSeconds ?? 20,
+        relaxMinimum: minSeconds == nil)
       var entries: [TitleList.Entry] = []
       var number = 0
       for (file, entry) in zip(disc.playlists, result.entries) {

@@ -129,6 +129,10 @@ public struct BDMVBuilder: Sendable {
     public var version: BDMVVersion
     /// Test option: bytes read from a source per call (the output does not depend on it).
     public var readChunkSize: Int
+    /// The disc's navigation, written instead of the generated one (one movie object per
+    /// title): an index table and movie objects authored by the caller (register arithmetic,
+    /// computed `PlayPL`, jumps, menus), for navigation scenarios.
+    public var navigation: (index: BDMVIndex, movieObjects: MovieObjectFile)? = nil
 
     public init(
       chapterInterval: Double? = 300, language: String? = nil,
@@ -415,13 +419,14 @@ public struct BDMVBuilder: Sendable {
       MovieObjectFile.MovieObject(commands: [.playPlaylist(UInt32($0))])
     }
     objects.append(MovieObjectFile.MovieObject(commands: [.playPlaylist(UInt32(titleNumbers[0]))]))
-    let movieObjects = MovieObjectFile(version: options.version, objects: objects)
-    let index = BDMVIndex(
+    var movieObjects = MovieObjectFile(version: options.version, objects: objects)
+    var index = BDMVIndex(
       version: options.version, firstPlay: .hdmv(movieObject: 0, playbackType: 0),
       topMenu: .hdmv(movieObject: UInt16(objects.count - 1), playbackType: 1),
       titles: played.indices.map {
         BDMVIndex.Title(object: .hdmv(movieObject: UInt16($0), playbackType: 0))
       })
+    if let navigation = options.navigation { (index, movieObjects) = navigation }
     try staging.writeFile("BDMV/index.bdmv", index.serialize(), backup: true)
     try staging.writeFile("BDMV/MovieObject.bdmv", movieObjects.serialize(), backup: true)
 

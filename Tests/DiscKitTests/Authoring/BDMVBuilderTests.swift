@@ -383,6 +383,42 @@ struct BDMVBuilderTests {
     #expect(selection.main == "00800.mpls")
   }
 
+  /// A flood of shuffled decoys with an authored navigation that computes the feature's number
+  /// in a register (799 + 1): DiscKit's HDMV machine and libbluray's VM both start 00800 from
+  /// First Play on the written disc (real clips, so libbluray plays the stream), and the smart
+  /// selector picks it on navigation evidence.
+  @Test func authoredNavigationComputesTheFeature() throws {
+    let clips = try BDMVTestClips.get()
+    let dir = try TemporaryDirectory("disckit-bdmv")
+    let sources = [clips.file("a.ts"), clips.file("b.ts")]
+    let objects = MovieObjectFile(objects: [
+      .init(commands: [
+        .set(.move, .gpr(3), .immediate(799)), .set(.add, .gpr(3), .immediate(1)),
+        .playPlaylist(.gpr(3)),
+      ])
+    ])
+    // libbluray rejects an index.bdmv whose Top Menu has no object ("No disc index").
+    let index = BDMVIndex(
+      firstPlay: .hdmv(movieObject: 0, playbackType: 0),
+      topMenu: .hdmv(movieObject: 0, playbackType: 1),
+      titles: [.init(object: .hdmv(movieObject: 0, playbackType: 0))])
+    var options = BDMVBuilder.Options(
+      decoys: (0..<12).map { .shuffled(title: 0, pieces: 3, seed: UInt64($0)) })
+    options.navigation = (index, objects)
+    let builder = try BDMVBuilder(
+      clips: sources, titles: [.init(clips: sources, playlistNumber: 800)], options: options)
+    let result = try builder.writeFolder(to: dir.file("nav"))
+    #expect(result.index == index)
+    let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: dir.file("nav")))
+    let machine = try #require(disc.hdmvMachine)
+    #expect(machine.run(.firstPlay).playlists == [800])
+    let events = try Reference.Bluray(path: dir.file("nav")).navigationEvents()
+    #expect(events.contains(.playlist(800)))
+    let selection = disc.smartSelection(minSeconds: 1)
+    #expect(selection.main == "00800.mpls")
+    #expect(selection.confidence == .navigation)
+  }
+
   /// The output does not depend on how the sources are read.
   @Test(arguments: [188 * 7 + 5, 65536, 1 << 22])
   func outputIndependentOfReadChunking(chunk: Int) throws {

@@ -25,7 +25,9 @@ struct FuzzRegressionTests {
   struct FuzzCase: CustomTestStringConvertible, Sendable {
     var harness: String
     var file: String
-    var testDescription: String { harness + "/" + (file.split(separator: "/").last.map(String.init) ?? "") }
+    var testDescription: String {
+      harness + "/" + (file.split(separator: "/").last.map(String.init) ?? "")
+    }
   }
 
   @Test("every kept input is answered without a trap", arguments: cases)
@@ -36,7 +38,8 @@ struct FuzzRegressionTests {
   }
 
   static let known: Set<String> = [
-    "udf", "iso9660", "index", "movieobject", "mpls", "clpi", "ifo", "navpack", "ts", "ps",
+    "udf", "iso9660", "index", "movieobject", "hdmv", "ics", "mpls", "clpi", "ifo", "navpack", "ts",
+    "ps",
     "timeseek", "segment", "image",
   ]
 
@@ -55,6 +58,21 @@ struct FuzzRegressionTests {
       }
     case "index": _ = try? BDMVIndex(bytes: bytes)
     case "movieobject": _ = try? MovieObjectFile(bytes: bytes)
+    case "hdmv":
+      guard bytes.count >= 2 else { return }
+      let length = min(bytes.count - 2, Int(bytes[0]) << 8 | Int(bytes[1]))
+      let index = try? BDMVIndex(bytes: Array(bytes[2..<(2 + length)]))
+      if let objects = try? MovieObjectFile(bytes: Array(bytes[(2 + length)...])) {
+        _ = objects.navigationRuns(
+          index: index
+            ?? BDMVIndex(
+              firstPlay: .hdmv(movieObject: 0, playbackType: 0),
+              topMenu: .hdmv(movieObject: 1, playbackType: 1),
+              titles: (2..<5).map { .init(object: .hdmv(movieObject: UInt16($0), playbackType: 0)) }
+            ),
+          stepBudget: 20_000)
+      }
+    case "ics": _ = try? InteractiveGraphics.menuButtons(composition: bytes)
     case "mpls": _ = try? MoviePlaylist(bytes: bytes)
     case "clpi": _ = try? ClipInformation(bytes: bytes)
     case "ifo":
@@ -87,7 +105,9 @@ struct FuzzRegressionTests {
           guard let title = try? bluray.title(playlist: file.name) else { continue }
           _ = try? title.playbackStart(forTitleTime: 90_000)
         }
-        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() { sample(source) }
+        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() {
+          sample(source)
+        }
       } else if let dvd = try? DVDDisc(fileSystem: disc.fileSystem) {
         for case .success(let title) in dvd.titles.prefix(8) {
           if let source = try? dvd.byteSource(title: title.number) { sample(source) }

@@ -15,6 +15,7 @@ protocol FuzzHarness {
 /// Every harness, by name.
 nonisolated(unsafe) let harnesses: [any FuzzHarness.Type] = [
   UDFHarness.self, ISO9660Harness.self, IndexHarness.self, MovieObjectHarness.self,
+  HDMVHarness.self, ICSHarness.self,
   MPLSHarness.self, CLPIHarness.self, IFOHarness.self, NavPackHarness.self, TSHarness.self,
   PSHarness.self, TimeSeekHarness.self, SegmentHarness.self, ImageHarness.self,
 ]

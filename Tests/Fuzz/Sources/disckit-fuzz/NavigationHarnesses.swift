@@ -16,6 +16,34 @@ enum MovieObjectHarness: FuzzHarness {
   }
 }
 
+/// The HDMV interpreter over fuzzed movie objects: the first two bytes give the length of an
+/// index.bdmv, the rest is MovieObject.bdmv (when it does not parse, a fixed index with First Play, Top Menu and three titles
+/// on objects 0-4 stands in for it).
+enum HDMVHarness: FuzzHarness {
+  static let name = "hdmv"
+  static let fallbackIndex = BDMVIndex(
+    firstPlay: .hdmv(movieObject: 0, playbackType: 0),
+    topMenu: .hdmv(movieObject: 1, playbackType: 1),
+    titles: (2..<5).map { .init(object: .hdmv(movieObject: UInt16($0), playbackType: 0)) })
+  static func run(_ bytes: UnsafeRawBufferPointer) {
+    guard bytes.count >= 2 else { return }
+    let indexLength = min(bytes.count - 2, Int(bytes[0]) << 8 | Int(bytes[1]))
+    let index = try? BDMVIndex(bytes: [UInt8](bytes[2..<(2 + indexLength)]))
+    guard let objects = try? MovieObjectFile(bytes: [UInt8](bytes[(2 + indexLength)...])) else {
+      return
+    }
+    _ = objects.navigationRuns(index: index ?? fallbackIndex, stepBudget: 20_000)
+  }
+}
+
+/// An interactive composition segment (IG menu).
+enum ICSHarness: FuzzHarness {
+  static let name = "ics"
+  static func run(_ bytes: UnsafeRawBufferPointer) {
+    _ = try? InteractiveGraphics.menuButtons(composition: [UInt8](bytes))
+  }
+}
+
 /// A movie playlist (MPLS).
 enum MPLSHarness: FuzzHarness {
   static let name = "mpls"
