@@ -16,7 +16,7 @@ protocol FuzzHarness {
 nonisolated(unsafe) let harnesses: [any FuzzHarness.Type] = [
   UDFHarness.self, ISO9660Harness.self, IndexHarness.self, MovieObjectHarness.self,
   MPLSHarness.self, CLPIHarness.self, IFOHarness.self, NavPackHarness.self, TSHarness.self,
-  PSHarness.self, TimeSeekHarness.self, SegmentHarness.self, ImageHarness.self,
+  PSHarness.self, TimeSeekHarness.self, SegmentHarness.self, ImageHarness.self, DVDVMHarness.self,
 ]
 
 nonisolated(unsafe) var selected: (any FuzzHarness.Type)?
