@@ -33,6 +33,13 @@ public enum DVDSmartTitleSelector {
     public var navigation: DVDMainFeatureSearch.Result? = nil
     /// Whether the title comes from the menu search (else from the static rules).
     public var fromNavigation: Bool = false
+    /// The evidence for the chosen title.
+    public var evidence: [TitleEvidence] = []
+    /// What decided (`nil` when there is no title).
+    public var confidence: TitleConfidence? = nil
+    /// When ``confidence`` is ``TitleConfidence/ambiguous``: the title numbers as long as the
+    /// chosen one (within 1 %), the chosen one among them.
+    public var candidates: [Int] = []
   }
 
   /// Chooses the main title of `disc`: the menu search first, then the static rules.
@@ -55,7 +62,50 @@ public enum DVDSmartTitleSelector {
     chosen.title = best.title
     chosen.setAside[best.title] = nil
     chosen.fromNavigation = true
+    let tied = search.plays.filter {
+      abs($0.played.ticks - best.played.ticks) * 100 <= max($0.played.ticks, best.played.ticks)
+    }.map(\.title)
+    chosen.evidence = navigationEvidence(best, search: search, disc: disc)
+    chosen.confidence = tied.count > 1 ? .ambiguous : .navigation
+    chosen.candidates = tied.count > 1 ? tied : []
+    if tied.count > 1 {
+      chosen.reason +=
+        "; ambiguous: the menus play \(tied.count) titles as long (within 1 %); the first reached is picked"
+    }
     return chosen
+  }
+
+  /// The evidence of the menu search: the path to the winner (``TitleEvidence/Kind/menu`` when
+  /// a button is on it, else ``TitleEvidence/Kind/navigation``), the titles the menus leave
+  /// early, and the longer titles no menu reaches.
+  static func navigationEvidence(
+    _ best: DVDMainFeatureSearch.Play, search: DVDMainFeatureSearch.Result, disc: DVDDisc
+  ) -> [TitleEvidence] {
+    let viaButton = best.path.contains { $0.contains("button") }
+    var list = [
+      TitleEvidence(
+        kind: viaButton ? .menu : .navigation, key: String(best.title),
+        detail: "played for \(format(best.played.ticks)) from "
+          + best.path.joined(separator: " → ") + " (\(best.ending))")
+    ]
+    for play in search.plays where play.title != best.title && play.played < play.advertised {
+      list.append(
+        TitleEvidence(
+          kind: .navigation, key: String(play.title),
+          detail:
+            "advertises \(format(play.advertised.ticks)) but plays \(format(play.played.ticks)) (\(play.ending))"
+        ))
+    }
+    let reached = Set(search.plays.map(\.title))
+    for (index, result) in disc.titles.enumerated() where !reached.contains(index + 1) {
+      if case .success(let t) = result, t.duration90k > best.played.ticks {
+        list.append(
+          TitleEvidence(
+            kind: .navigation, key: String(index + 1),
+            detail: "longer (\(format(t.duration90k))) but no menu or navigation command reaches it"))
+      }
+    }
+    return list
   }
 
   /// "the menus play title 5 (0:00:06.000): First Play → VMGM PGC 1 button 1; …".
@@ -170,13 +220,33 @@ public enum DVDSmartTitleSelector {
           + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
             separator: ", ")
       }
-      return Selection(title: best.number, reason: reason, setAside: setAside)
+      let tied = candidates.filter {
+        abs($0.duration90k - best.duration90k) * 100 <= max($0.duration90k, best.duration90k)
+      }.map(\.number)
+      if tied.count > 1 {
+        reason +=
+          "; ambiguous: \(tied.count) titles are as long (within 1 %); the longest of them, the first on a tie, is picked"
+      }
+      let evidence = TitleEvidence(
+        kind: .heuristic, key: String(best.number),
+        detail: tied.count > 1
+          ? "one of \(tied.count) titles of the same length (within 1 %); the longest of them, the first on a tie, is picked"
+          : "the longest plausible title")
+      return Selection(
+        title: best.number, reason: reason, setAside: setAside, evidence: [evidence],
+        confidence: tied.count > 1 ? .ambiguous : .heuristic,
+        candidates: tied.count > 1 ? tied : [])
     }
     if let fallback = LsdvdTitleSelector.select(disc) {
       setAside[fallback] = nil
       return Selection(
         title: fallback, reason: "every title looks implausible; using lsdvd's longest track",
-        setAside: setAside)
+        setAside: setAside,
+        evidence: [
+          .init(
+            kind: .heuristic, key: String(fallback),
+            detail: "lsdvd's longest track (every title looked implausible)")
+        ], confidence: .heuristic)
     }
     return Selection(title: nil, reason: "the disc has no playable title", setAside: setAside)
   }
