@@ -121,8 +121,11 @@ import Testing
           let ours = pack.highlight?.buttons ?? []
           #expect(ours.count == (theirs.status == 0 ? 0 : theirs.buttons.count), "\(file) @\(start)")
           for (a, b) in zip(ours, theirs.buttons) {
-            #expect(a.x == b.x && a.y == b.y && a.command.raw == b.command)
-            #expect([a.up, a.down, a.left, a.right, a.autoAction] == [b.up, b.down, b.left, b.right, b.autoAction])
+            let same: Bool =
+              a.x == b.x && a.y == b.y && a.command.raw == b.command && a.up == b.up
+              && a.down == b.down && a.left == b.left && a.right == b.right
+              && a.autoAction == b.autoAction
+            #expect(same, "\(file) @\(start): \(a) vs \(b)")
           }
           packs += 1
         }
@@ -200,7 +203,7 @@ import Testing
   /// SetGPRMMD with the counter bit: the register then counts seconds of the simulated clock.
   @Test func counterMode() {
     var vm = Self.vm()
-    vm.execute(Self.command([0x33, 0, 0, 5, 0, 0x81, 0, 0]))
+    vm.execute(Self.command([0x53, 0, 0, 5, 0, 0x81, 0, 0]))
     #expect(vm.registers.counterMode[1])
     vm.clock += 10
     vm.execute(Self.command([0x61, 0, 0, 0x02, 0, 0x01, 0, 0]))  // GPRM2 = GPRM1
@@ -210,7 +213,7 @@ import Testing
   /// SetSystem: audio/subpicture/angle (SPRM 1-3) and the highlighted button (SPRM 8).
   @Test func setSystem() {
     var vm = Self.vm()
-    vm.execute(Self.command([0x51, 0, 0x82, 0x83, 0x81, 0, 0, 0]))
+    vm.execute(Self.command([0x51, 0, 0, 0x82, 0x83, 0x81, 0, 0]))
     #expect(vm.registers.system[1] == 2 && vm.registers.system[2] == 3 && vm.registers.system[3] == 1)
     vm.execute(Self.command([0x56, 0, 0, 0, 0x0C, 0x00, 0, 0]))
     #expect(vm.registers.system[8] == 3 << 10)
