@@ -136,7 +136,8 @@ public enum DVDSmartTitleSelector {
       if case .failure = $0.info { return true } else { return false }
     }.count
     if broken > 0 {
-      reason += "; \(broken) title set\(broken == 1 ? " is" : "s are") unreadable and were skipped"
+      reason +=
+        "; \(broken) title set\(broken == 1 ? " is unreadable and was" : "s are unreadable and were") skipped"
     }
     let backups = disc.titleSets.values.filter {
       if case .success = $0.info { return $0.fromBackup } else { return false }
