@@ -102,7 +102,8 @@ public enum DVDSmartTitleSelector {
         list.append(
           TitleEvidence(
             kind: .navigation, key: String(index + 1),
-            detail: "longer (\(format(t.duration90k))) but no menu or navigation command reaches it"))
+            detail: "longer (\(format(t.duration90k))) but no menu or navigation command reaches it"
+          ))
       }
     }
     return list
@@ -142,8 +143,11 @@ public enum DVDSmartTitleSelector {
     let backups = disc.titleSets.values.filter {
       if case .success = $0.info { return $0.fromBackup } else { return false }
     }.count
-    if backups > 0 { reason += "; \(backups) title set\(backups == 1 ? "" : "s") read from the .BUP" }
-    reason += " (\(search.menuStates) menu state\(search.menuStates == 1 ? "" : "s"), \(search.buttonsPressed) button\(search.buttonsPressed == 1 ? "" : "s") pressed)"
+    if backups > 0 {
+      reason += "; \(backups) title set\(backups == 1 ? "" : "s") read from the .BUP"
+    }
+    reason +=
+      " (\(search.menuStates) menu state\(search.menuStates == 1 ? "" : "s"), \(search.buttonsPressed) button\(search.buttonsPressed == 1 ? "" : "s") pressed)"
     return reason
   }
 

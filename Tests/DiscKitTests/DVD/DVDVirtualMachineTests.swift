@@ -116,10 +116,13 @@ import Testing
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + file)))
         for start in stride(from: 0, to: bytes.count - 2047, by: 2048) {
           let sector = Array(bytes[start..<start + 2048])
-          guard let pack = try? DVDNavigationPack(sector: sector, at: Int64(start)) else { continue }
+          guard let pack = try? DVDNavigationPack(sector: sector, at: Int64(start)) else {
+            continue
+          }
           let theirs = try #require(Reference.DVDNav.buttons(sector: sector))
           let ours = pack.highlight?.buttons ?? []
-          #expect(ours.count == (theirs.status == 0 ? 0 : theirs.buttons.count), "\(file) @\(start)")
+          #expect(
+            ours.count == (theirs.status == 0 ? 0 : theirs.buttons.count), "\(file) @\(start)")
           for (a, b) in zip(ours, theirs.buttons) {
             let same: Bool =
               a.x == b.x && a.y == b.y && a.command.raw == b.command && a.up == b.up
@@ -138,7 +141,8 @@ import Testing
 
   static func vm() -> DVDVirtualMachine {
     DVDVirtualMachine(
-      program: DVDVirtualMachineProgram(firstPlay: nil, titles: [], managerMenus: nil, titleSets: [:]),
+      program: DVDVirtualMachineProgram(
+        firstPlay: nil, titles: [], managerMenus: nil, titleSets: [:]),
       limits: .init(links: 100, commands: 1000))
   }
 
@@ -214,7 +218,8 @@ import Testing
   @Test func setSystem() {
     var vm = Self.vm()
     vm.execute(Self.command([0x51, 0, 0, 0x82, 0x83, 0x81, 0, 0]))
-    #expect(vm.registers.system[1] == 2 && vm.registers.system[2] == 3 && vm.registers.system[3] == 1)
+    #expect(
+      vm.registers.system[1] == 2 && vm.registers.system[2] == 3 && vm.registers.system[3] == 1)
     vm.execute(Self.command([0x56, 0, 0, 0, 0x0C, 0x00, 0, 0]))
     #expect(vm.registers.system[8] == 3 << 10)
   }

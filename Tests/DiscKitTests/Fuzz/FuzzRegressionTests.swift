@@ -25,7 +25,9 @@ struct FuzzRegressionTests {
   struct FuzzCase: CustomTestStringConvertible, Sendable {
     var harness: String
     var file: String
-    var testDescription: String { harness + "/" + (file.split(separator: "/").last.map(String.init) ?? "") }
+    var testDescription: String {
+      harness + "/" + (file.split(separator: "/").last.map(String.init) ?? "")
+    }
   }
 
   @Test("every kept input is answered without a trap", arguments: cases)
@@ -76,7 +78,8 @@ struct FuzzRegressionTests {
           firstPlay: nil, titles: [], managerMenus: nil, titleSets: [:]), limits: limits)
       var index = 0
       while index + 8 <= bytes.count {
-        vm.execute(DVDCommand(raw: bytes[index..<index + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+        vm.execute(
+          DVDCommand(raw: bytes[index..<index + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
         index += 8
       }
     case "ts":
@@ -105,7 +108,9 @@ struct FuzzRegressionTests {
           guard let title = try? bluray.title(playlist: file.name) else { continue }
           _ = try? title.playbackStart(forTitleTime: 90_000)
         }
-        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() { sample(source) }
+        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() {
+          sample(source)
+        }
       } else if let dvd = try? DVDDisc(fileSystem: disc.fileSystem) {
         for case .success(let title) in dvd.titles.prefix(8) {
           if let source = try? dvd.byteSource(title: title.number) { sample(source) }

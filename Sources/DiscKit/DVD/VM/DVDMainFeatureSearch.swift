@@ -141,7 +141,8 @@ public enum DVDMainFeatureSearch {
           || (vm.cellNumber == (vm.currentProgramChain?.cellPlayback?.count ?? 0)
             && vm.currentProgramChain?.stillTime == 0xFF)
         if vm.domain != .title {
-          let buttons = reader.buttons(titleSet: vm.domain == .titleSetMenu ? vm.titleSet : 0, cell: cell)
+          let buttons = reader.buttons(
+            titleSet: vm.domain == .titleSetMenu ? vm.titleSet : 0, cell: cell)
           if !buttons.isEmpty {
             sawButtons = true
             if seenMenus.insert(key).inserted, menuStates < limits.menuStates {
@@ -150,8 +151,11 @@ public enum DVDMainFeatureSearch {
               for button in buttons {
                 var copy = vm
                 pressed += 1
-                guard copy.activate(button: button.number, command: button.command) else { continue }
-                queue.append(Branch(vm: copy, path: branch.path + ["\(place) button \(button.number)"]))
+                guard copy.activate(button: button.number, command: button.command) else {
+                  continue
+                }
+                queue.append(
+                  Branch(vm: copy, path: branch.path + ["\(place) button \(button.number)"]))
               }
             } else if menuStates >= limits.menuStates {
               warnings.append("the menu state budget ran out; the search is partial")
@@ -173,8 +177,11 @@ public enum DVDMainFeatureSearch {
         }
         if let v = visit {
           let full = advertised[v.title]?.ticks ?? 0
-          let next = branch.vm.stopped ? "stopped" : (branch.vm.domain == .title
-            ? "title \(branch.vm.titleNumber ?? 0)" : "a menu")
+          let next =
+            branch.vm.stopped
+            ? "stopped"
+            : (branch.vm.domain == .title
+              ? "title \(branch.vm.titleNumber ?? 0)" : "a menu")
           closeVisit(
             v.played < full
               ? "left for \(next) after \(DVDSmartTitleSelector.format(v.played)) of \(DVDSmartTitleSelector.format(full))"

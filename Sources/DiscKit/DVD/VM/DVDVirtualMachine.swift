@@ -78,7 +78,8 @@ public struct DVDVirtualMachine: Sendable {
 
   /// The disc title being played (SPRM 4) in the title domain, else `nil`.
   public var titleNumber: Int? {
-    domain == .title ? program.titleNumber(titleSet: titleSet, titleInSet: Int(registers.system[5])) : nil
+    domain == .title
+      ? program.titleNumber(titleSet: titleSet, titleInSet: Int(registers.system[5])) : nil
   }
 
   /// Starts at First Play and runs until the VM reaches a cell to play (or stops).

@@ -38,9 +38,11 @@ public final class DVDVirtualMachineProgram: Sendable {
   /// The disc title number of title `titleInSet` of title set `titleSet` (libdvdnav's `get_TT`),
   /// 0 when none.
   func titleNumber(titleSet: Int, titleInSet: Int) -> Int {
-    guard let index = titles.firstIndex(where: {
-      $0.titleSet == titleSet && $0.titleInSet == titleInSet
-    }) else { return 0 }
+    guard
+      let index = titles.firstIndex(where: {
+        $0.titleSet == titleSet && $0.titleInSet == titleInSet
+      })
+    else { return 0 }
     return index + 1
   }
 }

@@ -17,7 +17,8 @@ enum DVDVMHarness: FuzzHarness {
       for _ in 0..<64 where vm.currentCell != nil { vm.finishCell() }
     }
     var vm = DVDVirtualMachine(
-      program: DVDVirtualMachineProgram(firstPlay: nil, titles: [], managerMenus: nil, titleSets: [:]),
+      program: DVDVirtualMachineProgram(
+        firstPlay: nil, titles: [], managerMenus: nil, titleSets: [:]),
       limits: limits)
     var index = 0
     while index + 8 <= array.count {

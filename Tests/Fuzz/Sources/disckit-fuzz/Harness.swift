@@ -44,7 +44,6 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
   return 0
 }
 
-
 /// SwiftPM links an executable's entry point as `<module>_main` (`--defsym main=...`), so
 /// libFuzzer's own `main` is not used: this one runs the libFuzzer driver.
 @_cdecl("disckit_fuzz_main")
