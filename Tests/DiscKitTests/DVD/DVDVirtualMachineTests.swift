@@ -280,6 +280,36 @@ import Testing
     }
   }
 
+  /// A cell past the end of the title VOBs (0xFFFFFF) plays nothing: the decoy disc's feature
+  /// (title 5, three cells by its authoring) with its last cell moved out counts the other two
+  /// cells' times, with a warning, and is still the menus' choice.
+  @Test(.enabled(if: haveDiscs, missing))
+  func cellOutsideTheVOBs() throws {
+    let root = Fixtures.generated("dvd-menu-decoy") + "/VIDEO_TS/"
+    var files: [String: [UInt8]] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: root) {
+      files["/VIDEO_TS/" + name] = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + name)))
+    }
+    let vts = try DVDTitleSetInfo(bytes: try #require(files["/VIDEO_TS/VTS_01_0.IFO"]))
+    let pgc = try vts.programChains.programChain(vts.partsOfTitles.titles[4][0].programChain)
+    let cell = try #require(pgc.cellPlayback?.last)
+    for name in ["/VIDEO_TS/VTS_01_0.IFO", "/VIDEO_TS/VTS_01_0.BUP"] {
+      // last_sector is the last 4 bytes of the 24-byte cell playback entry.
+      let at = Int(cell.offset) + 20
+      files[name]?.replaceSubrange(at..<at + 4, with: [0, 0xFF, 0xFF, 0xFF])
+    }
+    let disc = try DVDDisc(fileSystem: MemoryFileSystem(files: files))
+    let result = DVDMainFeatureSearch.run(disc)
+    let best = try #require(result.best)
+    #expect(best.title == 5)
+    let others = try #require(pgc.cellPlayback).dropLast().reduce(Int64(0)) {
+      $0 + $1.playbackTime.ticks90k
+    }
+    #expect(best.played == MediaTime(ticks: others))
+    #expect(best.played < best.advertised)
+    #expect(result.warnings.contains { $0.contains("outside the title VOBs") })
+  }
+
   /// Real IFO sets (no VOBs, so no menu buttons): the answer is the static one, unchanged.
   @Test(.enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)))
   func realDataUnchanged() throws {

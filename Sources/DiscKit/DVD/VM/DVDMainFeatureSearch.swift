@@ -86,6 +86,14 @@ public enum DVDMainFeatureSearch {
     var menuStates = 0
     var pressed = 0
     var sawButtons = false
+    // Title VOB sizes in sectors (0 when the VOBs are absent: IFO-only sets are not checked).
+    var vobSectors: [Int: Int64] = [:]
+    func sectors(_ titleSet: Int) -> Int64 {
+      if let known = vobSectors[titleSet] { return known }
+      let size = ((try? disc.titleVOBs(titleSet: titleSet))?.size ?? 0) / 2048
+      vobSectors[titleSet] = size
+      return size
+    }
     var advertised: [Int: MediaTime] = [:]
     for (index, title) in disc.titles.enumerated() {
       if case .success(let t) = title { advertised[index + 1] = MediaTime(ticks: t.duration90k) }
@@ -166,7 +174,15 @@ public enum DVDMainFeatureSearch {
           }
         }
         if vm.domain == .title, visit != nil, cell.countsForDuration {
-          visit?.played += cell.playbackTime.ticks90k
+          let available = sectors(vm.titleSet)
+          if available > 0, Int64(cell.lastSector) >= available {
+            // A player cannot read it: the cell plays nothing (a warning, not a failure).
+            let note =
+              "title \(vm.titleNumber ?? 0) cell \(vm.cellNumber) lies outside the title VOBs (sector \(cell.lastSector) of \(available)); it plays nothing"
+            if !warnings.contains(note) { warnings.append(note) }
+          } else {
+            visit?.played += cell.playbackTime.ticks90k
+          }
         }
         branch.vm.clock += Int64(cell.playbackTime.wholeSeconds)
         branch.vm.finishCell()
