@@ -1,6 +1,6 @@
 /// Where a navigation command sends the player (libdvdnav's `link_t`): the link, jump and call
 /// forms of the DVD-Video command set. `button` values set the highlighted button (0 = keep).
-public enum DVDLink: Sendable, Hashable {
+enum DVDLink: Sendable, Hashable {
   /// Play the selected cell (the end of a chain of links).
   case playThis
   /// LinkNoLink: only set the highlighted button.
