@@ -6,7 +6,7 @@ fuzz_max_len() {
   case "$1" in
     udf | iso9660 | image) echo 131072 ;;
     ts | ps | timeseek) echo 65536 ;;
-    index | mpls | ifo) echo 16384 ;;
+    index | mpls | ifo | dvdvm) echo 16384 ;;
     *) echo 262144 ;;
   esac
 }

@@ -13,7 +13,7 @@ root="$(cd "$here/../.." && pwd)"
 gen="$root/TestImages/generated"
 real="${DISCKIT_REALDATA:-$root/../shared/realdata}"
 final="${CORPUS:-$here/corpus}"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm"
 . "$here/fuzz-max-len.sh"
 corpus="$(mktemp -d "${TMPDIR:-/tmp}/disckit-fuzz-seeds-XXXXXX")"
 trap 'rm -rf "$corpus"' EXIT
@@ -57,6 +57,7 @@ for f in $(search "${roots[@]}" -iname ics_menu.bin); do seed ics "$f"; done
 for f in $(search "${roots[@]}" -iname '*.mpls'); do seed mpls "$f"; done
 for f in $(search "${roots[@]}" -iname '*.clpi'); do seed clpi "$f"; done
 for f in $(search "${roots[@]}" \( -iname '*.IFO' -o -iname '*.BUP' \)); do seed ifo "$f"; done
+for f in $(search "${roots[@]}" \( -iname 'VIDEO_TS.IFO' -o -iname 'VIDEO_TS.BUP' \)); do seed dvdvm "$f"; done
 # File systems: every small image, and the metadata of big ones, in the sparse encoding.
 for f in $(search "$real/udf" "$gen" -maxdepth 1 \( -iname '*.iso' -o -iname 'udf*.img' \)); do
   small "$f" 16777216 && sparse udf "$f"

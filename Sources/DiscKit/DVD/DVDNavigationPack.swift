@@ -48,6 +48,9 @@ public struct DVDNavigationPack: Sendable, Hashable {
   public var vobuEndPTM: UInt32
   /// `nsml_agli.nsml_agl_dsta[0..<9]`: non-seamless angle destinations (0 = none).
   public var nonSeamlessAngleDestinations: [UInt32]
+  /// The PCI's highlight information (menu buttons), or `nil` when the PCI packet is too short
+  /// to hold it.
+  public var highlight: DVDHighlightInformation?
 
   // DSI (dsi_gi)
   /// `dsi_gi.nv_pck_scr`.
@@ -144,6 +147,12 @@ public struct DVDNavigationPack: Sendable, Hashable {
     nsml.reserveCapacity(9)
     for _ in 0..<9 { nsml.append(try reader.readUInt32BE()) }
     nonSeamlessAngleDestinations = nsml
+    if pciLength - 1 >= DVDHighlightInformation.pciOffset + DVDHighlightInformation.size {
+      try reader.seek(toRelative: pci + DVDHighlightInformation.pciOffset)
+      highlight = try DVDHighlightInformation(parsing: &reader)
+    } else {
+      highlight = nil
+    }
 
     try reader.seek(toRelative: pciPacket + pciLength)
     guard try reader.readUInt32BE() == 0x0000_01BF else {

@@ -38,6 +38,8 @@ public struct DVDProgramChain: Sendable, Hashable {
   public var cellPlayback: [DVDCellPlayback]?
   /// The cell positions, or `nil` when absent.
   public var cellPosition: [DVDCellPosition]?
+  /// The pre, post and cell commands, or `nil` when the PGC has no command table.
+  public var commands: DVDCommandTable?
   /// Absolute offset of the PGC in its IFO file.
   public var offset: Int64
   /// Absolute offset of the program map (for errors), when present.
@@ -81,6 +83,12 @@ public struct DVDProgramChain: Sendable, Hashable {
       _ = try base.slice(
         atRelative: commandOffset + 8, count: (pre + post + cell) * 8,
         structure: base.structure + " command table")
+      var table = try base.slice(
+        atRelative: commandOffset, count: 8 + (pre + post + cell) * 8,
+        structure: base.structure + " command table")
+      self.commands = try DVDCommandTable(parsing: &table)
+    } else {
+      self.commands = nil
     }
     if mapOffset != 0 && programCount > 0 {
       let map = try base.slice(

@@ -1,6 +1,13 @@
 /// DiscKit's main-title choice for DVDs, resisting the fake-title protections of some discs.
 ///
-/// Titles are set aside, each with a reason, when they
+/// First the disc's own navigation decides: ``DVDMainFeatureSearch`` runs the DVD VM from First
+/// Play through the menu buttons and takes the title played longest. Its answer is used when it
+/// pressed at least one menu button (the menu VOBs are there) or the title it found plays for
+/// 10 minutes or more (HandBrake's threshold), unless the static choice below is at least
+/// 10 minutes long and more than twice as long as what the menus play (a menu the VM cannot
+/// follow). Otherwise the static rules decide.
+///
+/// Static rules: titles are set aside, each with a reason, when they
 /// - cannot be read (a broken or missing title set, a program map past the cell table),
 /// - play nothing (no cells or zero duration),
 /// - have cells outside the title VOBs (checked only when the VOB files are present),
@@ -22,6 +29,10 @@ public enum DVDSmartTitleSelector {
     public var reason: String
     /// For each title set aside, why (title number → reason).
     public var setAside: [Int: TitleExclusion]
+    /// What the menu search found (nil when it was not run).
+    public var navigation: DVDMainFeatureSearch.Result? = nil
+    /// Whether the title comes from the menu search (else from the static rules).
+    public var fromNavigation: Bool = false
     /// The evidence for the chosen title.
     public var evidence: [TitleEvidence] = []
     /// What decided (`nil` when there is no title).
@@ -31,8 +42,117 @@ public enum DVDSmartTitleSelector {
     public var candidates: [Int] = []
   }
 
-  /// Chooses the main title of `disc`.
+  /// Chooses the main title of `disc`: the menu search first, then the static rules.
   public static func select(_ disc: DVDDisc) -> Selection {
+    var chosen = selectStatically(disc)
+    let search = DVDMainFeatureSearch.run(disc)
+    chosen.navigation = search
+    guard let best = search.best else { return chosen }
+    let tenMinutes = MediaTime(ticks: 600 * 90_000)
+    guard search.sawButtons || best.played >= tenMinutes else { return chosen }
+    if let fallback = chosen.title, fallback != best.title,
+      case .success(let other) = disc.titles[fallback - 1],
+      other.duration90k >= tenMinutes.ticks, other.duration90k > 2 * best.played.ticks
+    {
+      chosen.reason +=
+        "; the menus play title \(best.title) for only \(format(best.played.ticks)), so the static choice stands"
+      return chosen
+    }
+    chosen.reason = navigationReason(best, search: search, disc: disc)
+    chosen.title = best.title
+    chosen.setAside[best.title] = nil
+    chosen.fromNavigation = true
+    let tied = search.plays.filter {
+      abs($0.played.ticks - best.played.ticks) * 100 <= max($0.played.ticks, best.played.ticks)
+    }.map(\.title)
+    chosen.evidence = navigationEvidence(best, search: search, disc: disc)
+    chosen.confidence = tied.count > 1 ? .ambiguous : .navigation
+    chosen.candidates = tied.count > 1 ? tied : []
+    if tied.count > 1 {
+      chosen.reason +=
+        "; ambiguous: the menus play \(tied.count) titles as long (within 1 %); the first reached is picked"
+    }
+    return chosen
+  }
+
+  /// The evidence of the menu search: the path to the winner (``TitleEvidence/Kind/menu`` when
+  /// a button is on it, else ``TitleEvidence/Kind/navigation``), the titles the menus leave
+  /// early, and the longer titles no menu reaches.
+  static func navigationEvidence(
+    _ best: DVDMainFeatureSearch.Play, search: DVDMainFeatureSearch.Result, disc: DVDDisc
+  ) -> [TitleEvidence] {
+    let viaButton = best.path.contains { $0.contains("button") }
+    var list = [
+      TitleEvidence(
+        kind: viaButton ? .menu : .navigation, key: String(best.title),
+        detail: "played for \(format(best.played.ticks)) from "
+          + best.path.joined(separator: " → ") + " (\(best.ending))")
+    ]
+    for play in search.plays where play.title != best.title && play.played < play.advertised {
+      list.append(
+        TitleEvidence(
+          kind: .navigation, key: String(play.title),
+          detail:
+            "advertises \(format(play.advertised.ticks)) but plays \(format(play.played.ticks)) (\(play.ending))"
+        ))
+    }
+    let reached = Set(search.plays.map(\.title))
+    for (index, result) in disc.titles.enumerated() where !reached.contains(index + 1) {
+      if case .success(let t) = result, t.duration90k > best.played.ticks {
+        list.append(
+          TitleEvidence(
+            kind: .navigation, key: String(index + 1),
+            detail: "longer (\(format(t.duration90k))) but no menu or navigation command reaches it"
+          ))
+      }
+    }
+    return list
+  }
+
+  /// "the menus play title 5 (0:00:06.000): First Play → VMGM PGC 1 button 1; …".
+  static func navigationReason(
+    _ best: DVDMainFeatureSearch.Play, search: DVDMainFeatureSearch.Result, disc: DVDDisc
+  ) -> String {
+    var reason =
+      "the disc's menus play title \(best.title) longest (\(format(best.played.ticks))): "
+      + best.path.joined(separator: " → ")
+    if best.played < best.advertised { reason += " (\(best.ending))" }
+    let reached = Set(search.plays.map(\.title))
+    var unreached: [String] = []
+    for (index, result) in disc.titles.enumerated() where !reached.contains(index + 1) {
+      if case .success(let t) = result, t.duration90k > best.played.ticks {
+        unreached.append("title \(index + 1) (\(format(t.duration90k)))")
+      }
+    }
+    if !unreached.isEmpty {
+      reason += "; longer but reached by no menu: " + unreached.prefix(5).joined(separator: ", ")
+      if unreached.count > 5 { reason += " and \(unreached.count - 5) more" }
+    }
+    let cutShort = search.plays.filter { $0.title != best.title && $0.played < $0.advertised }
+    if let lie = cutShort.max(by: { $0.advertised < $1.advertised }), lie.advertised > best.played {
+      reason +=
+        "; title \(lie.title) advertises \(format(lie.advertised.ticks)) but plays \(format(lie.played.ticks)) (\(lie.ending))"
+    }
+    let broken = disc.titleSets.values.filter {
+      if case .failure = $0.info { return true } else { return false }
+    }.count
+    if broken > 0 {
+      reason +=
+        "; \(broken) title set\(broken == 1 ? " is unreadable and was" : "s are unreadable and were") skipped"
+    }
+    let backups = disc.titleSets.values.filter {
+      if case .success = $0.info { return $0.fromBackup } else { return false }
+    }.count
+    if backups > 0 {
+      reason += "; \(backups) title set\(backups == 1 ? "" : "s") read from the .BUP"
+    }
+    reason +=
+      " (\(search.menuStates) menu state\(search.menuStates == 1 ? "" : "s"), \(search.buttonsPressed) button\(search.buttonsPressed == 1 ? "" : "s") pressed)"
+    return reason
+  }
+
+  /// The static rules alone (the choice before the menu search existed).
+  public static func selectStatically(_ disc: DVDDisc) -> Selection {
     var setAside: [Int: TitleExclusion] = [:]
     var candidates: [DVDTitle] = []
     var seen: [[UInt64]: Int] = [:]

@@ -41,6 +41,8 @@ public struct DVDTitleSetInfo: Sendable {
   public var menuCellAddresses: Result<DVDCellAddressTable, DiscKitError>?
   /// The menu VOBU address map (nil when absent), or why it could not be read.
   public var menuVOBUAddresses: Result<DVDVOBUAddressMap, DiscKitError>?
+  /// The title set menus (VTSM_PGCI_UT; nil when absent), or why they could not be read.
+  public var menus: Result<DVDMenuTable, DiscKitError>?
 
   /// Parses a whole VTS_nn_0.IFO (or .BUP) file.
   public init(bytes: [UInt8], fileName: String = "VTS_01_0.IFO") throws(DiscKitError) {
@@ -63,6 +65,7 @@ public struct DVDTitleSetInfo: Sendable {
     let pttSector = Int(try header.uint32BE(atRelative: 200))
     let pgcitSector = Int(try header.uint32BE(atRelative: 204))
     let tmaptSector = Int(try header.uint32BE(atRelative: 212))
+    let menuTableSector = Int(try header.uint32BE(atRelative: 208))
     let menuCellSector = Int(try header.uint32BE(atRelative: 216))
     let menuVOBUSector = Int(try header.uint32BE(atRelative: 220))
     let cellSector = Int(try header.uint32BE(atRelative: 224))
@@ -101,6 +104,9 @@ public struct DVDTitleSetInfo: Sendable {
     timeMaps = DVDVideoManagerInfo.optionalTable(
       file, sector: tmaptSector, name: "VTS_TMAPT", pointerAt: 212
     ) { (r) throws(DiscKitError) in try DVDTimeMapTable(parsing: &r) }
+    menus = DVDVideoManagerInfo.optionalTable(
+      file, sector: menuTableSector, name: "VTSM_PGCI_UT", pointerAt: 208
+    ) { (r) throws(DiscKitError) in try DVDMenuTable(parsing: &r) }
     menuCellAddresses = DVDVideoManagerInfo.optionalTable(
       file, sector: menuCellSector, name: "VTSM_C_ADT", pointerAt: 216
     ) { (r) throws(DiscKitError) in try DVDCellAddressTable(parsing: &r) }

@@ -35,6 +35,10 @@ public struct DVDVideoManagerInfo: Sendable {
   public var menuCellAddresses: Result<DVDCellAddressTable, DiscKitError>?
   /// The menu VOBU address map (nil when absent), or why it could not be read.
   public var menuVOBUAddresses: Result<DVDVOBUAddressMap, DiscKitError>?
+  /// The video manager menus (VMGM_PGCI_UT; nil when absent), or why they could not be read.
+  public var menus: Result<DVDMenuTable, DiscKitError>?
+  /// Start sector of the menu VOBs (VIDEO_TS.VOB) relative to the VMG (0 when there are none).
+  public var menuVOBsSector: UInt32
 
   /// Parses a whole VIDEO_TS.IFO (or .BUP) file.
   public init(bytes: [UInt8], fileName: String = "VIDEO_TS.IFO") throws(DiscKitError) {
@@ -60,6 +64,8 @@ public struct DVDVideoManagerInfo: Sendable {
     providerIdentifier = DVDVideoManagerInfo.text(try header.bytes(atRelative: 64, count: 32))
     let firstPlay = Int(try header.uint32BE(atRelative: 132))
     let titleTableSector = Int(try header.uint32BE(atRelative: 196))
+    let menuTableSector = Int(try header.uint32BE(atRelative: 200))
+    menuVOBsSector = try header.uint32BE(atRelative: 192)
     let attributeSector = Int(try header.uint32BE(atRelative: 208))
     let menuCellSector = Int(try header.uint32BE(atRelative: 216))
     let menuVOBUSector = Int(try header.uint32BE(atRelative: 220))
@@ -83,6 +89,9 @@ public struct DVDVideoManagerInfo: Sendable {
     var attributeReader = try DVDVideoManagerInfo.table(
       file, byte: attributeSector * 2048, name: "VTS_ATRT", pointerAt: 208)
     titleSetAttributes = try DVDTitleSetAttributeTable(parsing: &attributeReader)
+    menus = DVDVideoManagerInfo.optionalTable(
+      file, sector: menuTableSector, name: "VMGM_PGCI_UT", pointerAt: 200
+    ) { (r) throws(DiscKitError) in try DVDMenuTable(parsing: &r) }
     menuCellAddresses = DVDVideoManagerInfo.optionalTable(
       file, sector: menuCellSector, name: "VMGM_C_ADT", pointerAt: 216
     ) { (r) throws(DiscKitError) in try DVDCellAddressTable(parsing: &r) }

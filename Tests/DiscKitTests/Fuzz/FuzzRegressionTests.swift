@@ -39,8 +39,7 @@ struct FuzzRegressionTests {
 
   static let known: Set<String> = [
     "udf", "iso9660", "index", "movieobject", "hdmv", "ics", "mpls", "clpi", "ifo", "navpack", "ts",
-    "ps",
-    "timeseek", "segment", "image",
+    "ps", "timeseek", "segment", "image", "dvdvm",
   ]
 
   /// The harnesses' calls (kept in step with Tests/Fuzz/Sources/disckit-fuzz).
@@ -79,6 +78,25 @@ struct FuzzRegressionTests {
       _ = try? DVDVideoManagerInfo(bytes: bytes)
       _ = try? DVDTitleSetInfo(bytes: bytes)
     case "navpack": _ = try? DVDNavigationPack(sector: bytes, at: 0)
+    case "dvdvm":
+      let limits = DVDVirtualMachine.Limits(links: 2000, commands: 20_000)
+      if let vmg = try? DVDVideoManagerInfo(bytes: bytes) {
+        let program = DVDVirtualMachineProgram(
+          firstPlay: vmg.firstPlayProgramChain, titles: vmg.titles.titles,
+          managerMenus: try? vmg.menus?.get(), titleSets: [:])
+        var vm = DVDVirtualMachine(program: program, limits: limits)
+        vm.start()
+        for _ in 0..<64 where vm.currentCell != nil { vm.finishCell() }
+      }
+      var vm = DVDVirtualMachine(
+        program: DVDVirtualMachineProgram(
+          firstPlay: nil, titles: [], managerMenus: nil, titleSets: [:]), limits: limits)
+      var index = 0
+      while index + 8 <= bytes.count {
+        vm.execute(
+          DVDCommand(raw: bytes[index..<index + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+        index += 8
+      }
     case "ts":
       let source = MemoryByteSource(bytes)
       _ = try? PESPreScanner.scan(source: source, offset: 0, window: source.size)

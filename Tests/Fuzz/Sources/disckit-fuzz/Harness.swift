@@ -17,7 +17,7 @@ nonisolated(unsafe) let harnesses: [any FuzzHarness.Type] = [
   UDFHarness.self, ISO9660Harness.self, IndexHarness.self, MovieObjectHarness.self,
   HDMVHarness.self, ICSHarness.self,
   MPLSHarness.self, CLPIHarness.self, IFOHarness.self, NavPackHarness.self, TSHarness.self,
-  PSHarness.self, TimeSeekHarness.self, SegmentHarness.self, ImageHarness.self,
+  PSHarness.self, TimeSeekHarness.self, SegmentHarness.self, ImageHarness.self, DVDVMHarness.self,
 ]
 
 nonisolated(unsafe) var selected: (any FuzzHarness.Type)?
@@ -44,7 +44,6 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
   selected?.run(bytes)
   return 0
 }
-
 
 /// SwiftPM links an executable's entry point as `<module>_main` (`--defsym main=...`), so
 /// libFuzzer's own `main` is not used: this one runs the libFuzzer driver.

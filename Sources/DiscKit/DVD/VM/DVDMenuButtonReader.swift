@@ -1,0 +1,49 @@
+/// Reads the buttons of menu cells from the menu VOBs (VIDEO_TS.VOB, VTS_nn_0.VOB): the
+/// highlight information of the navigation pack at the start of the cell's first VOBU (or of its
+/// last VOBU when the first has none). Reads are cached; a read error is a warning.
+struct DVDMenuButtonReader {
+  let fileSystem: any DiscFileSystem
+  var files: [Int: (any ByteSource)?] = [:]
+  var cache: [Int64: [DVDButton]] = [:]
+  var warnings: [String] = []
+  var reads = 0
+  /// Navigation packs read at most (the menus of a disc need a few hundred).
+  let maxReads = 4096
+
+  init(fileSystem: any DiscFileSystem) { self.fileSystem = fileSystem }
+
+  /// The buttons of `cell`, in the VMGM (`titleSet` 0) or title set `titleSet`'s menus.
+  mutating func buttons(titleSet: Int, cell: DVDCellPlayback) -> [DVDButton] {
+    let first = lookup(titleSet: titleSet, sector: cell.firstSector)
+    if !first.isEmpty || cell.lastVOBUStartSector == cell.firstSector { return first }
+    return lookup(titleSet: titleSet, sector: cell.lastVOBUStartSector)
+  }
+
+  mutating func lookup(titleSet: Int, sector: UInt32) -> [DVDButton] {
+    let key = Int64(titleSet) << 40 | Int64(sector)
+    if let known = cache[key] { return known }
+    var result: [DVDButton] = []
+    if reads < maxReads, let file = file(titleSet) {
+      reads += 1
+      let name = titleSet == 0 ? "VIDEO_TS.VOB" : "VTS_\(titleSet < 10 ? "0" : "")\(titleSet)_0.VOB"
+      do {
+        let offset = Int64(sector) * 2048
+        let bytes = try file.bytes(at: offset, count: 2048, structure: name)
+        let pack = try DVDNavigationPack(sector: bytes, at: offset)
+        result = pack.highlight?.buttons ?? []
+      } catch {
+        warnings.append("\(name) sector \(sector): \(error.detail)")
+      }
+    }
+    cache[key] = result
+    return result
+  }
+
+  mutating func file(_ titleSet: Int) -> (any ByteSource)? {
+    if let known = files[titleSet] { return known }
+    let name = titleSet == 0 ? "VIDEO_TS.VOB" : "VTS_\(titleSet < 10 ? "0" : "")\(titleSet)_0.VOB"
+    let opened = try? fileSystem.openFile(atPath: "/VIDEO_TS/" + name)
+    files[titleSet] = opened
+    return opened
+  }
+}

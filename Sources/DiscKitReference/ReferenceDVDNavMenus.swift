@@ -1,0 +1,108 @@
+import CDVDNav
+import DiscKit
+
+extension Reference.DVDNav {
+  /// One button as libdvdread's `navRead_PCI` parses it (`btni_t`).
+  public struct Button: Sendable, Hashable {
+    public var x: ClosedRange<Int>
+    public var y: ClosedRange<Int>
+    public var up: Int
+    public var down: Int
+    public var left: Int
+    public var right: Int
+    public var autoAction: Int
+    public var command: UInt64
+  }
+
+  /// The highlight status (`hli_ss & 3`) and the `btn_ns` buttons of a navigation pack's PCI.
+  public static func buttons(sector: [UInt8]) -> (status: Int, buttons: [Button])? {
+    guard sector.count >= 2048 else { return nil }
+    var bytes = sector
+    var pci = pci_t()
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      navRead_PCI(&pci, base + 0x2D)
+    }
+    let count = min(36, Int(pci.hli.hl_gi.btn_ns))
+    let all = Mirror(reflecting: pci.hli.btnit).children.compactMap { $0.value as? btni_t }
+    let list = all.prefix(count).map { b in
+      var command: UInt64 = 0
+      for byte in Mirror(reflecting: b.cmd.bytes).children.compactMap({ $0.value as? UInt8 }) {
+        command = command << 8 | UInt64(byte)
+      }
+      return Button(
+        x: Int(min(b.x_start, b.x_end))...Int(max(b.x_start, b.x_end)),
+        y: Int(min(b.y_start, b.y_end))...Int(max(b.y_start, b.y_end)),
+        up: Int(b.up), down: Int(b.down), left: Int(b.left), right: Int(b.right),
+        autoAction: Int(b.auto_action_mode), command: command)
+    }
+    return (Int(pci.hli.hl_gi.hli_ss & 3), list)
+  }
+
+  /// Where libdvdnav ends up after a path of button presses.
+  public enum Outcome: Sendable, Hashable {
+    /// The first cell of a title (disc title number, PGC number in the title set, cell).
+    case title(title: Int, programChain: Int, cell: Int)
+    /// A menu with `buttons` buttons, waiting for a press.
+    case menu(buttons: Int)
+    /// Playback stopped.
+    case stop
+    /// The block limit was reached.
+    case limit
+  }
+
+  /// Drives libdvdnav from First Play (`dvdnav_get_next_block`, skipping stills and waits): at
+  /// each navigation packet in a menu domain whose PCI has buttons, presses the next button of
+  /// `buttons` with `dvdnav_button_select_and_activate`. After the last press, reports the first
+  /// title cell reached (`DVDNAV_CELL_CHANGE` in the VTS domain, with
+  /// `dvdnav_current_title_program`), or the next menu with buttons, or the stop.
+  public static func follow(path: String, buttons: [Int], maxBlocks: Int = 100_000)
+    throws(DiscKitError) -> Outcome
+  {
+    var handle: OpaquePointer?
+    guard dvdnav_open(&handle, path) == DVDNAV_STATUS_OK, let nav = handle else {
+      throw DiscKitError(.cannotOpen, "libdvdnav", at: nil, "dvdnav_open failed for \(path)")
+    }
+    defer { dvdnav_close(nav) }
+    var buffer = [UInt8](repeating: 0, count: 2048)
+    var pending = buttons[...]
+    for _ in 0..<maxBlocks {
+      var event: Int32 = 0
+      var length: Int32 = 0
+      let status = buffer.withUnsafeMutableBufferPointer {
+        dvdnav_get_next_block(nav, $0.baseAddress, &event, &length)
+      }
+      guard status == DVDNAV_STATUS_OK else {
+        let message = dvdnav_err_to_string(nav).map { String(cString: $0) } ?? "?"
+        throw DiscKitError(.io, "libdvdnav", at: nil, "dvdnav_get_next_block: \(message)")
+      }
+      switch event {
+      case DVDNAV_NAV_PACKET:
+        guard dvdnav_is_domain_vts(nav) != 1, let pci = dvdnav_get_current_nav_pci(nav),
+          pci.pointee.hli.hl_gi.btn_ns > 0, pci.pointee.hli.hl_gi.hli_ss & 3 != 0
+        else { break }
+        guard let next = pending.popFirst() else {
+          return .menu(buttons: Int(pci.pointee.hli.hl_gi.btn_ns))
+        }
+        dvdnav_button_select_and_activate(nav, pci, Int32(next))
+      case DVDNAV_STILL_FRAME:
+        dvdnav_still_skip(nav)
+      case DVDNAV_WAIT:
+        dvdnav_wait_skip(nav)
+      case DVDNAV_STOP:
+        return .stop
+      case DVDNAV_CELL_CHANGE:
+        guard pending.isEmpty, dvdnav_is_domain_vts(nav) == 1 else { break }
+        var title: Int32 = 0
+        var pgcn: Int32 = 0
+        var pgn: Int32 = 0
+        dvdnav_current_title_program(nav, &title, &pgcn, &pgn)
+        let cell = buffer.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
+        return .title(title: Int(title), programChain: Int(pgcn), cell: Int(cell))
+      default:
+        break
+      }
+    }
+    return .limit
+  }
+}
