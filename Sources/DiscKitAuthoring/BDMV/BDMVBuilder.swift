@@ -129,6 +129,9 @@ public struct BDMVBuilder: Sendable {
     public var version: BDMVVersion
     /// Test option: bytes read from a source per call (the output does not depend on it).
     public var readChunkSize: Int
+    /// Files written last by relative path (`BDMV/BDJO/00000.bdjo`, `BDMV/JAR/00000.jar`),
+    /// replacing any the builder wrote.
+    public var extraFiles: [String: [UInt8]] = [:]
 
     public init(
       chapterInterval: Double? = 300, language: String? = nil,
@@ -424,6 +427,7 @@ public struct BDMVBuilder: Sendable {
       })
     try staging.writeFile("BDMV/index.bdmv", index.serialize(), backup: true)
     try staging.writeFile("BDMV/MovieObject.bdmv", movieObjects.serialize(), backup: true)
+    try staging.writeExtraFiles(options.extraFiles)
 
     return Result(
       clips: analyses, clipIDs: clips.indices.map(clipID), playlists: playlists,

@@ -17,6 +17,7 @@ nonisolated(unsafe) let harnesses: [any FuzzHarness.Type] = [
   UDFHarness.self, ISO9660Harness.self, IndexHarness.self, MovieObjectHarness.self,
   MPLSHarness.self, CLPIHarness.self, IFOHarness.self, NavPackHarness.self, TSHarness.self,
   PSHarness.self, TimeSeekHarness.self, SegmentHarness.self, ImageHarness.self,
+  BDJOHarness.self, JARHarness.self, ClassHarness.self,
 ]
 
 nonisolated(unsafe) var selected: (any FuzzHarness.Type)?
