@@ -13,7 +13,9 @@ extension Reference {
     defer { bd_free_bdjo(raw) }
     let b = raw.pointee
     func text<T>(_ tuple: T, _ n: Int) -> String {
-      withUnsafeBytes(of: tuple) { String(decoding: $0.prefix(n).prefix { $0 != 0 }, as: UTF8.self) }
+      withUnsafeBytes(of: tuple) {
+        String(decoding: $0.prefix(n).prefix { $0 != 0 }, as: UTF8.self)
+      }
     }
     func string(_ p: UnsafeMutablePointer<CChar>?) -> String {
       p.map { String(cString: $0) } ?? ""

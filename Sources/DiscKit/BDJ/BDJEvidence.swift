@@ -52,7 +52,8 @@ public struct BDJEvidence: Sendable, Hashable {
     case .accessiblePlaylists(let bdjo):
       text = "first playlist of BDJO \(bdjo)'s table of accessible playlists, autostart flag set"
     case .jar(let path, let member, let className, let mention):
-      text = "\(mention.form == .locator ? "locator" : mention.form == .fileName ? "file name" : "feature key") "
+      text =
+        "\(mention.form == .locator ? "locator" : mention.form == .fileName ? "file name" : "feature key") "
       text += "\"\(mention.text)\" in \(path)"
       if !member.isEmpty { text += " (\(className.map { $0 + ".class" } ?? member))" }
     case .projectFile(let path, let record):
@@ -63,9 +64,12 @@ public struct BDJEvidence: Sendable, Hashable {
     if autostart { text += ", autostart application" }
     if !bdjo.isEmpty { text += " of BDJO \(bdjo.joined(separator: ", "))" }
     if !titles.isEmpty {
-      text += " (title \(titles.map { $0 == 65535 ? "first play" : String($0) }.joined(separator: ", ")))"
+      text +=
+        " (title \(titles.map { $0 == 65535 ? "first play" : String($0) }.joined(separator: ", ")))"
     }
-    if accessible, case .jar = source { text += "; the playlist is in the title's accessible table" }
+    if accessible, case .jar = source {
+      text += "; the playlist is in the title's accessible table"
+    }
     return text
   }
 }

@@ -174,7 +174,9 @@ package struct Inflater {
     }
   }
 
-  private static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+  private static let codeLengthOrder = [
+    16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
+  ]
 
   private mutating func dynamicTables() throws(DiscKitError) -> (HuffmanTable, HuffmanTable) {
     let literalCount = try bits(5) + 257
@@ -242,7 +244,8 @@ package struct Inflater {
     2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
   ]
   private static let distanceExtra: [UInt8] = [
-    0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+    0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
+    13,
   ]
 }
 

@@ -43,7 +43,8 @@ public struct JavaClassFile: Sendable, Hashable {
       switch tag {
       case 1:
         let length = Int(try reader.readUInt16BE())
-        let text = Self.decodeModifiedUTF8(try reader.bytes(atRelative: reader.relativePosition, count: length))
+        let text = Self.decodeModifiedUTF8(
+          try reader.bytes(atRelative: reader.relativePosition, count: length))
         try reader.skip(length)
         texts[slot] = text
         utf8.append(text)

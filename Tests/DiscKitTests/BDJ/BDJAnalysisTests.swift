@@ -12,7 +12,8 @@ struct BDJAnalysisTests {
   @Test func mentionsInStrings() {
     func numbers(_ s: String) -> [Int: PlaylistMention.Form] {
       Dictionary(
-        PlaylistMention.mentions(in: s).map { ($0.playlist, $0.form) }, uniquingKeysWith: { a, _ in a })
+        PlaylistMention.mentions(in: s).map { ($0.playlist, $0.form) },
+        uniquingKeysWith: { a, _ in a })
     }
     #expect(numbers("bd://0.PLAYLIST:00800") == [800: .locator])
     #expect(numbers("bd://1.PLAYLIST:00658.ITEM:0.MARK:2") == [658: .locator])
@@ -53,7 +54,8 @@ struct BDJAnalysisTests {
     var random = SeededRandom(seed: 0xB10)
     for _ in 0..<2000 {
       var copy = bytes
-      copy[Int.random(in: 0..<copy.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+      copy[Int.random(in: 0..<copy.count, using: &random)] = UInt8.random(
+        in: 0...255, using: &random)
       for record in BlurayProjectFile(bytes: copy).records {
         #expect(record.name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F })
       }
@@ -88,7 +90,8 @@ struct BDJAnalysisTests {
       try Data(bytes).write(to: URL(fileURLWithPath: root + "/" + path))
     }
     let index = BDMVIndex(
-      firstPlay: .bdj(name: "00001", playbackType: 2), topMenu: .bdj(name: "00001", playbackType: 3),
+      firstPlay: .bdj(name: "00001", playbackType: 2),
+      topMenu: .bdj(name: "00001", playbackType: 3),
       titles: [.init(object: .bdj(name: "00001", playbackType: 2))])
     try write("BDMV/index.bdmv", index.serialize())
     try write(
@@ -99,10 +102,13 @@ struct BDJAnalysisTests {
     try write("BDMV/JAR/00001.jar", StoredZipWriter.archive(members))
     try write(
       "BDMV/JAR/00009.jar",
-      StoredZipWriter.archive([("d.txt", Array("bd://0.PLAYLIST:\(BDMVBuilder.fiveDigits(decoy))".utf8))]))
+      StoredZipWriter.archive([
+        ("d.txt", Array("bd://0.PLAYLIST:\(BDMVBuilder.fiveDigits(decoy))".utf8))
+      ]))
     try write(
       "BDMV/JAR/00002/bluray_project.bin",
-      [1, 2, 3] + Self.projectRecord("FPL_MainFeature", playlist: UInt16(feature), seconds: featureSeconds)
+      [1, 2, 3]
+        + Self.projectRecord("FPL_MainFeature", playlist: UInt16(feature), seconds: featureSeconds)
         + Self.projectRecord("FPL_MainFeature", playlist: UInt16(decoy), seconds: 5))
   }
 
@@ -132,7 +138,8 @@ struct BDJAnalysisTests {
       #expect(path == "/BDMV/JAR/00001.jar")
       #expect(member == "com/studio/Menu.class")
       #expect(className == "com/studio/Menu")
-      #expect(mention == PlaylistMention(playlist: 658, form: .locator, text: "bd://0.PLAYLIST:00658"))
+      #expect(
+        mention == PlaylistMention(playlist: 658, form: .locator, text: "bd://0.PLAYLIST:00658"))
     } else {
       Issue.record("not JAR evidence: \(feature[1])")
     }
@@ -150,7 +157,9 @@ struct BDJAnalysisTests {
     let bad = root + "/BDMV/JAR/00003.jar"
     try Data([0x50, 0x4B, 3, 4, 1, 2, 3]).write(to: URL(fileURLWithPath: bad))
     try Data("BDJO0200".utf8).write(to: URL(fileURLWithPath: root + "/BDMV/BDJO/00002.bdjo"))
-    let badClass = StoredZipWriter.archive([("X.class", [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52, 0xFF, 0xFF])])
+    let badClass = StoredZipWriter.archive([
+      ("X.class", [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52, 0xFF, 0xFF])
+    ])
     try Data(badClass).write(to: URL(fileURLWithPath: root + "/BDMV/JAR/00004.jar"))
     let analysis = BDJAnalysis(
       fileSystem: try FolderFileSystem(root: root), index: nil,
@@ -175,7 +184,8 @@ struct BDJAnalysisTests {
       className: "Menu", package: "com.studio",
       literals: ["bd://0.PLAYLIST:\(BDMVBuilder.fiveDigits(feature))"], extra: "", in: dir)
     let index = BDMVIndex(
-      firstPlay: .bdj(name: "00001", playbackType: 2), topMenu: .bdj(name: "00001", playbackType: 3),
+      firstPlay: .bdj(name: "00001", playbackType: 2),
+      topMenu: .bdj(name: "00001", playbackType: 3),
       titles: [.init(object: .bdj(name: "00001", playbackType: 2))])
     options.extraFiles = [
       "BDMV/index.bdmv": index.serialize(),

@@ -28,7 +28,8 @@ struct BDJObjectTests {
       classpathExtension: "", initialClassName: "Helperx", parameters: [])
     return [
       BDJObject(
-        terminalInfo: .init(), cache: [], accessiblePlaylists: .init(
+        terminalInfo: .init(), cache: [],
+        accessiblePlaylists: .init(
           accessToAll: false, autostartFirstPlaylist: false, playlists: []),
         applications: [], keyInterestTable: 0, fileAccessInfo: ""),
       BDJObject(

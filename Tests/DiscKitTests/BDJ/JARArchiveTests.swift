@@ -12,7 +12,8 @@ struct JARArchiveTests {
   static func members() -> [(String, [UInt8])] {
     var random = SeededRandom(seed: 0x21B)
     var out: [(String, [UInt8])] = [("empty.txt", [])]
-    out.append(("a/text.properties", Array(String(repeating: "featurePlaylist=00800\n", count: 200).utf8)))
+    out.append(
+      ("a/text.properties", Array(String(repeating: "featurePlaylist=00800\n", count: 200).utf8)))
     out.append(("noise.bin", (0..<70_000).map { _ in UInt8.random(in: 0...255, using: &random) }))
     var runs: [UInt8] = []
     while runs.count < 300_000 {
@@ -92,7 +93,8 @@ struct JARArchiveTests {
     let jar = try PythonZip.archive(members, mode: "deflated6", in: dir)
     // Cutting the end loses the directory; cutting a member's data fails that member only.
     #expect(throws: DiscKitError.self) { try JARArchive(bytes: Array(jar.prefix(jar.count - 30))) }
-    let stream = try PythonZip.deflate(members[4].1, level: 6, strategy: "zlib.Z_DEFAULT_STRATEGY", in: dir)
+    let stream = try PythonZip.deflate(
+      members[4].1, level: 6, strategy: "zlib.Z_DEFAULT_STRATEGY", in: dir)
     for cut in stride(from: 0, to: stream.count, by: max(1, stream.count / 200)) {
       let error = #expect(throws: DiscKitError.self) {
         try Inflater.inflate(Array(stream.prefix(cut)), limit: 1 << 24)
@@ -116,7 +118,9 @@ struct JARArchiveTests {
         path,
       ])
     #expect(listing.status == 0, "\(listing.stderr)")
-    #expect(listing.text.split(separator: "\n").map { String($0.split(separator: " ")[0]) } == members.map(\.0))
+    #expect(
+      listing.text.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+        == members.map(\.0))
   }
 
   /// Seeded byte flips in an archive and in a raw stream: typed errors, never a trap or a hang.

@@ -62,7 +62,8 @@ struct JavaClassFileTests {
     var random = SeededRandom(seed: 0xCAFE)
     for _ in 0..<2000 {
       var copy = bytes
-      copy[Int.random(in: 0..<copy.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+      copy[Int.random(in: 0..<copy.count, using: &random)] = UInt8.random(
+        in: 0...255, using: &random)
       _ = try? JavaClassFile(bytes: copy)
     }
   }

@@ -108,7 +108,9 @@ struct FuzzRegressionTests {
 
   /// The jar harness's one-member archive around raw DEFLATE data (declared size 0, CRC 0).
   static func deflatedMember(_ data: [UInt8]) -> [UInt8] {
-    func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+    func le(_ v: Int, _ n: Int) -> [UInt8] {
+      (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
+    }
     let local = [0x50, 0x4B, 3, 4] + le(20, 2) + le(0, 2) + le(8, 2) + le(0, 12)
     let header = local + le(data.count, 4) + le(0, 4) + le(1, 2) + le(0, 2) + [0x78]
     let central =
