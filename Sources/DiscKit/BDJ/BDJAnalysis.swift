@@ -44,6 +44,11 @@ public struct BDJAnalysis: Sendable {
     scan.readObjects(index: index)
     scan.readJARs()
     objects = scan.objects
+    var perSource: [String: Set<Int>] = [:]
+    for item in scan.evidence { perSource[item.sourceKey, default: []].insert(item.playlist) }
+    for i in scan.evidence.indices {
+      scan.evidence[i].playlistsNamedBySameSource = perSource[scan.evidence[i].sourceKey]?.count ?? 1
+    }
     evidence = scan.evidence.sorted {
       $0.trust != $1.trust ? $0.trust > $1.trust : $0.playlist < $1.playlist
     }
@@ -56,6 +61,17 @@ extension BlurayDisc {
   /// ``BDJAnalysis``).
   public func namedEvidence(limits: ParsingLimits = .default) -> BDJAnalysis {
     BDJAnalysis(disc: self, limits: limits)
+  }
+}
+
+extension BDJEvidence {
+  /// The file (and member) the evidence comes from.
+  fileprivate var sourceKey: String {
+    switch source {
+    case .accessiblePlaylists(let bdjo): "bdjo:" + bdjo
+    case .jar(let path, let member, _, _): path + "!/" + member
+    case .projectFile(let path, _): path
+    }
   }
 }
 

@@ -4,9 +4,11 @@ public struct BDJApplication: Sendable, Hashable {
   public struct Profile: Sendable, Hashable {
     /// 1: BD-ROM profile 1, 2: profile 2 ...
     public var profile: UInt16
-    /// The version (major, minor, micro).
+    /// The major version.
     public var major: UInt8
+    /// The minor version.
     public var minor: UInt8
+    /// The micro version.
     public var micro: UInt8
 
     /// Creates a profile.

@@ -15,6 +15,7 @@ public struct BDJEvidence: Sendable, Hashable {
     /// An authoring project record naming the feature whose duration matches the playlist's.
     case projectRecord
 
+    /// Weaker than.
     public static func < (a: Trust, b: Trust) -> Bool { a.rawValue < b.rawValue }
   }
 
@@ -43,6 +44,9 @@ public struct BDJEvidence: Sendable, Hashable {
   /// Whether the playlist is accessible to those objects (listed in their table of accessible
   /// playlists, or the table grants access to all).
   public var accessible: Bool
+  /// How many playlists of the disc the same class file, resource or project file names (1: only
+  /// this one). A program naming one playlist says more than a table naming hundreds.
+  public var playlistsNamedBySameSource: Int = 1
 
   /// The evidence in words, e.g. `bd://0.PLAYLIST:00800 in BDMV/JAR/00000.jar
   /// (com/studio/Menu.class), autostart application of BDJO 00000 (title 1)`.

@@ -196,6 +196,13 @@ public struct JARArchive: Sendable {
         structure, at: entry.localHeaderOffset,
         "declares \(entry.uncompressedSize) bytes; the limit is \(limit)")
     }
+    // DEFLATE expands incompressible data by a few bytes per 64 KiB block at most: more stored
+    // bytes than that cannot inflate within the limit.
+    guard entry.compressedSize <= Int64(limit) + Int64(limit >> 8) + 4096 else {
+      throw DiscKitError.limit(
+        structure, at: entry.localHeaderOffset,
+        "stores \(entry.compressedSize) bytes; more than a member within \(limit) bytes needs")
+    }
     guard entry.compressedSize <= source.size - dataOffset else {
       throw DiscKitError.truncated(structure, at: dataOffset, needed: entry.compressedSize)
     }

@@ -134,6 +134,9 @@ struct BDJAnalysisTests {
     let feature = try #require(named[658])
     #expect(feature.map(\.trust) == [.projectRecord, .autostartJAR])
     #expect(feature[1].autostart && feature[1].accessible && feature[1].bdjo == ["00001"])
+    // Menu.class names the feature and the menu background playlist.
+    #expect(feature[1].playlistsNamedBySameSource == 2)
+    #expect(feature[0].playlistsNamedBySameSource == 1)
     if case .jar(let path, let member, let className, let mention) = feature[1].source {
       #expect(path == "/BDMV/JAR/00001.jar")
       #expect(member == "com/studio/Menu.class")
