@@ -10,8 +10,8 @@ import NIOPosix
 /// any Hummingbird 2 router can mount:
 ///
 /// ```swift
-/// let discs = try DiscRoutes<BasicRequestContext>(root: "/srv/discs")
-/// let router = Router()
+/// let discs = try DiscRoutes<DiscRequestContext>(root: "/srv/discs")
+/// let router = Router(context: DiscRequestContext.self)
 /// router.addRoutes(discs.collection(), atPath: "/media")
 /// ```
 ///
@@ -23,7 +23,10 @@ import NIOPosix
 /// - `GET /discs/{id}/titles/{key}/index.m3u8` (HLS, Blu-ray) over `GET|HEAD .../stream.ts` (188-byte packets);
 /// - `GET /status`.
 ///
-/// Other methods on these paths are 405. Every blocking disc read runs on the thread pool.
+/// Other methods on these paths are 405. Every blocking disc read runs on the thread pool. Mounted
+/// with a ``ConnectionEventLoopContext`` (``DiscRequestContext``, or your own context conforming
+/// to it), each stream holds at most three chunks in memory whatever the client's speed; any other
+/// `RequestContext` works too, with only NIO's own backpressure.
 public struct DiscRoutes<Context: RequestContext>: Sendable {
   /// The discs.
   public let library: DiscLibrary
@@ -65,7 +68,9 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     let routes = RouteCollection(context: Context.self)
     if let logger { routes.add(middleware: AccessLogMiddleware<Context>(logger: logger)) }
     routes.add(middleware: RequestTargetMiddleware<Context>())
-    if let token = configuration.token { routes.add(middleware: BearerTokenMiddleware<Context>(token: token)) }
+    if let token = configuration.token {
+      routes.add(middleware: BearerTokenMiddleware<Context>(token: token))
+    }
 
     json(routes, "status") { _, _ in
       try JSONResponse.make(
@@ -100,7 +105,9 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
           return try ScanDocument(title: title, at: start, window: window)
         })
     }
-    for (path, plain) in [("discs/:id/titles/:key/stream", false), ("discs/:id/titles/:key/stream.ts", true)] {
+    for (path, plain) in [
+      ("discs/:id/titles/:key/stream", false), ("discs/:id/titles/:key/stream.ts", true),
+    ] {
       let stream: @Sendable (Request, Context) async throws -> Response = { request, context in
         await handling {
           let disc = try await open(context)
@@ -117,7 +124,9 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
                 plainTransportStream: plain)
             }
           }
-          return try streams.respond(to: request, resource: resource)
+          let eventLoop = (context as any RequestContext as? any ConnectionEventLoopContext)?
+            .connectionEventLoop
+          return try streams.respond(to: request, resource: resource, eventLoop: eventLoop)
         }
       }
       routes.get(RouterPath(path), use: stream)
@@ -142,7 +151,8 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
         if let token = configuration.token, request.uri.queryParameters["token"] != nil {
           query.append("token=\(token)")
         }
-        return playlist.text(uri: "stream.ts" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+        return playlist.text(
+          uri: "stream.ts" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
       }
       var buffer = ByteBuffer()
       buffer.writeString(text)

@@ -27,7 +27,7 @@ public struct DiscServer: Sendable {
   /// The options.
   public let options: Options
   /// The routes.
-  public let routes: DiscRoutes<BasicRequestContext>
+  public let routes: DiscRoutes<DiscRequestContext>
   /// The logger (access logs at `info`).
   public let logger: Logger
 
@@ -40,7 +40,7 @@ public struct DiscServer: Sendable {
 
   /// Binds and serves until SIGINT/SIGTERM; `onRunning` gets the bound port.
   public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-    let router = Router(context: BasicRequestContext.self)
+    let router = Router(context: DiscRequestContext.self)
     router.addRoutes(routes.collection(accessLog: logger))
     let app = Application(
       router: router,

@@ -5,8 +5,10 @@ public struct DiscServerConfiguration: Sendable {
   public var token: String?
   /// The most streams served at once; more get 503 with `Retry-After`.
   public var maxStreams: Int
-  /// Bytes read from the title per chunk of a streaming body (memory per stream is at most two
-  /// chunks: one being sent, one being read).
+  /// Bytes read from the title per chunk of a streaming body. Mounted with a
+  /// ``ConnectionEventLoopContext`` (``DiscRequestContext``), a stream holds at most three chunks
+  /// (one the connection holds, one waiting for it, one being read), whatever the client's speed.
+  /// 128 KiB measured as fast as 512 KiB on loopback, with a quarter of the memory.
   public var chunkSize: Int
   /// Opened discs kept in the cache.
   public var cacheCapacity: Int
@@ -17,7 +19,7 @@ public struct DiscServerConfiguration: Sendable {
 
   /// Creates a configuration; the defaults suit a home server.
   public init(
-    token: String? = nil, maxStreams: Int = 64, chunkSize: Int = 512 << 10,
+    token: String? = nil, maxStreams: Int = 64, chunkSize: Int = 128 << 10,
     cacheCapacity: Int = 16, scanWindow: Int64 = 30 << 20, maxScanWindow: Int64 = 256 << 20
   ) {
     self.token = token

@@ -22,7 +22,13 @@ public struct StreamResponder: Sendable {
   }
 
   /// The response to `request` for `resource`.
-  public func respond(to request: Request, resource: TitleResource) throws(ServerError) -> Response {
+  ///
+  /// - Parameter eventLoop: the event loop of the request's connection
+  ///   (``ConnectionEventLoopContext``): with it, at most three chunks of the body are in memory
+  ///   at once, whatever the client's speed.
+  public func respond(
+    to request: Request, resource: TitleResource, eventLoop: (any EventLoop)? = nil
+  ) throws(ServerError) -> Response {
     let size = resource.length
     var headers: HTTPFields = [
       .acceptRanges: "bytes", .eTag: resource.eTag, .lastModified: resource.lastModified,
@@ -63,18 +69,20 @@ public struct StreamResponder: Sendable {
         .serviceUnavailable, "\(limiter.maximum) streams are already running",
         headers: [.retryAfter: "1"])
     }
-    let body = body(
-      source: resource.source, range: range,
-      ticket: ticket)
+    let body = body(source: resource.source, range: range, ticket: ticket, eventLoop: eventLoop)
     return Response(status: status, headers: headers, body: body)
   }
 
   /// A body streaming `range` of `source`: reads of ``chunkSize`` bytes on the thread pool, the
   /// next read overlapping the write of the current chunk; each write waits for the connection
-  /// (backpressure). The ticket is held until the body ends or is dropped.
-  func body(source: any ByteSource, range: Range<Int64>, ticket: StreamLimiter.Ticket)
-    -> ResponseBody
-  {
+  /// (backpressure). With the connection's `eventLoop`, each write also waits until the event loop
+  /// has taken the chunk (see ``ConnectionEventLoopContext``), so that the next write sees the
+  /// connection's writability: at most three chunks are in memory. The ticket is held until the
+  /// body ends or is dropped.
+  func body(
+    source: any ByteSource, range: Range<Int64>, ticket: StreamLimiter.Ticket,
+    eventLoop: (any EventLoop)? = nil
+  ) -> ResponseBody {
     let chunkSize = chunkSize
     let pool = threadPool
     return ResponseBody(contentLength: Int(range.count)) { writer in
@@ -103,6 +111,9 @@ public struct StreamResponder: Sendable {
         let next = position
         pending = next < range.upperBound ? Task { try await read(next) } : nil
         try await writer.write(buffer)
+        // The event loop runs its tasks in order: once this one has run, so has the write above,
+        // and the writer knows whether the connection can take more.
+        if let eventLoop { try await eventLoop.submit {}.get() }
       }
       try await writer.finish(nil)
       withExtendedLifetime(ticket) {}

@@ -134,6 +134,30 @@ struct EndToEndTests {
     #expect(video["firstIDRPTS"] is NSNumber)
   }
 
+  /// The text form says what decided the main title, as the JSON does: the confidence and one
+  /// line per piece of evidence, naming the JSON's main title.
+  @Test(
+    .enabled(
+      if: haveBinary && haveImages,
+      "needs the built disckit and TestImages/scripts/make-all.sh output"))
+  func titlesTextShowsTheConfidenceAndEvidenceOfTheJSON() throws {
+    for disc in [Self.dvd, Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path] {
+      let json = try Self.json(try Self.disckit(["titles", disc, "--json"]))
+      let confidence = try #require(json["confidence"] as? String)
+      let evidence = try #require(json["evidence"] as? [[String: Any]])
+      let text = String(decoding: try Self.disckit(["titles", disc]).stdout, as: UTF8.self)
+      let lines = text.split(separator: "\n").map(String.init)
+      #expect(lines.contains { $0.hasPrefix("Confidence: \(confidence)") }, "\(text)")
+      let evidenceLines = lines.filter { $0.hasPrefix("  evidence: ") }
+      #expect(evidenceLines.count == evidence.count, "\(text)")
+      for (line, item) in zip(evidenceLines, evidence) {
+        #expect(
+          line.hasSuffix(": \(item["kind"] as? String ?? "?"): \(item["detail"] as? String ?? "?")")
+        )
+      }
+    }
+  }
+
   @Test(.enabled(if: haveBinary, "needs the built disckit"))
   func scanOfATransportStreamFile() throws {
     let stream = Fixtures.generated("ts/h264-ac3.m2ts")

@@ -51,6 +51,13 @@ public enum SmartTitleSelector {
     public var main: String?
     /// Why the main title was chosen.
     public var reason: String
+    /// The evidence for the main title and against the playlists it was preferred to.
+    public var evidence: [TitleEvidence] = []
+    /// What decided (`nil` when there is no main title).
+    public var confidence: TitleConfidence? = nil
+    /// When ``confidence`` is ``TitleConfidence/ambiguous``: the playlists (file names) that
+    /// nothing DiscKit reads tells apart from the main title, the main title among them.
+    public var candidates: [String] = []
   }
 
   /// Selects.
@@ -126,8 +133,63 @@ public enum SmartTitleSelector {
     if relaxed {
       reason.append("every playlist is shorter than \(Int(minSeconds)) s, so short ones count")
     }
+    let tied = twins(of: best, in: pool, candidates)
+    var evidence: [TitleEvidence] = []
+    let confidence: TitleConfidence
+    let key = Disc.key(ofPlaylist: candidates[best].name)
+    for title in entries[best].playedByTitles.sorted() {
+      evidence.append(
+        .init(
+          kind: .navigation, key: key,
+          detail: title == 0 ? "played by the first-play object" : "played by index title \(title)")
+      )
+    }
+    if tied.count > 1 {
+      confidence = .ambiguous
+      reason.append(
+        "ambiguous: \(tied.count) playlists tie on length, chapters and streams; picked by fewest out-of-order segments, then the lowest number"
+      )
+      evidence.append(
+        .init(
+          kind: .heuristic, key: key,
+          detail:
+            "one of \(tied.count) playlists that nothing on the disc tells apart; picked by fewest out-of-order segments, then the lowest number"
+        ))
+    } else {
+      confidence = entries[best].playedByTitles.isEmpty ? .heuristic : .navigation
+      if confidence == .heuristic {
+        evidence.append(.init(kind: .heuristic, key: key, detail: reason[0]))
+      }
+    }
+    // Longer playlists that lost because the navigation plays the main title and not them.
+    let bestDuration = duration(candidates[best])
+    for i in survivors where !pool.contains(i) && entries[i].playedByTitles.isEmpty {
+      if duration(candidates[i]) > bestDuration * 1.01 {
+        evidence.append(
+          .init(
+            kind: .navigation, key: Disc.key(ofPlaylist: candidates[i].name),
+            detail: "longer than the main title, but the disc's navigation does not play it"))
+      }
+    }
     return Result(
-      entries: entries, main: candidates[best].name, reason: TextJoin.join(reason, separator: "; "))
+      entries: entries, main: candidates[best].name, reason: TextJoin.join(reason, separator: "; "),
+      evidence: evidence, confidence: confidence,
+      candidates: tied.count > 1 ? tied.map { candidates[$0].name } : [])
+  }
+
+  /// The members of `pool` that the ranking cannot tell from `best` before its arbitrary
+  /// tie-breakers (segment order, number): same length within 1 %, chapters and streams. In
+  /// candidate order, `best` among them.
+  private static func twins(of best: Int, in pool: [Int], _ candidates: [Candidate]) -> [Int] {
+    let db = duration(candidates[best])
+    let cb = candidates[best].playlist?.chapterCount ?? 0
+    let sb = candidates[best].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0
+    return pool.filter { i in
+      let di = duration(candidates[i])
+      return abs(di - db) <= 0.01 * max(di, db)
+        && (candidates[i].playlist?.chapterCount ?? 0) == cb
+        && (candidates[i].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0) == sb
+    }.sorted()
   }
 
   /// Rule 1: unreadable, empty, and invalid in/out times.

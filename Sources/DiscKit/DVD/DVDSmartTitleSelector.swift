@@ -22,6 +22,13 @@ public enum DVDSmartTitleSelector {
     public var reason: String
     /// For each title set aside, why (title number → reason).
     public var setAside: [Int: TitleExclusion]
+    /// The evidence for the chosen title.
+    public var evidence: [TitleEvidence] = []
+    /// What decided (`nil` when there is no title).
+    public var confidence: TitleConfidence? = nil
+    /// When ``confidence`` is ``TitleConfidence/ambiguous``: the title numbers as long as the
+    /// chosen one (within 1 %), the chosen one among them.
+    public var candidates: [Int] = []
   }
 
   /// Chooses the main title of `disc`.
@@ -98,13 +105,33 @@ public enum DVDSmartTitleSelector {
           + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
             separator: ", ")
       }
-      return Selection(title: best.number, reason: reason, setAside: setAside)
+      let tied = candidates.filter {
+        abs($0.duration90k - best.duration90k) * 100 <= max($0.duration90k, best.duration90k)
+      }.map(\.number)
+      if tied.count > 1 {
+        reason +=
+          "; ambiguous: \(tied.count) titles are as long (within 1 %); the longest of them, the first on a tie, is picked"
+      }
+      let evidence = TitleEvidence(
+        kind: .heuristic, key: String(best.number),
+        detail: tied.count > 1
+          ? "one of \(tied.count) titles of the same length (within 1 %); the longest of them, the first on a tie, is picked"
+          : "the longest plausible title")
+      return Selection(
+        title: best.number, reason: reason, setAside: setAside, evidence: [evidence],
+        confidence: tied.count > 1 ? .ambiguous : .heuristic,
+        candidates: tied.count > 1 ? tied : [])
     }
     if let fallback = LsdvdTitleSelector.select(disc) {
       setAside[fallback] = nil
       return Selection(
         title: fallback, reason: "every title looks implausible; using lsdvd's longest track",
-        setAside: setAside)
+        setAside: setAside,
+        evidence: [
+          .init(
+            kind: .heuristic, key: String(fallback),
+            detail: "lsdvd's longest track (every title looked implausible)")
+        ], confidence: .heuristic)
     }
     return Selection(title: nil, reason: "the disc has no playable title", setAside: setAside)
   }

@@ -25,6 +25,14 @@ public struct TitleList: Sendable {
   public var mainKey: String?
   /// Why the main title was chosen.
   public var reason: String
+  /// The evidence for the main title and against the titles it was preferred to, strongest kind
+  /// first (see ``TitleEvidence``).
+  public var evidence: [TitleEvidence] = []
+  /// What decided the main title (`nil` when there is none).
+  public var confidence: TitleConfidence? = nil
+  /// When ``confidence`` is ``TitleConfidence/ambiguous``: the keys of the titles nothing on the
+  /// disc tells apart from the main title, the main title among them.
+  public var candidates: [String] = []
 }
 
 extension Disc {
@@ -87,8 +95,15 @@ extension TitleList {
       self.init(
         selection: selection, entries: entries, mainKey: mainName.map(Disc.key(ofPlaylist:)),
         reason:
-          "libbluray's main-title guess (nav_get_title_list, flags \(includeExcluded ? "TITLES_ALL" : "TITLES_RELEVANT"))"
-      )
+          "libbluray's main-title guess (nav_get_title_list, flags \(includeExcluded ? "TITLES_ALL" : "TITLES_RELEVANT"))",
+        evidence: mainName.map {
+          [
+            TitleEvidence(
+              kind: .heuristic, key: Disc.key(ofPlaylist: $0),
+              detail: "libbluray's main title: the longest, then more chapters, then more streams")
+          ]
+        } ?? [],
+        confidence: mainName == nil ? nil : .heuristic)
     case .smart:
       let result = SmartTitleSelector.select(
         disc.playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },
@@ -109,7 +124,8 @@ extension TitleList {
       }
       self.init(
         selection: selection, entries: entries, mainKey: result.main.map(Disc.key(ofPlaylist:)),
-        reason: result.reason)
+        reason: result.reason, evidence: result.evidence, confidence: result.confidence,
+        candidates: result.candidates.map(Disc.key(ofPlaylist:)))
     case .lsdvd:
       throw DiscKitError(
         .invalidArgument, "title selection", at: nil,
@@ -126,6 +142,9 @@ extension TitleList {
     let main: Int?
     let reason: String
     var aside: [Int: TitleExclusion] = [:]
+    var evidence: [TitleEvidence] = []
+    var confidence: TitleConfidence?
+    var candidates: [String] = []
     switch selection {
     case .lsdvd:
       let report = LsdvdTitleSelector.report(disc)
@@ -135,9 +154,15 @@ extension TitleList {
       }
       main = report.longestTrack == 0 ? nil : report.longestTrack
       reason = "lsdvd's longest track: first title with the greatest first-PGC playback time"
+      if let main {
+        evidence = [.init(kind: .heuristic, key: String(main), detail: reason)]
+        confidence = .heuristic
+      }
     case .smart, .libbluray:
       let chosen = DVDSmartTitleSelector.select(disc)
       (main, reason, aside) = (chosen.title, chosen.reason, chosen.setAside)
+      (evidence, confidence) = (chosen.evidence, chosen.confidence)
+      candidates = chosen.candidates.map(String.init)
     }
     var entries: [TitleList.Entry] = []
     for (index, result) in disc.titles.enumerated() {
@@ -155,6 +180,7 @@ extension TitleList {
           isMain: isMain))
     }
     self.init(
-      selection: selection, entries: entries, mainKey: main.map(String.init), reason: reason)
+      selection: selection, entries: entries, mainKey: main.map(String.init), reason: reason,
+      evidence: evidence, confidence: confidence, candidates: candidates)
   }
 }

@@ -133,6 +133,12 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
   public var mainNumber: Int?
   /// Why the main title was chosen.
   public var reason: String
+  /// What decided the main title: `named`, `navigation`, `heuristic` or `ambiguous`.
+  public var confidence: TitleConfidence?
+  /// The evidence for the main title and against the titles it was preferred to.
+  public var evidence: [TitleEvidence]?
+  /// When `confidence` is `ambiguous`: the keys of the indistinguishable titles.
+  public var candidates: [String]?
   public var titles: [Title]
   /// Disc-level warnings (files replaced by their backup copies, unreadable files, ...).
   public var warnings: [String]?
@@ -153,7 +159,10 @@ extension TitlesDocument {
     self.init(
       source: disc.image.path, kind: disc.kind, label: disc.label, selection: selection,
       main: list.mainKey, mainNumber: list.entries.first { $0.isMain }?.number,
-      reason: list.reason, titles: titles, warnings: warnings.isEmpty ? nil : warnings)
+      reason: list.reason, confidence: list.confidence,
+      evidence: list.evidence.isEmpty ? nil : list.evidence,
+      candidates: list.candidates.isEmpty ? nil : list.candidates, titles: titles,
+      warnings: warnings.isEmpty ? nil : warnings)
   }
 
   private static func streams(_ title: DiscTitle) -> Streams {
@@ -179,7 +188,8 @@ extension TitlesDocument {
 
   private static func title(_ disc: Disc, _ entry: TitleList.Entry) -> Title {
     var row = Title(
-      number: entry.number, key: entry.key, main: entry.isMain, excluded: entry.excluded?.description,
+      number: entry.number, key: entry.key, main: entry.isMain,
+      excluded: entry.excluded?.description,
       duration90k: nil, duration: nil, size: nil, angles: 0, chapters: [],
       streams: Streams(video: [], audio: [], subtitles: [], interactive: []))
     switch disc.navigation {

@@ -8,6 +8,7 @@ enum TitlesText {
 
   private static func bluray(_ d: TitlesDocument) -> [String] {
     var lines = ["Main title: \(d.main.map { $0 + ".mpls" } ?? "none") (\(d.reason))"]
+    lines += decision(d, name: { $0 + ".mpls" })
     for t in d.titles {
       let s = t.streams
       let number = t.number.map { DecimalText.integer($0, width: 3) } ?? "  -"
@@ -59,6 +60,23 @@ enum TitlesText {
       lines.append(line)
     }
     lines.append("main title: \(d.main ?? "none") (\(d.selection.rawValue): \(d.reason))")
+    lines += decision(d, name: { "title " + $0 })
+    return lines
+  }
+
+  /// `Confidence: ...` and one `  evidence: ...` line per piece of evidence.
+  private static func decision(_ d: TitlesDocument, name: (String) -> String) -> [String] {
+    guard let confidence = d.confidence else { return [] }
+    var line = "Confidence: \(confidence.rawValue)"
+    if let candidates = d.candidates, !candidates.isEmpty {
+      let shown = candidates.prefix(8).map(name)
+      let more = candidates.count > 8 ? " and \(candidates.count - 8) more" : ""
+      line += " (indistinguishable: " + TextJoin.join(shown, separator: ", ") + more + ")"
+    }
+    var lines = [line]
+    for e in d.evidence ?? [] {
+      lines.append("  evidence: \(name(e.key)): \(e.kind.rawValue): \(e.detail)")
+    }
     return lines
   }
 }

@@ -50,6 +50,12 @@ struct SmartSelectionTests {
     let (result, _) = try select(disc.path)
     #expect(result.main == "00800.mpls")
     #expect(result.reason.contains("index title 1"))
+    // The navigation decided: 00800 is the only one of the 201 twins any title plays.
+    #expect(result.confidence == .navigation)
+    #expect(result.candidates.isEmpty)
+    #expect(
+      result.evidence.contains(
+        TitleEvidence(kind: .navigation, key: "00800", detail: "played by index title 1")))
     // libbluray: all 201 tie on length, chapters and streams; the last one listed wins.
     let theirs = try libblurayMain(disc.path)
     #expect(theirs != nil && theirs != "00800.mpls")
@@ -66,6 +72,30 @@ struct SmartSelectionTests {
     }
     let (result, _) = try select(disc.path)
     #expect(result.main == "00850.mpls")
+    // Nothing on the disc tells the 31 orderings apart: the choice is a guess and says so.
+    #expect(result.confidence == .ambiguous)
+    #expect(result.candidates.count == 31)
+    #expect(result.candidates.contains("00850.mpls"))
+    #expect(result.reason.contains("ambiguous"))
+  }
+
+  /// A decoy a minute longer than the feature (the feature's segments plus one more, reshuffled)
+  /// that no navigation plays: the navigation decides, and the evidence names the decoy.
+  @Test func aLongerDecoyLosesToTheNavigatedFeature() throws {
+    let disc = try SyntheticBluray()
+    let segments = (0..<6).map { String(format: "%05d", 300 + $0) }
+    for id in segments { try disc.clip(id, SyntheticBluray.clipInfo(seconds: 400)) }
+    let feature = segments.dropLast().map { SyntheticBluray.item($0, from: 0, to: 300) }
+    try disc.playlist(658, MoviePlaylist(playItems: Array(feature)))
+    let decoy = [SyntheticBluray.item(segments[5], from: 0, to: 60)] + feature.reversed()
+    try disc.playlist(436, MoviePlaylist(playItems: decoy))
+    try disc.navigation(plays: [[658]])
+    let (result, _) = try select(disc.path)
+    #expect(result.main == "00658.mpls")
+    #expect(result.confidence == .navigation)
+    #expect(result.evidence.contains { $0.key == "00436" && $0.kind == .navigation })
+    // libbluray takes the longer decoy.
+    #expect(try libblurayMain(disc.path) == "00436.mpls")
   }
 
   /// A looping decoy (every segment twice, so libbluray's 3-repeat filter keeps it) is twice as
