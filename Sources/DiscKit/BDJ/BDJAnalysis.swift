@@ -263,3 +263,33 @@ private struct Scan {
     }
   }
 }
+
+extension BDJAnalysis {
+  /// The evidence as the main-title selector takes it: kind ``TitleEvidence/Kind/bdj`` or
+  /// ``TitleEvidence/Kind/projectFile``, the playlist's five-digit key, and the detail in words
+  /// (with the trust level first, e.g. `autostart JAR: locator "bd://0.PLAYLIST:00800" in ...`).
+  ///
+  /// - Parameter minimumTrust: leave out weaker evidence (by default only bare listings).
+  public func titleEvidence(minimumTrust: BDJEvidence.Trust = .otherJAR) -> [TitleEvidence] {
+    evidence.filter { $0.trust >= minimumTrust }.map { item in
+      let digits = String(item.playlist)
+      let key = String(repeating: "0", count: max(0, 5 - digits.count)) + digits
+      let kind: TitleEvidence.Kind
+      if case .projectFile = item.source { kind = .projectFile } else { kind = .bdj }
+      return TitleEvidence(kind: kind, key: key, detail: "\(item.trust.label): \(item.detail)")
+    }
+  }
+}
+
+extension BDJEvidence.Trust {
+  /// The trust level in words.
+  public var label: String {
+    switch self {
+    case .listed: "listed"
+    case .otherJAR: "JAR no autostart application loads"
+    case .autostartJAR: "autostart JAR"
+    case .featureKey: "feature key"
+    case .projectRecord: "project record with matching duration"
+    }
+  }
+}

@@ -151,6 +151,11 @@ struct BDJAnalysisTests {
     // The menu background: the table's autostart entry and a locator.
     #expect(Set(named[10]?.map(\.trust) ?? []) == [.listed, .autostartJAR])
     #expect(analysis.evidence.first?.playlist == 658)
+    // As the selector takes it: the project record first, then BD-J; bare listings left out.
+    let forSelector = analysis.titleEvidence()
+    #expect(forSelector.first?.kind == .projectFile && forSelector.first?.key == "00658")
+    #expect(forSelector.filter { $0.key == "00010" }.map(\.kind) == [.bdj])
+    #expect(!forSelector.contains { $0.detail.hasPrefix("listed") })
   }
 
   @Test func brokenFilesAreWarnings() throws {
