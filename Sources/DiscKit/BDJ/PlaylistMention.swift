@@ -54,8 +54,9 @@ public struct PlaylistMention: Sendable, Hashable {
     let suffix = Array(".mpls".utf8)
     var i = 0
     while i + 5 + suffix.count <= bytes.count {
-      let lowered = bytes[(i + 5)..<(i + 5 + suffix.count)].map { $0 | 0x20 }
-      if lowered == suffix, bytes[i..<(i + 5)].allSatisfy(isDigit), i == 0 || !isDigit(bytes[i - 1])
+      if bytes[i + 5] == 0x2E,
+        bytes[(i + 5)..<(i + 5 + suffix.count)].elementsEqual(suffix, by: { $0 | 0x20 == $1 }),
+        bytes[i..<(i + 5)].allSatisfy(isDigit), i == 0 || !isDigit(bytes[i - 1])
       {
         add(number(in: bytes, at: i, maxDigits: 5).0, .fileName)
       }
