@@ -47,7 +47,8 @@ public struct BDJAnalysis: Sendable {
     var perSource: [String: Set<Int>] = [:]
     for item in scan.evidence { perSource[item.sourceKey, default: []].insert(item.playlist) }
     for i in scan.evidence.indices {
-      scan.evidence[i].playlistsNamedBySameSource = perSource[scan.evidence[i].sourceKey]?.count ?? 1
+      scan.evidence[i].playlistsNamedBySameSource =
+        perSource[scan.evidence[i].sourceKey]?.count ?? 1
     }
     evidence = scan.evidence.sorted {
       $0.trust != $1.trust ? $0.trust > $1.trust : $0.playlist < $1.playlist

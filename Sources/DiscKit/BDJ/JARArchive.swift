@@ -237,17 +237,50 @@ public struct JARArchive: Sendable {
   }
 }
 
-/// CRC-32 (ISO 3309, the zip and PNG polynomial 0xEDB88320, reflected).
+/// CRC-32 (ISO 3309, the zip and PNG polynomial 0xEDB88320, reflected), eight bytes a step
+/// ("slicing by 8": table k holds the CRC of a byte followed by k zero bytes).
 enum CRC32 {
-  private static let table: [UInt32] = (0..<256).map { n -> UInt32 in
-    var c = UInt32(n)
-    for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-    return c
-  }
+  private static let tables: [[UInt32]] = {
+    var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
+    for n in 0..<256 {
+      var c = UInt32(n)
+      for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+      tables[0][n] = c
+    }
+    for n in 0..<256 {
+      var c = tables[0][n]
+      for k in 1..<8 {
+        c = tables[0][Int(c & 0xFF)] ^ (c >> 8)
+        tables[k][n] = c
+      }
+    }
+    return tables
+  }()
 
   static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    let t = tables
+    let (t0, t1, t2, t3, t4, t5, t6, t7) = (t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7])
     var c: UInt32 = 0xFFFF_FFFF
-    for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
+    var i = 0
+    let n = bytes.count
+    while i + 8 <= n {
+      let a =
+        c
+        ^ (UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16
+          | UInt32(bytes[i + 3]) << 24)
+      let b =
+        UInt32(bytes[i + 4]) | UInt32(bytes[i + 5]) << 8 | UInt32(bytes[i + 6]) << 16
+        | UInt32(bytes[i + 7]) << 24
+      c =
+        t7[Int(a & 0xFF)] ^ t6[Int((a >> 8) & 0xFF)] ^ t5[Int((a >> 16) & 0xFF)]
+        ^ t4[Int(a >> 24)] ^ t3[Int(b & 0xFF)] ^ t2[Int((b >> 8) & 0xFF)]
+        ^ t1[Int((b >> 16) & 0xFF)] ^ t0[Int(b >> 24)]
+      i += 8
+    }
+    while i < n {
+      c = t0[Int((c ^ UInt32(bytes[i])) & 0xFF)] ^ (c >> 8)
+      i += 1
+    }
     return c ^ 0xFFFF_FFFF
   }
 }
