@@ -8,7 +8,7 @@ let serverBenchmarks: [Benchmark] = [
   Benchmark(
     name: "serve",
     summary:
-      "HTTP: one stream, 16 concurrent streams, 64 KiB ranges of a title (DISCKIT_BENCH_SERVE_MIB, default 512) vs nginx"
+      "HTTP: one stream, 16 concurrent streams, 64 KiB ranges, 64 streams with peak RSS, of a title (DISCKIT_BENCH_SERVE_MIB, default 512) vs nginx"
   ) {
     for tool in ["/usr/sbin/nginx", "/usr/bin/curl", "/usr/bin/wrk"] where !FileManager.default.isExecutableFile(atPath: tool) {
       throw DiscKitError(.notFound, tool, at: nil, "not installed")
@@ -71,7 +71,25 @@ let serverBenchmarks: [Benchmark] = [
         format: "   64 KiB ranges, 16 connections (wrk, 5 s): disckit %.0f req/s, nginx %.0f req/s, ratio disckit/nginx = %.2f",
         rangesOurs.requestsPerSecond, rangesTheirs.requestsPerSecond,
         rangesOurs.requestsPerSecond / rangesTheirs.requestsPerSecond))
-    if let rss = ServerBench.residentKiB(server.process.processIdentifier) {
+    // 64 clients streaming the whole title for 10 s: peak resident memory of each server
+    // (nginx: master and workers together), sampled every 50 ms.
+    let serverPID = server.process.processIdentifier
+    let (heavyOurs, peakOurs) = try ServerBench.peakResidentKiB(of: { [serverPID] }) {
+      try ServerBench.wrk(ours, connections: 64, range: nil, seconds: 10)
+    }
+    let nginxPID = nginx.processIdentifier
+    let (heavyTheirs, peakTheirs) = try ServerBench.peakResidentKiB(
+      of: { [nginxPID] + ServerBench.children(of: nginxPID) }
+    ) {
+      try ServerBench.wrk(theirs, connections: 64, range: nil, seconds: 10)
+    }
+    print(
+      String(
+        format:
+          "   64 concurrent streams (wrk, 10 s): disckit %.0f MB/s, peak RSS %d MiB; nginx %.0f MB/s, peak RSS %d MiB; RSS ratio disckit/nginx = %.2f",
+        heavyOurs.bytesPerSecond / 1e6, peakOurs / 1024, heavyTheirs.bytesPerSecond / 1e6,
+        peakTheirs / 1024, Double(peakOurs) / Double(max(peakTheirs, 1))))
+    if let rss = ServerBench.residentKiB(serverPID) {
       print("   disckit-serve RSS after the runs: \(rss / 1024) MiB")
     }
   }
@@ -88,6 +106,13 @@ enum DiscEntryID {
     let hex = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - hex.count) + hex
   }
+}
+
+/// The running maximum of a sampled value, shared with the sampling thread.
+final class PeakSample: @unchecked Sendable {
+  let lock = NSLock()
+  var value = 0
+  var done = false
 }
 
 enum ServerBench {
@@ -179,9 +204,52 @@ enum ServerBench {
     return best
   }
 
-  /// wrk for 5 s on 2 threads; requests and bytes per second.
-  static func wrk(_ url: String, connections: Int, range: String?) throws -> (requestsPerSecond: Double, bytesPerSecond: Double) {
-    var arguments = ["-t2", "-c\(connections)", "-d5s", "--timeout", "30s"]
+  /// The largest summed resident set (KiB) of the processes `pids` names, sampled every 50 ms
+  /// while `body` runs.
+  static func peakResidentKiB<T>(of pids: @escaping @Sendable () -> [Int32], _ body: () throws -> T)
+    rethrows -> (T, Int)
+  {
+    let peak = PeakSample()
+    let sampler = Thread {
+      while true {
+        let total = pids().compactMap(ServerBench.residentKiB).reduce(0, +)
+        peak.lock.lock()
+        peak.value = max(peak.value, total)
+        let done = peak.done
+        peak.lock.unlock()
+        if done { return }
+        usleep(50_000)
+      }
+    }
+    sampler.start()
+    defer {
+      peak.lock.lock()
+      peak.done = true
+      peak.lock.unlock()
+    }
+    let result = try body()
+    usleep(100_000)
+    peak.lock.lock()
+    defer { peak.lock.unlock() }
+    return (result, peak.value)
+  }
+
+  /// The processes whose parent is `pid` (from /proc).
+  static func children(of pid: Int32) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { name -> Int32? in
+      guard let child = Int32(name),
+        let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { return nil }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
+    }
+  }
+
+  /// wrk on 2 threads (5 s unless said); requests and bytes per second.
+  static func wrk(_ url: String, connections: Int, range: String?, seconds: Int = 5) throws -> (requestsPerSecond: Double, bytesPerSecond: Double) {
+    var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "30s"]
     if let range { arguments += ["-H", "Range: \(range)"] }
     let text = try run("/usr/bin/wrk", arguments + [url])
     func value(_ label: String) -> Double? {

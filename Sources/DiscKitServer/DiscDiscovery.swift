@@ -9,22 +9,24 @@ import Foundation
   import Darwin
 #endif
 
-/// Finds the discs under a root: `.iso` images (any case) and folders holding `BDMV/` or
-/// `VIDEO_TS/`, recursively, or the root itself when it is one image or one disc folder.
+/// Finds the discs under a root with the library's one rule (``DiscKit/DiscFinder``, as
+/// `disckit titles --batch` does: `.iso`/`.img`/`.udf` images and folders holding `BDMV/`,
+/// `VIDEO_TS/` or `PRIVATE/AVCHD/`, recursively, or the root itself when it is one image or one
+/// disc folder), confined to the root.
 ///
 /// Only what lies under the root is served: every candidate's real path (symbolic links resolved)
-/// must lie inside the root's real path; links that leave it are skipped. The walk is bounded
-/// (``maxDepth`` levels, ``maxEntries`` directory entries), so a huge or looping tree costs bounded
-/// time.
+/// must lie inside the root's real path; links that leave it are skipped, and so are disc folders
+/// with a link out. The walk is bounded (``maxDepth`` levels, ``maxEntries`` directory entries), so
+/// a huge or looping tree costs bounded time.
 public struct DiscDiscovery: Sendable {
   /// The root's real path.
   public let root: String
   /// Whether the root is a single image file.
   public let rootIsFile: Bool
   /// The deepest folder level searched below the root.
-  public var maxDepth = 12
+  public var maxDepth = DiscFinder.Options().maximumDepth
   /// The most directory entries examined in one walk.
-  public var maxEntries = 200_000
+  public var maxEntries = DiscFinder.Options().maximumEntries
 
   /// Resolves `root`.
   ///
@@ -40,11 +42,7 @@ public struct DiscDiscovery: Sendable {
   }
 
   /// The real path of `path` (symbolic links resolved), or nil.
-  public static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
-  }
+  public static func realPath(_ path: String) -> String? { DiscFinder.realPath(path) }
 
   /// Whether `path` (a real path) is the root or lies inside it.
   public func isInside(_ path: String) -> Bool {
@@ -57,60 +55,26 @@ public struct DiscDiscovery: Sendable {
       let name = (root as NSString).lastPathComponent
       return [DiscEntry(path: name, absolutePath: root)]
     }
-    if Self.isDiscFolder(root) {
-      return [DiscEntry(path: ".", absolutePath: root)]
-    }
+    var options = DiscFinder.Options(confined: true)
+    options.maximumDepth = maxDepth
+    options.maximumEntries = maxEntries
+    guard let paths = try? DiscFinder.discs(under: root, options: options) else { return [] }
+    if paths == [root] { return [DiscEntry(path: ".", absolutePath: root)] }
     var found: [DiscEntry] = []
-    var examined = 0
-    var visited: Set<String> = [root]
-    walk(root, relative: "", depth: 0, found: &found, examined: &examined, visited: &visited)
+    let prefix = root.hasSuffix("/") ? root : root + "/"
+    for path in paths where path.hasPrefix(prefix) {
+      guard let real = Self.realPath(path) else { continue }
+      if Self.isDiscFolder(real), Self.escapingLink(in: real, discovery: self) != nil { continue }
+      found.append(DiscEntry(path: String(path.dropFirst(prefix.count)), absolutePath: real))
+    }
     return found.sorted { $0.path < $1.path }
   }
 
-  private func walk(
-    _ directory: String, relative: String, depth: Int, found: inout [DiscEntry],
-    examined: inout Int, visited: inout Set<String>
-  ) {
-    guard depth <= maxDepth,
-      let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
-    else { return }
-    for name in names.sorted() where !name.hasPrefix(".") {
-      examined += 1
-      if examined > maxEntries { return }
-      let path = directory + "/" + name
-      let relativePath = relative.isEmpty ? name : relative + "/" + name
-      guard let real = Self.realPath(path), isInside(real) else { continue }
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory) else {
-        continue
-      }
-      if isDirectory.boolValue {
-        if Self.isDiscFolder(real) {
-          if Self.escapingLink(in: real, discovery: self) == nil {
-            found.append(DiscEntry(path: relativePath, absolutePath: real))
-          }
-        } else if visited.insert(real).inserted {
-          walk(
-            real, relative: relativePath, depth: depth + 1, found: &found, examined: &examined,
-            visited: &visited)
-        }
-      } else if name.lowercased().hasSuffix(".iso") {
-        found.append(DiscEntry(path: relativePath, absolutePath: real))
-      }
-    }
-  }
-
-  /// Whether `path` is a folder holding `BDMV/` or `VIDEO_TS/`.
+  /// Whether `path` is a folder holding a disc (``DiscKit/DiscFinder/isDiscFolder(_:)``).
   public static func isDiscFolder(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
-    for sub in ["BDMV", "VIDEO_TS"] {
-      if FileManager.default.fileExists(atPath: path + "/" + sub, isDirectory: &isDirectory),
-        isDirectory.boolValue
-      {
-        return true
-      }
-    }
-    return false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+      && isDirectory.boolValue && DiscFinder.isDiscFolder(path)
   }
 
   /// The first entry inside a disc folder whose real path leaves the root (a symbolic link out),

@@ -18,7 +18,8 @@ import NIOPosix
 /// Routes (JSON unless said; errors are `{"error": "..."}` with a fitting status):
 /// - `GET /discs`, `GET /discs/{id}`, `GET /discs/{id}/titles` (= `disckit titles --json`);
 /// - `GET|HEAD /discs/{id}/titles/{key}/stream[?timeline=continuous|original][&start=SECONDS][&angle=K]`;
-/// - `GET /discs/{id}/titles/{key}/scan[?start=SECONDS][&bytes=N]`;
+/// - `GET /discs/{id}/titles/{key}/scan[?start=SECONDS][&bytes=N][&timeline=continuous|original]`
+///   (on the timeline the stream serves by default, so the scanned PTS are those of the stream);
 /// - `GET /discs/{id}/titles/{key}/chapters`;
 /// - `GET /discs/{id}/titles/{key}/index.m3u8` (HLS, Blu-ray) over `GET|HEAD .../stream.ts` (188-byte packets);
 /// - `GET /status`.
@@ -99,10 +100,11 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       let key = context.parameters.get("key") ?? ""
       let start = try Self.start(request)
       let window = try scanWindow(request)
+      let timeline = try Self.timeline(request)
       return try JSONResponse.make(
         try await blocking { () throws -> ScanDocument in
           let title = try TitleResource(disc: disc, key: key).title
-          return try ScanDocument(title: title, at: start, window: window)
+          return try ScanDocument(title: title, at: start, timeline: timeline, window: window)
         })
     }
     for (path, plain) in [

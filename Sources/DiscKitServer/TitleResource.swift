@@ -41,21 +41,14 @@ public struct TitleResource: Sendable {
         "not a title key (a playlist number such as 00800, or a DVD title number)")
     }
     title = try disc.disc.title(key: key, angle: angle)
-    let whole = try title.byteSource(timeline: timeline)
     var source: any ByteSource
     if let start {
       let playback = try title.playbackStart(at: start)
-      titleOffset = min(max(playback.offset, 0), whole.size)
-      var parts: [ConcatenatedByteSource.Extent] = []
-      if !playback.prefix.isEmpty {
-        let prefix = try Self.prefix(playback.prefix, at: titleOffset, of: whole)
-        parts.append(.init(source: prefix, offset: 0, length: prefix.size))
-      }
-      parts.append(.init(source: whole, offset: titleOffset, length: whole.size - titleOffset))
-      source = try ConcatenatedByteSource(parts, structure: "title \(title.key) from \(start)")
+      source = try title.byteSource(timeline: timeline, from: playback)
+      titleOffset = max(playback.offset, 0)
     } else {
       titleOffset = 0
-      source = whole
+      source = try title.byteSource(timeline: timeline)
     }
     if plainTransportStream {
       guard disc.isBluray else {
@@ -69,20 +62,5 @@ public struct TitleResource: Sendable {
     eTag =
       "\"\(disc.identity.digest)-\(title.key)-a\(angle)-\(timeline.rawValue)-\(titleOffset)-\(source.size)\(plainTransportStream ? "-ts" : "")\""
     lastModified = HTTPDate.format(secondsSince1970: disc.identity.modifiedSeconds)
-  }
-
-  /// The PSI packets a non-seamless clip needs before `offset`, with their timestamps (PCR) moved
-  /// like those of the clip they belong to when `whole` is a continuous timeline.
-  static func prefix(_ bytes: [UInt8], at offset: Int64, of whole: any ByteSource)
-    throws(DiscKitError) -> any ByteSource
-  {
-    let memory = MemoryByteSource(bytes)
-    guard let continuous = whole as? ContinuousTimelineByteSource,
-      let shift = continuous.shifts.first(where: { $0.start <= offset && offset < $0.end })
-    else { return memory }
-    return try ContinuousTimelineByteSource(
-      base: memory,
-      shifts: [TimestampShift(start: 0, end: Int64(bytes.count), delta90k: shift.delta90k)],
-      layout: continuous.layout)
   }
 }

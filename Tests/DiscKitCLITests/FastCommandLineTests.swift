@@ -22,7 +22,8 @@ struct FastCommandLineTests {
     var random = SeededRandom(seed: seed)
     let sources = [sample, dvd, stream, "/nonexistent/disc.iso", "", "help", "-", "--"]
     let titlesPieces: [[String]] = [
-      ["--all"], ["--json"], ["--select", "smart"], ["--select", "libbluray"], ["--select", "lsdvd"],
+      ["--all"], ["--json"], ["--select", "smart"], ["--select", "libbluray"],
+      ["--select", "lsdvd"],
       ["--select", "bogus"], ["--select=lsdvd"], ["--min-length", "10"], ["--min-length=1e1"],
       ["--min-length", "-5"], ["--min-length=-5"], ["--min-length", "nan"], ["--min-length", "x"],
       ["--batch", "/nonexistent/root"], ["--batch=/nonexistent/root"], ["--jobs", "1"],
@@ -37,6 +38,8 @@ struct FastCommandLineTests {
       ["--playlist=99999"], ["--at", "1.5"], ["--at=0"], ["--at", "inf"], ["--jobs", "3"],
       ["--batch", "/nonexistent/root"], ["--bogus"], ["-h"], ["--offset="], ["--playlist="],
       ["--at="], ["--title", "+1"], ["--bytes", "1k"], ["--offset", ""], ["--playlist", " "],
+      ["--timeline", "original"], ["--timeline=continuous"], ["--timeline", "bogus"],
+      ["--timeline="],
     ]
     let infoPieces: [[String]] = [["--json"], ["--json=false"], ["--bogus"], ["-h"], ["--help"]]
     var lines: [[String]] = [
@@ -104,13 +107,15 @@ struct FastCommandLineTests {
   @Test func commonFormsAreFast() {
     let lines: [[String]] = [
       ["--version"], ["titles", "a.iso"], ["titles", "a.iso", "--json"],
-      ["titles", "--all", "--select", "libbluray", "a.iso"], ["titles", "--batch=/r", "--jobs", "2"],
+      ["titles", "--all", "--select", "libbluray", "a.iso"],
+      ["titles", "--batch=/r", "--jobs", "2"],
       ["info", "a.iso", "--json"], ["scan", "a.m2ts", "--at", "12.5", "--json"],
       ["scan", "a.iso", "--title", "2", "--bytes", "1M"],
     ]
     for line in lines { #expect(FastCommandLine.parse(line[...]) != nil, "\(line)") }
     let slow: [[String]] = [
-      ["titles"], ["titles", "-h"], ["titles", "a.iso", "b.iso"], ["titles", "a.iso", "--all", "--all"],
+      ["titles"], ["titles", "-h"], ["titles", "a.iso", "b.iso"],
+      ["titles", "a.iso", "--all", "--all"],
       ["titles", "--batch", "-"], ["titles", "a.iso", "--jobs", "0"], ["ls", "a.iso"],
       ["scan", "a.m2ts", "--at", "1", "--offset", "188"], ["--version", "x"], ["help"],
     ]

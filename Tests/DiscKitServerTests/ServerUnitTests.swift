@@ -98,12 +98,14 @@ struct ServerUnitTests {
     try Data().write(to: URL(fileURLWithPath: root.path + "/a/x.ISO"))
     try Data().write(to: URL(fileURLWithPath: root.path + "/a/notes.txt"))
     try Data().write(to: URL(fileURLWithPath: outside.path + "/secret.iso"))
-    try fm.createSymbolicLink(atPath: root.path + "/link.iso", withDestinationPath: outside.path + "/secret.iso")
+    try fm.createSymbolicLink(
+      atPath: root.path + "/link.iso", withDestinationPath: outside.path + "/secret.iso")
     try fm.createSymbolicLink(atPath: root.path + "/linkdir", withDestinationPath: outside.path)
     try fm.createSymbolicLink(atPath: root.path + "/loop", withDestinationPath: root.path)
     // A disc folder whose stream folder links outside the root is refused.
     try fm.createDirectory(atPath: root.path + "/c/BDMV", withIntermediateDirectories: true)
-    try fm.createSymbolicLink(atPath: root.path + "/c/BDMV/STREAM", withDestinationPath: outside.path)
+    try fm.createSymbolicLink(
+      atPath: root.path + "/c/BDMV/STREAM", withDestinationPath: outside.path)
     let found = try DiscDiscovery(root: root.path).discover()
     #expect(found.map(\.path) == ["a/DISC", "a/x.ISO", "b"])
     #expect(found.allSatisfy { $0.id == DiscEntry.id(forRelativePath: $0.path) })
@@ -130,20 +132,15 @@ struct ServerUnitTests {
     packet[14] = UInt8((base & 1) << 7) | 0x7E
     packet[15] = 0
     let delta: UInt64 = (1 << 33) - 400  // wraps: 1000 + delta = 600 mod 2^33
-    let whole = try ContinuousTimelineByteSource(
-      base: MemoryByteSource([UInt8](repeating: 0xFF, count: 192 * 4)),
-      shifts: [
-        TimestampShift(start: 0, end: 384, delta90k: 5),
-        TimestampShift(start: 384, end: 768, delta90k: delta),
-      ],
-      layout: .transportStream(packetSize: 192))
-    let moved = try TitleResource.prefix(packet, at: 384, of: whole).bytes(at: 0, count: 192)
-    let pcr = Int64(moved[10]) << 25 | Int64(moved[11]) << 17 | Int64(moved[12]) << 9
+    let moved = try DiscTitle.prefixSource(packet, delta90k: delta).bytes(at: 0, count: 192)
+    let pcr =
+      Int64(moved[10]) << 25 | Int64(moved[11]) << 17 | Int64(moved[12]) << 9
       | Int64(moved[13]) << 1 | Int64(moved[14] >> 7)
     #expect(pcr == 600)
     #expect(Array(moved[0..<10]) == Array(packet[0..<10]))
-    // On the original timeline (a plain source) the prefix is sent as it is.
-    let plain = try TitleResource.prefix(packet, at: 384, of: MemoryByteSource([UInt8](repeating: 0, count: 768)))
+    // Unmoved (the original timeline, or a clip the continuous timeline leaves alone), the
+    // prefix is sent as it is.
+    let plain = try DiscTitle.prefixSource(packet, delta90k: 0)
     #expect(try plain.bytes(at: 0, count: 192) == packet)
   }
 }

@@ -29,8 +29,8 @@ struct ServerRecipeTests {
     _ = try head.withUnsafeMutableBytes { try stream.read(at: 0, into: $0) }  // positional, any task
 
     // Before the demuxer runs: first keyframe and audio, the gap before the keyframe, what a
-    // PAT-gated demuxer drops, the A/V offset.
-    let scan = try title.scan(at: start)
+    // PAT-gated demuxer drops, the A/V offset (on the timeline of `stream`).
+    let scan = try title.scan(at: start, timeline: .original)
 
     // Blu-ray clips keep their own PTS epochs: map the keyframe's PTS onto the title timeline.
     var keyframeAt: MediaTime?

@@ -28,20 +28,60 @@ extension DiscTitle {
     }
   }
 
-  /// The title's bytes as a player starting at `time` reads them: the ``PlaybackStart/prefix``
-  /// followed by the title from ``PlaybackStart/offset`` to the end, as one source.
+  /// The title's bytes as a player starting at `time` reads them, on the disc's own timeline
+  /// (``byteSource(timeline:startingAt:)`` with ``TitleTimeline/original``).
   public func byteSource(startingAt time: MediaTime) throws(DiscKitError) -> any ByteSource {
-    let start = try playbackStart(at: time)
-    let whole = try byteSource()
+    try byteSource(timeline: .original, from: try playbackStart(at: time))
+  }
+
+  /// The title's bytes on `timeline` as a player starting at `time` reads them: the
+  /// ``PlaybackStart/prefix`` followed by the title from ``PlaybackStart/offset`` to the end, as
+  /// one source. On the continuous timeline the prefix's timestamps move with those of the clip
+  /// it belongs to, so the whole source is on one timeline.
+  public func byteSource(timeline: TitleTimeline, startingAt time: MediaTime)
+    throws(DiscKitError) -> any ByteSource
+  {
+    try byteSource(timeline: timeline, from: try playbackStart(at: time))
+  }
+
+  /// The title's bytes on `timeline` from a playback start found by
+  /// ``playbackStart(at:)``: its prefix (on the same timeline), then the title from its offset.
+  public func byteSource(timeline: TitleTimeline, from start: PlaybackStart)
+    throws(DiscKitError) -> any ByteSource
+  {
+    let whole = try byteSource(timeline: timeline)
     let from = min(max(start.offset, 0), whole.size)
     var parts: [ConcatenatedByteSource.Extent] = []
     if !start.prefix.isEmpty {
-      parts.append(
-        .init(
-          source: MemoryByteSource(start.prefix), offset: 0, length: Int64(start.prefix.count)))
+      let prefix = try prefixSource(start, timeline: timeline)
+      parts.append(.init(source: prefix, offset: 0, length: prefix.size))
     }
     parts.append(.init(source: whole, offset: from, length: whole.size - from))
     return try ConcatenatedByteSource(parts, structure: "title \(key) from \(start.time)")
+  }
+
+  /// The prefix of `start` as a source on `timeline`: on the continuous timeline its timestamps
+  /// (PCR) are moved like those of the clip whose range begins at ``PlaybackStart/offset``.
+  func prefixSource(_ start: PlaybackStart, timeline: TitleTimeline) throws(DiscKitError)
+    -> any ByteSource
+  {
+    guard timeline == .continuous, case .bluray(let title) = content,
+      let shift = title.timestampShifts.first(where: {
+        $0.start <= start.offset && start.offset < $0.end
+      })
+    else { return MemoryByteSource(start.prefix) }
+    return try Self.prefixSource(start.prefix, delta90k: shift.delta90k)
+  }
+
+  /// Source packets (192 bytes) with every timestamp moved by `delta90k` (modulo 2^33).
+  package static func prefixSource(_ packets: [UInt8], delta90k: UInt64) throws(DiscKitError)
+    -> any ByteSource
+  {
+    let memory = MemoryByteSource(packets)
+    guard delta90k & TimestampField.mask != 0 else { return memory }
+    return try ContinuousTimelineByteSource(
+      base: memory, shifts: [TimestampShift(start: 0, end: memory.size, delta90k: delta90k)],
+      layout: .transportStream(packetSize: 192))
   }
 
   /// The pre-scan of the title's bytes (first PAT, first IDR and audio PTS, pre-IDR gap), from the
@@ -63,32 +103,40 @@ extension DiscTitle {
   /// Scans `window` bytes of the title from its start, or from where playback at `time` starts
   /// (as a player receives them: on a Blu-ray the spliced PSI packets included, clip boundaries
   /// known to the scanner so a clip change is no continuity error).
+  ///
+  /// - Parameter timeline: the timeline of the scanned bytes, so that the timestamps reported are
+  ///   those of the bytes ``byteSource(timeline:startingAt:)`` gives (and `disckit serve` streams)
+  ///   on the same timeline. Offsets are the same on both timelines.
   public func scan(
-    at time: MediaTime? = nil, window: Int64 = PESPreScanner.defaultWindow,
-    options: PESScanOptions = PESScanOptions()
+    at time: MediaTime? = nil, timeline: TitleTimeline = .continuous,
+    window: Int64 = PESPreScanner.defaultWindow, options: PESScanOptions = PESScanOptions()
   ) throws(DiscKitError) -> ScanReport {
-    try scan(at: time, offset: 0, window: window, options: options)
+    try scan(at: time, offset: 0, timeline: timeline, window: window, options: options)
   }
 
-  /// Scans `window` bytes of the title from byte `offset` of ``byteSource()``.
+  /// Scans `window` bytes of the title from byte `offset` of ``byteSource(timeline:)``.
   public func scan(
-    from offset: Int64, window: Int64 = PESPreScanner.defaultWindow,
-    options: PESScanOptions = PESScanOptions()
+    from offset: Int64, timeline: TitleTimeline = .continuous,
+    window: Int64 = PESPreScanner.defaultWindow, options: PESScanOptions = PESScanOptions()
   ) throws(DiscKitError) -> ScanReport {
-    try scan(at: nil, offset: offset, window: window, options: options)
+    try scan(at: nil, offset: offset, timeline: timeline, window: window, options: options)
   }
 
-  private func scan(at time: MediaTime?, offset: Int64, window: Int64, options: PESScanOptions)
-    throws(DiscKitError) -> ScanReport
-  {
+  private func scan(
+    at time: MediaTime?, offset: Int64, timeline: TitleTimeline, window: Int64,
+    options: PESScanOptions
+  ) throws(DiscKitError) -> ScanReport {
     switch content {
     case .bluray(let title):
-      var source: any ByteSource = try title.byteSource()
+      var source: any ByteSource = try title.byteSource(timeline: timeline)
       var start = offset
       var boundaries = title.clips.map(\.titleOffset).filter { $0 > 0 }
       if let time {
-        let playback = try title.playbackStart(forTitleTime: UInt64(max(time.ticks, 0)))
-        let spliced = try playback.splice(into: source)
+        let clamped = MediaTime(ticks: min(max(time.ticks, 0), duration.ticks))
+        let found = try title.playbackStart(forTitleTime: UInt64(clamped.ticks))
+        let playback = PlaybackStart(time: clamped, offset: found.offset, prefix: found.prefix)
+        let spliced = try Self.splice(
+          try prefixSource(playback, timeline: timeline), into: source, at: playback.offset)
         source = spliced.source
         start = spliced.offset
         boundaries = boundaries.map { $0 == playback.offset ? spliced.offset : $0 }
@@ -98,14 +146,39 @@ extension DiscTitle {
       return .transportStream(
         try PESPreScanner.scan(source: source, offset: start, window: window, options: options))
     case .dvd(let title, let disc):
-      let source = try disc.byteSource(title: title.number, angle: angle)
+      // The continuous timeline moves timestamps in place: offsets are the same on both, so the
+      // time seek reads the disc's own bytes.
+      let original = try disc.byteSource(title: title.number, angle: angle)
+      let source =
+        timeline == .original
+        ? original : try disc.byteSource(title: title.number, angle: angle, timeline: timeline)
       var start = offset
       if let time {
-        start = try disc.timeSeek(in: source, titleSet: title.titleSet, to: max(time.ticks, 0))
+        start = try disc.timeSeek(in: original, titleSet: title.titleSet, to: max(time.ticks, 0))
           .offset
       }
       return .programStream(
         try ProgramStreamScanner.scan(source: source, offset: start, window: window))
     }
+  }
+}
+
+extension DiscTitle {
+  /// `source` with `prefix` spliced in just before `offset` (over the bytes there), and the
+  /// offset to read from: as ``BlurayTitle/PlaybackStart/splice(into:)``, with the prefix given
+  /// as a source (on the timeline of `source`).
+  static func splice(_ prefix: any ByteSource, into source: any ByteSource, at offset: Int64)
+    throws(DiscKitError) -> (source: any ByteSource, offset: Int64)
+  {
+    let count = min(prefix.size, offset)
+    guard count > 0 else { return (source, offset) }
+    let from = offset - count
+    let spliced = try ConcatenatedByteSource(
+      [
+        .init(source: source, offset: 0, length: from),
+        .init(source: prefix, offset: prefix.size - count, length: count),
+        .init(source: source, offset: offset, length: source.size - offset),
+      ], structure: "title with playback prefix")
+    return (spliced, from)
   }
 }

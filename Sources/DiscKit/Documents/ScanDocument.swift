@@ -13,6 +13,9 @@ public struct ScanDocument: Encodable, Sendable {
     public var offset: Int64
     /// Blu-ray: each play item's place on the title timeline, to map demuxed PTS to title time.
     public var clips: [BlurayTitle.ClipTimeline]?
+    /// The timeline of the scanned bytes (and so of every timestamp reported): `continuous`, as
+    /// `disckit extract` writes and `disckit serve` streams by default, or `original`.
+    public var timeline: TitleTimeline?
   }
 
   /// The report.
@@ -32,30 +35,30 @@ public struct ScanDocument: Encodable, Sendable {
     self.title = title
   }
 
-  /// Scans `title` from its start or from where playback at `time` starts.
+  /// Scans `title` on `timeline` from its start or from where playback at `time` starts.
   public init(
-    title: DiscTitle, at time: MediaTime? = nil, window: Int64 = PESPreScanner.defaultWindow,
-    options: PESScanOptions = PESScanOptions()
+    title: DiscTitle, at time: MediaTime? = nil, timeline: TitleTimeline = .continuous,
+    window: Int64 = PESPreScanner.defaultWindow, options: PESScanOptions = PESScanOptions()
   ) throws(DiscKitError) {
     var offset: Int64 = 0
     if let time { offset = try title.playbackStart(at: time).offset }
     self.init(
-      report: try title.scan(at: time, window: window, options: options),
+      report: try title.scan(at: time, timeline: timeline, window: window, options: options),
       title: TitleStart(
         key: title.key, at90k: time?.ticks, offset: offset,
-        clips: title.clips.isEmpty ? nil : title.clips))
+        clips: title.clips.isEmpty ? nil : title.clips, timeline: timeline))
   }
 
-  /// Scans `title` from byte `offset` of its ``DiscTitle/byteSource()``.
+  /// Scans `title` from byte `offset` of its ``DiscTitle/byteSource(timeline:)``.
   public init(
-    title: DiscTitle, from offset: Int64, window: Int64 = PESPreScanner.defaultWindow,
-    options: PESScanOptions = PESScanOptions()
+    title: DiscTitle, from offset: Int64, timeline: TitleTimeline = .continuous,
+    window: Int64 = PESPreScanner.defaultWindow, options: PESScanOptions = PESScanOptions()
   ) throws(DiscKitError) {
     self.init(
-      report: try title.scan(from: offset, window: window, options: options),
+      report: try title.scan(from: offset, timeline: timeline, window: window, options: options),
       title: TitleStart(
         key: title.key, at90k: nil, offset: offset,
-        clips: title.clips.isEmpty ? nil : title.clips))
+        clips: title.clips.isEmpty ? nil : title.clips, timeline: timeline))
   }
 
   private enum Key: String, CodingKey { case seek, title }

@@ -16,7 +16,8 @@ public struct ProgramStreamScanReport: Sendable, Encodable, Hashable {
     public var firstIDRPTS: UInt64?
     /// (`firstIDRPTS` - `firstPTS`) mod 2^33 in seconds: what a player drops after a seek.
     public var preIDRGapSeconds: Double?
-    /// The byte offset (from the scan start) of the pack holding that random access point.
+    /// The byte offset in the source of the pack holding that random access point (as in the
+    /// transport-stream report: an absolute offset, not one from the scan start).
     public var firstIDROffset: Int64?
   }
 
@@ -30,6 +31,12 @@ public struct ProgramStreamScanReport: Sendable, Encodable, Hashable {
     public var codec: String
     /// The PTS of the first PES of this stream that carries one.
     public var firstPTS: UInt64?
+    /// `(firstPTS - first video firstPTS)` modulo 2^33 as the nearest signed value, in seconds
+    /// (the first video stream of the report), as in the transport-stream report.
+    public var offsetFromVideoSeconds: Double?
+    /// `(firstPTS - first video firstIDRPTS)`, likewise: where audio starts relative to the first
+    /// picture a player can show after a seek.
+    public var offsetFromIDRSeconds: Double?
   }
 
   /// Always `mpeg-ps`.
@@ -44,8 +51,9 @@ public struct ProgramStreamScanReport: Sendable, Encodable, Hashable {
   public var video: [Video]
   /// Audio streams in order of first appearance.
   public var audio: [Audio]
-  /// (first audio PTS - first video random access point PTS) in seconds, signed, for the first
-  /// audio stream; `nil` when either is missing.
+  /// `(first audio firstPTS - first video firstPTS)` modulo 2^33 as the nearest signed value, in
+  /// seconds, as in the transport-stream report (the offset from the random access point is each
+  /// audio stream's ``Audio/offsetFromIDRSeconds``); `nil` when either is missing.
   public var avOffsetSeconds: Double?
   /// Things that went wrong but did not stop the scan (resyncs, lying lengths, no video).
   public var warnings: [ProgramStreamWarning]

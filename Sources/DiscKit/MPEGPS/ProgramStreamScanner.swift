@@ -109,7 +109,7 @@ public struct ProgramStreamScanner: Sendable {
         }
         guard available >= unit else { break parsing }
         packs += 1
-        lastPackOffset = pendingStart + Int64(p) - start
+        lastPackOffset = pendingStart + Int64(p)
         p += unit
       case 0xB9:
         p += 4
@@ -275,12 +275,21 @@ public struct ProgramStreamScanner: Sendable {
         videoReports[i].preIDRGapSeconds = Double((idr &- first) & 0x1_FFFF_FFFF) / 90_000
       }
     }
-    var avOffset: Double?
-    if let idr = videoReports.first?.firstIDRPTS, let audio = audios.first?.firstPTS {
-      var delta = Int64((audio &- idr) & 0x1_FFFF_FFFF)
+    /// `(a - b)` modulo 2^33 as the nearest signed value, in seconds.
+    func seconds(_ a: UInt64?, minus b: UInt64?) -> Double? {
+      guard let a, let b else { return nil }
+      var delta = Int64((a &- b) & 0x1_FFFF_FFFF)
       if delta >= 1 << 32 { delta -= 1 << 33 }
-      avOffset = Double(delta) / 90_000
+      return Double(delta) / 90_000
     }
+    var audios = audios
+    for i in audios.indices {
+      audios[i].offsetFromVideoSeconds = seconds(
+        audios[i].firstPTS, minus: videoReports.first?.firstPTS)
+      audios[i].offsetFromIDRSeconds = seconds(
+        audios[i].firstPTS, minus: videoReports.first?.firstIDRPTS)
+    }
+    let avOffset = seconds(audios.first?.firstPTS, minus: videoReports.first?.firstPTS)
     return ProgramStreamScanReport(
       scanStart: start, bytesScanned: pendingStart - start + Int64(pending.count), packs: packs,
       video: videoReports, audio: audios, avOffsetSeconds: avOffset, warnings: warnings)

@@ -70,6 +70,15 @@ struct ScanCommand: ParsableCommand {
   )
   var at: Double?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Disc titles: the timeline of the scanned bytes (continuous, as extract and serve give them, or original).",
+      discussion:
+        "The timestamps reported are those of the bytes `disckit extract --timeline T` writes and `disckit serve` streams with timeline=T."
+    ))
+  var timeline: TitleTimeline = .continuous
+
   @OptionGroup var output: JSONFlag
 
   /// The request the parsed arguments describe.
@@ -84,6 +93,7 @@ struct ScanCommand: ParsableCommand {
     request.title = title
     request.playlist = playlist
     request.at = at
+    request.timeline = timeline
     request.json = output.json
     return request
   }

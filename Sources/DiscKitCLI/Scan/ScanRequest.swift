@@ -22,6 +22,8 @@ package struct ScanRequest: Equatable, Sendable {
   package var playlist: String?
   /// `--at SECONDS`.
   package var at: Double?
+  /// `--timeline` (disc titles).
+  package var timeline: TitleTimeline = .continuous
   /// `--json`.
   package var json = false
 
@@ -178,9 +180,11 @@ package struct ScanRequest: Equatable, Sendable {
     let document: ScanDocument
     if at == nil, offset != "0" {
       let start = try Self.parseSize(offset, name: "--offset")
-      document = try ScanDocument(title: title, from: start, window: window, options: options)
+      document = try ScanDocument(
+        title: title, from: start, timeline: timeline, window: window, options: options)
     } else {
-      document = try ScanDocument(title: title, at: time, window: window, options: options)
+      document = try ScanDocument(
+        title: title, at: time, timeline: timeline, window: window, options: options)
     }
     return Outcome(document: document, titleKey: title.key)
   }
@@ -218,9 +222,12 @@ package struct ScanRequest: Equatable, Sendable {
         a.substreamId.map { "0x\(String($0, radix: 16))" } ?? "0x\(String(a.streamId, radix: 16))"
       Output.line("Audio stream \(id) \(a.codec)")
       Output.line("  first PTS:    \(pts(a.firstPTS))")
+      if let idr = a.offsetFromIDRSeconds {
+        Output.line(String(cFormat: "  from I-picture: %.6f s", idr))
+      }
     }
     if let av = r.avOffsetSeconds {
-      Output.line(String(cFormat: "A/V offset:     %.6f s (audio minus video I-picture)", av))
+      Output.line(String(cFormat: "A/V offset:     %.6f s (audio minus video first PTS)", av))
     }
     for w in r.warnings { Output.line("warning: \(w)") }
   }

@@ -176,6 +176,11 @@ package enum FastCommandLine {
           return nil
         }
         request.at = at
+      case .option("--timeline", let inline):
+        guard words.once(9), let value = words.value(inline),
+          let timeline = TitleTimeline(rawValue: value)
+        else { return nil }
+        request.timeline = timeline
       default:
         return nil
       }
