@@ -17,7 +17,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 fuzz="$root/Tests/Fuzz"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class"
 
 if [ "${1:-}" = "--keep" ]; then
   artifact="$2" harness="$3"
@@ -32,6 +32,7 @@ dict_for() {
     udf) echo udf ;; iso9660) echo iso9660 ;; index | movieobject | hdmv | ics | mpls | clpi) echo bdmv ;;
     ifo | navpack | ps | dvdvm) echo dvd ;; ts | timeseek) echo ts ;; segment) echo segment ;;
     image) echo image ;;
+    bdjo | jar | class) echo bdj ;;
   esac
 }
 

@@ -24,6 +24,8 @@ APT_PACKAGES=(
   curl gstreamer1.0-plugins-good gstreamer1.0-plugins-bad nginx wrk binutils
   # cc for the failing-write test's LD_PRELOAD shim (Tests/oracles/eio_write_shim.c)
   gcc libc6-dev
+  # javac: the BD-J tests compile class files with string constants (the class-file oracle)
+  openjdk-17-jdk-headless
 )
 
 SUDO=""

@@ -13,7 +13,7 @@ root="$(cd "$here/../.." && pwd)"
 gen="$root/TestImages/generated"
 real="${DISCKIT_REALDATA:-$root/../shared/realdata}"
 final="${CORPUS:-$here/corpus}"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class"
 . "$here/fuzz-max-len.sh"
 corpus="$(mktemp -d "${TMPDIR:-/tmp}/disckit-fuzz-seeds-XXXXXX")"
 trap 'rm -rf "$corpus"' EXIT
@@ -58,6 +58,23 @@ for f in $(search "${roots[@]}" -iname '*.mpls'); do seed mpls "$f"; done
 for f in $(search "${roots[@]}" -iname '*.clpi'); do seed clpi "$f"; done
 for f in $(search "${roots[@]}" \( -iname '*.IFO' -o -iname '*.BUP' \)); do seed ifo "$f"; done
 for f in $(search "${roots[@]}" \( -iname 'VIDEO_TS.IFO' -o -iname 'VIDEO_TS.BUP' \)); do seed dvdvm "$f"; done
+# BD-J: BDJO and JAR files found in the roots, plus a zip with stored and deflated members made
+# here (python3's zipfile) and a class file compiled here when javac is installed.
+for f in $(search "${roots[@]}" -iname '*.bdjo'); do seed bdjo "$f"; done
+for f in $(search "${roots[@]}" -iname '*.jar'); do small "$f" 262144 && seed jar "$f"; done
+python3 - "$corpus/jar/python-zip" <<'PY' && n=$((n + 1))
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], 'w') as z:
+    z.writestr('a.properties', 'featurePlaylist=00800\n' * 20, zipfile.ZIP_DEFLATED)
+    z.writestr('b.txt', 'bd://0.PLAYLIST:00801', zipfile.ZIP_STORED)
+    z.writestr('c.bin', bytes(range(256)) * 8, zipfile.ZIP_DEFLATED)
+PY
+if command -v javac > /dev/null; then
+  classes="$(mktemp -d)"
+  printf 'class Seed { static final long L = 1L << 40; static final double D = 0.5;\n  static final String S = "bd://0.PLAYLIST:00800 \\u00e9 \\ud83c\\udfac"; }\n' > "$classes/Seed.java"
+  javac -d "$classes" "$classes/Seed.java" 2> /dev/null && cp "$classes/Seed.class" "$corpus/class/Seed.class" && n=$((n + 1))
+  rm -rf "$classes"
+fi
 # File systems: every small image, and the metadata of big ones, in the sparse encoding.
 for f in $(search "$real/udf" "$gen" -maxdepth 1 \( -iname '*.iso' -o -iname 'udf*.img' \)); do
   small "$f" 16777216 && sparse udf "$f"

@@ -22,6 +22,13 @@ public struct ParsingLimits: Sendable, Hashable {
   public var maxTotalEntries = 1 << 21
   /// Bytes of one metadata file (MPLS, CLPI, IFO, File Entry) read into memory.
   public var maxMetadataFileBytes = 64 << 20
+  /// Bytes one archive member (a JAR entry) may inflate to; a larger member is refused as a
+  /// probable zip bomb.
+  public var maxInflatedEntryBytes = 32 << 20
+  /// Bytes all members of the archives of one disc may inflate to together.
+  public var maxInflatedTotalBytes = 256 << 20
+  /// Entries one archive's central directory may list.
+  public var maxArchiveEntries = 1 << 16
 
   /// The default limits: generous for every real disc, small enough for hostile input.
   public static let `default` = ParsingLimits()

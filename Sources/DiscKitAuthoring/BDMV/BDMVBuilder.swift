@@ -133,6 +133,9 @@ public struct BDMVBuilder: Sendable {
     /// title): an index table and movie objects authored by the caller (register arithmetic,
     /// computed `PlayPL`, jumps, menus), for navigation scenarios.
     public var navigation: (index: BDMVIndex, movieObjects: MovieObjectFile)? = nil
+    /// Files written last by relative path (`BDMV/BDJO/00000.bdjo`, `BDMV/JAR/00000.jar`),
+    /// replacing any the builder wrote.
+    public var extraFiles: [String: [UInt8]] = [:]
 
     public init(
       chapterInterval: Double? = 300, language: String? = nil,
@@ -429,6 +432,7 @@ public struct BDMVBuilder: Sendable {
     if let navigation = options.navigation { (index, movieObjects) = navigation }
     try staging.writeFile("BDMV/index.bdmv", index.serialize(), backup: true)
     try staging.writeFile("BDMV/MovieObject.bdmv", movieObjects.serialize(), backup: true)
+    try staging.writeExtraFiles(options.extraFiles)
 
     return Result(
       clips: analyses, clipIDs: clips.indices.map(clipID), playlists: playlists,

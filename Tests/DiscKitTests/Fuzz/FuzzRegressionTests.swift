@@ -39,7 +39,7 @@ struct FuzzRegressionTests {
 
   static let known: Set<String> = [
     "udf", "iso9660", "index", "movieobject", "hdmv", "ics", "mpls", "clpi", "ifo", "navpack", "ts",
-    "ps", "timeseek", "segment", "image", "dvdvm",
+    "ps", "timeseek", "segment", "image", "dvdvm", "bdjo", "jar", "class",
   ]
 
   /// The harnesses' calls (kept in step with Tests/Fuzz/Sources/disckit-fuzz).
@@ -123,16 +123,39 @@ struct FuzzRegressionTests {
           guard let title = try? bluray.title(playlist: file.name) else { continue }
           _ = try? title.playbackStart(forTitleTime: 90_000)
         }
-        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() {
-          sample(source)
-        }
+        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() { sample(source) }
+        _ = bluray.namedEvidence()
       } else if let dvd = try? DVDDisc(fileSystem: disc.fileSystem) {
         for case .success(let title) in dvd.titles.prefix(8) {
           if let source = try? dvd.byteSource(title: title.number) { sample(source) }
         }
       }
+    case "bdjo": _ = try? BDJObject(bytes: bytes)
+    case "jar":
+      var limits = ParsingLimits()
+      limits.maxInflatedEntryBytes = 1 << 20
+      let archiveBytes = bytes.starts(with: [0x50, 0x4B]) ? bytes : deflatedMember(bytes)
+      guard let archive = try? JARArchive(bytes: archiveBytes, limits: limits) else { return }
+      for entry in archive.entries.prefix(64) { _ = try? archive.contents(of: entry) }
+    case "class": _ = try? JavaClassFile(bytes: bytes)
     default: break
     }
+  }
+
+  /// The jar harness's one-member archive around raw DEFLATE data (declared size 0, CRC 0).
+  static func deflatedMember(_ data: [UInt8]) -> [UInt8] {
+    func le(_ v: Int, _ n: Int) -> [UInt8] {
+      (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
+    }
+    let local = [0x50, 0x4B, 3, 4] + le(20, 2) + le(0, 2) + le(8, 2) + le(0, 12)
+    let header = local + le(data.count, 4) + le(0, 4) + le(1, 2) + le(0, 2) + [0x78]
+    let central =
+      [0x50, 0x4B, 1, 2] + le(20, 2) + le(20, 2) + le(0, 2) + le(8, 2) + le(0, 8)
+      + le(data.count, 4) + le(0, 4) + le(1, 2) + le(0, 12) + le(0, 4) + [0x78]
+    let end =
+      [0x50, 0x4B, 5, 6] + le(0, 4) + le(1, 2) + le(1, 2) + le(central.count, 4)
+      + le(header.count + data.count, 4) + le(0, 2)
+    return header + data + central + end
   }
 
   /// The sparse image encoding of the file-system and image harnesses.

@@ -23,6 +23,7 @@ enum ImageHarness: FuzzHarness {
       if let main = try? bluray.mainTitle(), let source = try? main.byteSource() {
         sample(source)
       }
+      _ = bluray.namedEvidence()
     } else if let dvd = try? DVDDisc(fileSystem: disc.fileSystem) {
       for case .success(let title) in dvd.titles.prefix(8) {
         if let source = try? dvd.byteSource(title: title.number) { sample(source) }
