@@ -60,8 +60,8 @@ public struct BDJAnalysis: Sendable {
 extension BlurayDisc {
   /// The playlists this disc's BD-J programs and authoring project files name (see
   /// ``BDJAnalysis``).
-  public func namedEvidence(limits: ParsingLimits = .default) -> BDJAnalysis {
-    BDJAnalysis(disc: self, limits: limits)
+  public func namedEvidence(limits: ParsingLimits? = nil) -> BDJAnalysis {
+    BDJAnalysis(disc: self, limits: limits ?? self.limits)
   }
 }
 

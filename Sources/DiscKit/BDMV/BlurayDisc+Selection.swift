@@ -60,13 +60,14 @@ extension BlurayDisc {
   /// - Parameters:
   ///   - minSeconds: shorter playlists are set aside unless nothing else survives.
   ///   - named: named evidence (``TitleEvidence/Kind/bdj``, ``TitleEvidence/Kind/projectFile``,
-  ///     keyed by playlist: `00800`) from the disc's BD-J code or project files, trusted before
-  ///     the navigation.
-  public func smartSelection(minSeconds: Double = 20, named: [TitleEvidence] = [])
+  ///     keyed by playlist: `00800`), trusted before the navigation; by default what
+  ///     ``namedEvidence(limits:)`` finds in the disc's BD-J programs and project files.
+  public func smartSelection(minSeconds: Double = 20, named: [TitleEvidence]? = nil)
     -> SmartTitleSelector.Result
   {
     let runs = navigationRuns()
-    let evidence = selectionEvidence(named: named, runs: runs)
+    let evidence = selectionEvidence(
+      named: named ?? namedEvidence().titleEvidence(), runs: runs)
     return SmartTitleSelector.select(
       playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },
       navigation: Self.navigationMap(runs), evidence: evidence, minSeconds: minSeconds)

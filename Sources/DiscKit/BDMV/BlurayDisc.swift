@@ -31,6 +31,8 @@ public struct BlurayDisc: Sendable {
   public let clips: [String: Result<ClipInformation, DiscKitError>]
   /// Problems found while opening (broken files that were replaced by their backups, ...).
   public let warnings: [DiscWarning]
+  /// The limits the disc's files were parsed with (and the BD-J analysis inflates with).
+  public let limits: ParsingLimits
 
   /// Opens the navigation data of `fileSystem`.
   ///
@@ -45,6 +47,7 @@ public struct BlurayDisc: Sendable {
     throws(DiscKitError)
   {
     self.fileSystem = fileSystem
+    self.limits = limits
     var warnings: [DiscWarning] = []
 
     func load<T>(_ name: String, _ parse: ([UInt8], String) throws(DiscKitError) -> T) -> (

@@ -73,10 +73,10 @@ extension TitleList {
     bluray disc: BlurayDisc, selection: TitleSelection = .smart, includeExcluded: Bool = false,
     minimumLength: MediaTime? = nil
   ) throws(DiscKitError) {
-    let navigation = disc.navigationMap
     let minSeconds = minimumLength.map { max($0.seconds, 0) }
     switch selection {
     case .libbluray:
+      let navigation = disc.navigationMap
       let flags: LibblurayTitleSelector.Flags = includeExcluded ? .all : .relevant
       let result = LibblurayTitleSelector.select(
         disc.playlists.map { ($0.name, $0.playlist) }, flags: flags,
@@ -105,9 +105,13 @@ extension TitleList {
         } ?? [],
         confidence: mainName == nil ? nil : .heuristic)
     case .smart:
+      // The navigation runs once; what the BD-J programs and project files name comes first.
+      let runs = disc.navigationRuns()
+      let named = disc.namedEvidence().titleEvidence()
       let result = SmartTitleSelector.select(
         disc.playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },
-        navigation: navigation, evidence: disc.selectionEvidence(), minSeconds: minSeconds ?? 20,
+        navigation: BlurayDisc.navigationMap(runs),
+        evidence: disc.selectionEvidence(named: named, runs: runs), minSeconds: minSeconds ?? 20,
         relaxMinimum: minSeconds == nil)
       var entries: [TitleList.Entry] = []
       var number = 0

@@ -214,5 +214,14 @@ struct BDJAnalysisTests {
     let path = dir.file("folder") + "/BDMV/BDJO/00001.bdjo"
     let reference = try #require(Reference.readBDJO(path: path))
     #expect(Reference.libblurayView(of: try #require(analysis.objects["00001"])) == reference)
+    // The title list takes the BD-J evidence first: the disc names its feature. Without it the
+    // same playlist wins by the length rules, and the result says only that.
+    let list = try Disc.open(path: dir.file("folder")).titleList()
+    #expect(list.mainKey == BDMVBuilder.fiveDigits(feature))
+    #expect(list.confidence == .named, "\(list.reason)")
+    #expect(list.evidence.contains { $0.kind == .bdj && $0.key == BDMVBuilder.fiveDigits(feature) })
+    let unnamed = disc.smartSelection(named: [])
+    #expect(unnamed.main == list.mainKey.map { $0 + ".mpls" })
+    #expect(unnamed.confidence == .heuristic, "\(unnamed.reason)")
   }
 }
