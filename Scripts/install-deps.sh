@@ -19,6 +19,8 @@ APT_PACKAGES=(
   curl gstreamer1.0-plugins-good gstreamer1.0-plugins-bad nginx wrk binutils
   # cc for the failing-write test's LD_PRELOAD shim (Tests/oracles/eio_write_shim.c)
   gcc libc6-dev
+  # a player for the clip-join tests (plays and seeks a multi-clip title over HTTP)
+  mpv
 )
 
 SUDO=""

@@ -72,17 +72,27 @@ public struct TitleResource: Sendable {
   }
 
   /// The PSI packets a non-seamless clip needs before `offset`, with their timestamps (PCR) moved
-  /// like those of the clip they belong to when `whole` is a continuous timeline.
+  /// and their continuity counters renumbered like those of the clip they belong to when `whole`
+  /// is a continuous timeline.
   static func prefix(_ bytes: [UInt8], at offset: Int64, of whole: any ByteSource)
     throws(DiscKitError) -> any ByteSource
   {
     let memory = MemoryByteSource(bytes)
     guard let continuous = whole as? ContinuousTimelineByteSource,
-      let shift = continuous.shifts.first(where: { $0.start <= offset && offset < $0.end })
+      let index = continuous.shifts.firstIndex(where: { $0.start <= offset && offset < $0.end })
     else { return memory }
+    let count = Int64(bytes.count)
+    // The prefix's PSI packets get the counters of the clip they come from.
+    let joins =
+      continuous.joins.isEmpty
+      ? []
+      : [
+        TransportStreamJoin(
+          start: 0, end: count, renumbering: continuous.joins[index].renumbering, nulling: [])
+      ]
     return try ContinuousTimelineByteSource(
       base: memory,
-      shifts: [TimestampShift(start: 0, end: Int64(bytes.count), delta90k: shift.delta90k)],
-      layout: continuous.layout)
+      shifts: [TimestampShift(start: 0, end: count, delta90k: continuous.shifts[index].delta90k)],
+      layout: continuous.layout, joins: joins)
   }
 }

@@ -1,0 +1,20 @@
+extension BlurayTitle {
+  /// The continuous timeline's join edits, one per piece of `shifts` (``timestampShifts``): the
+  /// continuity counters renumbered so that each clip range follows on from the ones before it,
+  /// and a PES cut by a range's edge turned into null packets (``TransportStreamJoinScanner``;
+  /// it waits for the video and audio PIDs of each clip's program).
+  func joins(of original: any ByteSource, shifts: [TimestampShift]) throws(DiscKitError)
+    -> [TransportStreamJoin]
+  {
+    let clipsWithBytes = clips.filter { $0.packetCount > 0 && $0.endPacket > $0.startPacket }
+    let expected = clipsWithBytes.map { clip -> Set<UInt16> in
+      guard let info = disc.clipInformation(clip.clipID) else { return [] }
+      let streams = info.program.programs.flatMap(\.streams)
+      // Video and audio (not PG, IG or text subtitles, whose packets are sparse).
+      return Set(streams.filter { !(0x90...0x92).contains($0.codingType) }.map(\.pid))
+    }
+    return try TransportStreamJoinScanner.joins(
+      source: original, pieces: shifts.map { $0.start..<$0.end }, packetSize: 192,
+      expectedPIDs: expected)
+  }
+}
