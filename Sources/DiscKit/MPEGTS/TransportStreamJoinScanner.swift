@@ -23,6 +23,8 @@ package enum TransportStreamJoinScanner {
     var pesLength: Int?
     var isPES: Bool
     var payloadBytes: Int
+    /// The PES's PTS, when its header is in this packet.
+    var pts: UInt64?
   }
 
   /// The last counter of a PID written so far (after renumbering) and whether that packet had a
@@ -34,16 +36,26 @@ package enum TransportStreamJoinScanner {
 
   /// The joins of `pieces` (in order, packet-aligned byte ranges of `source`).
   ///
-  /// - Parameter expectedPIDs: per piece, the elementary-stream PIDs worth waiting for (video and
-  ///   audio of the clip's program), or an empty set to read just the first window.
+  /// Each piece also drops, as libbluray's m2ts filter does, the PES presented outside its
+  /// play item: at the head every PES of a PID before its first one with PTS ≥ the in-time, at
+  /// the tail every PES with PTS ≥ the out-time (libbluray keeps audio and video PES presented
+  /// exactly at the out-time; that frame is the next item's first on a continuous timeline, so
+  /// it goes too). Only PES that start in the windows are judged.
+  ///
+  /// - Parameters:
+  ///   - expectedPIDs: per piece, the elementary-stream PIDs worth waiting for (video and audio
+  ///     of the clip's program), or an empty set to read just the first window.
+  ///   - presentation: per piece, the play item's in and out times (90 kHz, the clip's epoch), or
+  ///     `nil` to keep every PES.
   package static func joins(
     source: any ByteSource, pieces: [Range<Int64>], packetSize: Int,
-    expectedPIDs: [Set<UInt16>]
+    expectedPIDs: [Set<UInt16>], presentation: [(in90k: UInt64, out90k: UInt64)?] = []
   ) throws(DiscKitError) -> [TransportStreamJoin] {
     var state: [UInt16: Counter] = [:]
     var result: [TransportStreamJoin] = []
     for (k, piece) in pieces.enumerated() {
       let expected = k < expectedPIDs.count ? expectedPIDs[k] : []
+      let times = k < presentation.count ? presentation[k] : nil
       let ps = Int64(packetSize)
       let length = (piece.upperBound - piece.lowerBound) / ps * ps
       guard length > 0 else {
@@ -61,7 +73,8 @@ package enum TransportStreamJoinScanner {
         let to = min(end, piece.lowerBound + window / ps * ps)
         head += try packets(source, headEnd..<to, packetSize: packetSize)
         headEnd = to
-        let started = Set(head.lazy.filter(\.pusi).map(\.pid))
+        let started = Set(
+          head.lazy.filter { $0.pusi && Self.passes($0, times, head: true) }.map(\.pid))
         if headEnd == end || window >= maximumWindow || expected.isSubset(of: started) { break }
         window *= 2
       }
@@ -73,58 +86,68 @@ package enum TransportStreamJoinScanner {
         let from = max(headEnd, end - window / ps * ps)
         tail = try packets(source, from..<tailStart, packetSize: packetSize) + tail
         tailStart = from
-        let started = Set(tail.lazy.filter(\.pusi).map(\.pid))
+        let started = Set(
+          tail.lazy.filter { $0.pusi && Self.passes($0, times, head: false) }.map(\.pid))
         if window >= maximumWindow || expected.isSubset(of: started) { break }
         window *= 2
       }
       let whole = tailStart == headEnd
       let all = whole ? head + tail : []
+
+      // Head: the packets of each PES PID before its first PES start presented from the
+      // in-time on (the rest of a PES begun before the piece, PES presented before the in-time).
       var nulling: [TransportStreamJoin.Nulling] = []
-
-      // Head: PES packets before their PID's first PES start (the rest of a PES begun earlier).
-      var firstPacket: [UInt16: Packet] = [:]
-      var firstStart: [UInt16: Packet] = [:]
-      var orphan: Set<UInt16> = []
-      for packet in whole ? all : head where firstStart[packet.pid] == nil {
-        if firstPacket[packet.pid] == nil { firstPacket[packet.pid] = packet }
-        if packet.pusi {
-          firstStart[packet.pid] = packet
+      var passed: Set<UInt16> = []
+      var early: Set<UInt16> = []
+      for packet in whole ? all : head where !passed.contains(packet.pid) {
+        if packet.pusi, packet.isPES, Self.passes(packet, times, head: true) {
+          passed.insert(packet.pid)
+          if early.contains(packet.pid) {
+            nulling.append(.init(pid: packet.pid, range: piece.lowerBound..<packet.offset))
+          }
+        } else if packet.pusi, !packet.isPES {
+          passed.insert(packet.pid)  // PSI
         } else if packet.hasPayload {
-          orphan.insert(packet.pid)
+          early.insert(packet.pid)
         }
       }
-      var firstKept = firstPacket
-      for (pid, start) in firstStart where start.isPES && orphan.contains(pid) {
-        nulling.append(.init(pid: pid, range: piece.lowerBound..<start.offset))
-        firstKept[pid] = start
-      }
-
-      // Tail: the last PES of each PID, nulled when its PES_packet_length runs past the end.
-      var lastStart: [UInt16: Packet] = [:]
-      var before: [UInt16: Packet] = [:]
-      var last: [UInt16: Packet] = [:]
-      var bytes: [UInt16: Int] = [:]
-      let headNulls = Dictionary(
+      let headNull = Dictionary(
         nulling.map { ($0.pid, $0.range.upperBound) }, uniquingKeysWith: { a, _ in a })
-      for packet in whole ? all : tail where packet.offset >= headNulls[packet.pid] ?? 0 {
-        if packet.pusi {
-          if let previous = last[packet.pid] { before[packet.pid] = previous }
-          lastStart[packet.pid] = packet
-          bytes[packet.pid] = 0
+      // Tail: PES presented after the out-time, and a last PES whose PES_packet_length runs past
+      // the end.
+      var open: [UInt16: (start: Int64, bytes: Int, length: Int?, drop: Bool)] = [:]
+      func close(_ pid: UInt16, at offset: Int64) {
+        guard let unit = open[pid] else { return }
+        let cut = offset == end && (unit.length.map { $0 > 0 && unit.bytes < $0 + 6 } ?? false)
+        if unit.drop || cut {
+          nulling.append(.init(pid: pid, range: unit.start..<offset))
         }
-        if packet.hasPayload, bytes[packet.pid] != nil {
-          bytes[packet.pid, default: 0] += packet.payloadBytes
-        }
-        last[packet.pid] = packet
+        open[pid] = nil
       }
-      var lastKept: [UInt16: Packet?] = last.mapValues { $0 }
-      for (pid, start) in lastStart {
-        guard start.isPES, let length = start.pesLength, length > 0,
-          (bytes[pid] ?? 0) < length + 6
-        else { continue }
-        let headNull = nulling.first { $0.pid == pid }?.range.upperBound ?? piece.lowerBound
-        nulling.append(.init(pid: pid, range: max(start.offset, headNull)..<end))
-        lastKept[pid] = .some(before[pid])
+      for packet in whole ? all : tail where packet.offset >= headNull[packet.pid] ?? 0 {
+        if packet.pusi {
+          close(packet.pid, at: packet.offset)
+          guard packet.isPES else { continue }
+          let drop = !Self.passes(packet, times, head: false)
+          open[packet.pid] = (packet.offset, 0, packet.pesLength, drop)
+        }
+        if packet.hasPayload { open[packet.pid]?.bytes += packet.payloadBytes }
+      }
+      for pid in Array(open.keys) { close(pid, at: end) }
+      func nulled(_ packet: Packet) -> Bool {
+        nulling.contains { $0.pid == packet.pid && $0.range.contains(packet.offset) }
+      }
+      var firstKept: [UInt16: Packet] = [:]
+      for packet in whole ? all : head where firstKept[packet.pid] == nil && !nulled(packet) {
+        firstKept[packet.pid] = packet
+      }
+      var lastKept: [UInt16: Packet?] = [:]
+      for packet in (whole ? all : tail).reversed()
+      where lastKept[packet.pid] == nil && !nulled(packet) {
+        lastKept[packet.pid] = .some(packet)
+      }
+      for packet in whole ? all : tail where lastKept[packet.pid] == nil {
+        lastKept[packet.pid] = .some(nil)
       }
 
       // Renumbering: the first kept packet follows the last one written before the piece.
@@ -161,6 +184,22 @@ package enum TransportStreamJoinScanner {
     return result
   }
 
+  /// Whether a PES start is kept: at the head, presented from the in-time on (a PES without PTS
+  /// is not); at the tail, presented before the out-time (a PES without PTS is).
+  private static func passes(
+    _ packet: Packet, _ times: (in90k: UInt64, out90k: UInt64)?, head: Bool
+  ) -> Bool {
+    guard packet.isPES, let times else { return true }
+    guard let pts = packet.pts else { return !head }
+    return head ? !before(pts, times.in90k) : before(pts, times.out90k)
+  }
+
+  /// Whether 33-bit time `a` is before `b` (modulo 2^33: less than 2^32 ticks before).
+  static func before(_ a: UInt64, _ b: UInt64) -> Bool {
+    let d = (b &- a) & TimestampField.mask
+    return d != 0 && d < 1 << 32
+  }
+
   /// The packets of `range` (whole packets; null packets and packets without a sync byte left out).
   private static func packets(_ source: any ByteSource, _ range: Range<Int64>, packetSize: Int)
     throws(DiscKitError) -> [Packet]
@@ -185,17 +224,25 @@ package enum TransportStreamJoinScanner {
       let pusi = data[ts + 1] & 0x40 != 0 && hasPayload
       var isPES = false
       var length: Int?
+      var pts: UInt64?
       if pusi, payload + 6 <= ts + 188, data[payload] == 0, data[payload + 1] == 0,
         data[payload + 2] == 1
       {
         isPES = true
         length = Int(data[payload + 4]) << 8 | Int(data[payload + 5])
+        if payload + 14 <= ts + 188, TimestampField.hasOptionalHeader(data[payload + 3]),
+          data[payload + 7] & 0x80 != 0
+        {
+          let b = data[(payload + 9)..<(payload + 14)].map(UInt64.init)
+          pts =
+            (b[0] >> 1 & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 | b[3] << 7 | b[4] >> 1
+        }
       }
       result.append(
         Packet(
           offset: range.lowerBound + Int64(i), pid: pid, pusi: pusi, cc: data[ts + 3] & 0x0F,
           hasPayload: hasPayload, pesLength: length, isPES: isPES,
-          payloadBytes: hasPayload ? ts + 188 - payload : 0))
+          payloadBytes: hasPayload ? ts + 188 - payload : 0, pts: pts))
     }
     return result
   }
