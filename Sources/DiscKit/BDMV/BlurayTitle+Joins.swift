@@ -2,7 +2,8 @@ extension BlurayTitle {
   /// The continuous timeline's join edits, one per piece of `shifts` (``timestampShifts``): the
   /// continuity counters renumbered so that each clip range follows on from the ones before it,
   /// and a PES cut by a range's edge or presented outside the play item's in and out times
-  /// turned into null packets, as libbluray's m2ts filter wipes them
+  /// turned into null packets, as libbluray's m2ts filter wipes them (not at a seamless join,
+  /// connection condition 5 or 6, whose two sides are one stream)
   /// (``TransportStreamJoinScanner``; it waits for the video and audio PIDs of each clip's
   /// program).
   func joins(of original: any ByteSource, shifts: [TimestampShift]) throws(DiscKitError)
@@ -20,6 +21,9 @@ extension BlurayTitle {
     }
     return try TransportStreamJoinScanner.joins(
       source: original, pieces: shifts.map { $0.start..<$0.end }, packetSize: 192,
-      expectedPIDs: expected, presentation: presentation)
+      expectedPIDs: expected, presentation: presentation,
+      seamless: clipsWithBytes.enumerated().map { k, clip in
+        k > 0 && (clip.connectionCondition == 5 || clip.connectionCondition == 6)
+      })
   }
 }

@@ -8,8 +8,11 @@
 ///   pieces before it (ISO/IEC 13818-1 §2.4.3.3: a payload packet's counter is one more than the
 ///   previous packet's of its PID; a packet without payload repeats it);
 /// - null packets: the packets of a PES that the piece's edge cuts (a PES that began before the
-///   piece's first byte, or a PES whose `PES_packet_length` runs past the piece's last byte) get
-///   PID 0x1FFF, as libbluray's m2ts filter wipes packets: everything else in them stays.
+///   piece's first byte, a PES whose `PES_packet_length` runs past the piece's last byte, a PES
+///   presented outside the play item) become null packets (PID 0x1FFF, no adaptation field,
+///   stuffing bytes; a 192-byte packet keeps its arrival time stamp). libbluray's m2ts filter
+///   only rewrites the PID of such packets, which leaves PES starts that demuxers guessing
+///   streams on unknown PIDs (ffmpeg) read as an extra stream.
 package struct TransportStreamJoin: Sendable, Hashable {
   /// Every packet of `pid` in the piece gets `delta` added to its continuity counter (mod 16).
   package struct Renumbering: Sendable, Hashable {
@@ -63,8 +66,11 @@ package struct TransportStreamJoin: Sendable, Hashable {
       let pid = (UInt16(p[ts + 1] & 0x1F) << 8) | UInt16(p[ts + 2])
       guard pid != 0x1FFF else { continue }
       if nulling.contains(where: { $0.pid == pid && $0.range.contains(offset) }) {
-        p[ts + 1] |= 0x1F
+        // A null packet: PID 0x1FFF, payload only, stuffing (the arrival time stamp stays).
+        p[ts + 1] = 0x1F
         p[ts + 2] = 0xFF
+        p[ts + 3] = 0x10
+        (p + ts + 4).update(repeating: 0xFF, count: 184)
         continue
       }
       for r in renumbering where r.pid >= pid {

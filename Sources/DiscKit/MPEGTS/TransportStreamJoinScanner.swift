@@ -47,15 +47,22 @@ package enum TransportStreamJoinScanner {
   ///     of the clip's program), or an empty set to read just the first window.
   ///   - presentation: per piece, the play item's in and out times (90 kHz, the clip's epoch), or
   ///     `nil` to keep every PES.
+  ///   - seamless: per piece, whether it continues the piece before it seamlessly (connection
+  ///     condition 5 or 6: one stream cut in two, so a PES may run on across the join and
+  ///     nothing is presented twice): no packet at that join becomes a null packet, only the
+  ///     counters are renumbered.
   package static func joins(
     source: any ByteSource, pieces: [Range<Int64>], packetSize: Int,
-    expectedPIDs: [Set<UInt16>], presentation: [(in90k: UInt64, out90k: UInt64)?] = []
+    expectedPIDs: [Set<UInt16>], presentation: [(in90k: UInt64, out90k: UInt64)?] = [],
+    seamless: [Bool] = []
   ) throws(DiscKitError) -> [TransportStreamJoin] {
     var state: [UInt16: Counter] = [:]
     var result: [TransportStreamJoin] = []
     for (k, piece) in pieces.enumerated() {
       let expected = k < expectedPIDs.count ? expectedPIDs[k] : []
       let times = k < presentation.count ? presentation[k] : nil
+      let seamlessHead = k < seamless.count && seamless[k]
+      let seamlessTail = k + 1 < seamless.count && seamless[k + 1]
       let ps = Int64(packetSize)
       let length = (piece.upperBound - piece.lowerBound) / ps * ps
       guard length > 0 else {
@@ -102,7 +109,7 @@ package enum TransportStreamJoinScanner {
       for packet in whole ? all : head where !passed.contains(packet.pid) {
         if packet.pusi, packet.isPES, Self.passes(packet, times, head: true) {
           passed.insert(packet.pid)
-          if early.contains(packet.pid) {
+          if early.contains(packet.pid), !seamlessHead {
             nulling.append(.init(pid: packet.pid, range: piece.lowerBound..<packet.offset))
           }
         } else if packet.pusi, !packet.isPES {
@@ -119,7 +126,7 @@ package enum TransportStreamJoinScanner {
       func close(_ pid: UInt16, at offset: Int64) {
         guard let unit = open[pid] else { return }
         let cut = offset == end && (unit.length.map { $0 > 0 && unit.bytes < $0 + 6 } ?? false)
-        if unit.drop || cut {
+        if (unit.drop || cut) && !seamlessTail {
           nulling.append(.init(pid: pid, range: unit.start..<offset))
         }
         open[pid] = nil

@@ -15,26 +15,27 @@ struct ClipJoinTests {
     && FileManager.default.fileExists(atPath: generated("epochs/bd-epochs/BDMV/index.bdmv"))
   static let missing = "needs ffmpeg, ffprobe and TestImages/scripts/make-all.sh output"
 
-  /// (disc folder, playlist, source clip files in play order when the items play whole clips).
-  static let titles: [(String, String, [String]?)] = [
-    ("epochs/bd-epochs", "00000.mpls", ["e2", "e1", "e3"].map { "epochs/clips/\($0).ts" }),
-    ("epochs/bd-epochs", "00001.mpls", ["s0", "s1", "e2"].map { "epochs/clips/\($0).ts" }),
-    ("epochs/bd-wrap", "00001.mpls", nil),
-    ("bluray/simple", "00000.mpls", nil),
-    ("bluray/seamless", "00000.mpls", nil),
+  /// (disc folder, playlist, source clip files in play order when the items play whole clips,
+  /// the items that continue the one before seamlessly, as the scripts made them).
+  static let titles: [(String, String, [String]?, Set<Int>)] = [
+    ("epochs/bd-epochs", "00000.mpls", ["e2", "e1", "e3"].map { "epochs/clips/\($0).ts" }, []),
+    ("epochs/bd-epochs", "00001.mpls", ["s0", "s1", "e2"].map { "epochs/clips/\($0).ts" }, [1]),
+    ("epochs/bd-wrap", "00001.mpls", nil, []),
+    ("bluray/simple", "00000.mpls", nil, []),
+    ("bluray/seamless", "00000.mpls", nil, []),
     (
       "bluray/branching", "00000.mpls",
-      (0..<25).map { String(format: "bluray/clips/s%02d.ts", $0) }
+      (0..<25).map { String(format: "bluray/clips/s%02d.ts", $0) }, Set(1..<25)
     ),
     (
       "bluray/branching", "00001.mpls",
       (Array(0..<10) + Array(15..<25) + Array(10..<15)).map {
         String(format: "bluray/clips/s%02d.ts", $0)
-      }
+      }, Set(1..<25).subtracting([10, 20])
     ),
     // Decoys cut at random access points inside clips: in/out times mid-clip.
-    ("bluray/decoys", "00001.mpls", nil),
-    ("bluray/decoys", "00004.mpls", nil),
+    ("bluray/decoys", "00001.mpls", nil, []),
+    ("bluray/decoys", "00004.mpls", nil, []),
   ]
 
   /// The packets breaking the continuity-counter rule: a payload packet's counter is one more
@@ -72,15 +73,16 @@ struct ClipJoinTests {
     return run.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
-  /// The frame hashes of one stream of `path` decoded by ffmpeg, with their PTS (90 kHz, as in
-  /// the file).
-  static func frames(_ path: String, _ map: String) throws -> [(pts90k: Int64, hash: String)] {
+  /// The frame hashes of one stream of `path` (decoded by ffmpeg, or the coded packets with
+  /// `copy`), with their PTS (90 kHz, as in the file).
+  static func frames(_ path: String, _ map: String, copy: Bool = false) throws -> [(
+    pts90k: Int64, hash: String
+  )] {
     let run = try Tool.run(
       "ffmpeg",
       [
-        "-nostdin", "-v", "error", "-copyts", "-i", path, "-map", map, "-f", "framemd5",
-        "-fps_mode", "passthrough", "-",
-      ])
+        "-nostdin", "-v", "error", "-copyts", "-i", path, "-map", map,
+      ] + (copy ? ["-c", "copy"] : []) + ["-f", "framemd5", "-fps_mode", "passthrough", "-"])
     #expect(run.status == 0, "\(run.stderr)")
     var base = (num: Int64(1), den: Int64(90_000))
     var result: [(Int64, String)] = []
@@ -96,6 +98,34 @@ struct ClipJoinTests {
       result.append((pts * 90_000 * base.num / base.den, f[5]))
     }
     return result
+  }
+
+  /// The PTS of every PES start of the first audio stream of a 188-byte transport stream file
+  /// (the PID ffprobe names), in file order.
+  static func audioPESTimes(_ path: String) throws -> [Int64] {
+    let probe = try Tool.run(
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=id", "-of", "csv=p=0",
+        path,
+      ])
+    // ffprobe may list the stream twice (under its program too): the first line.
+    let line = probe.text.split(separator: "\n").first { $0.hasPrefix("0x") } ?? ""
+    let pid = try #require(Int(line.dropFirst(2).prefix { $0.isHexDigit }, radix: 16))
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    var times: [Int64] = []
+    for p in stride(from: 0, to: bytes.count - 187, by: 188) where bytes[p] == 0x47 {
+      guard Int(bytes[p + 1] & 0x1F) << 8 | Int(bytes[p + 2]) == pid, bytes[p + 1] & 0x40 != 0
+      else { continue }
+      var q = p + 4
+      if bytes[p + 3] & 0x20 != 0 { q += 1 + Int(bytes[p + 4]) }
+      guard q + 14 <= p + 188, bytes[q] == 0, bytes[q + 1] == 0, bytes[q + 2] == 1,
+        bytes[q + 7] & 0x80 != 0
+      else { continue }
+      let b = bytes[(q + 9)..<(q + 14)].map(Int64.init)
+      times.append((b[0] >> 1 & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 | b[3] << 7 | b[4] >> 1)
+    }
+    return times
   }
 
   /// The presentation of a source clip as the builder authors it: the first video PTS to the
@@ -118,7 +148,7 @@ struct ClipJoinTests {
 
   @Test(.enabled(if: ready, "\(missing)"), arguments: 0..<9)
   func everyJoinIsClean(_ index: Int) throws {
-    let (folder, playlist, sources) = Self.titles[index]
+    let (folder, playlist, sources, seamless) = Self.titles[index]
     let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: Self.generated(folder)))
     let title = try disc.title(playlist: playlist)
     let source = try title.byteSource(timeline: .continuous)
@@ -140,15 +170,26 @@ struct ClipJoinTests {
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     #expect(try Self.ffmpegWarnings(path) == "", "\(folder) \(playlist)")
 
-    // The frames: each source clip decoded alone, kept from its in-time to its out-time.
+    // The frames: each source clip decoded alone, kept from its in-time to its out-time by the
+    // PTS of the PES holding them (libbluray's m2ts filter rule: a PES presented before the
+    // in-time or from the out-time on goes), except at a seamless join (one stream cut in two:
+    // everything is kept). Video decoded; audio as coded frames (an AC-3 decoder's output
+    // depends on the frame before, which a non-seamless join changes).
     guard let sources else { return }
-    for map in ["0:v:0", "0:a:0"] {
+    for (map, copy) in [("0:v:0", false), ("0:a:0", true)] {
       var expected: [String] = []
-      for clip in sources.map(Self.generated) {
+      for (i, clip) in sources.map(Self.generated).enumerated() {
         let shown = try Self.presentation(clip)
-        expected += try Self.frames(clip, map).filter { shown.contains($0.pts90k) }.map(\.hash)
+        let from = seamless.contains(i) ? Int64.min : shown.lowerBound
+        let to = seamless.contains(i + 1) ? Int64.max : shown.upperBound
+        let starts = copy ? try Self.audioPESTimes(clip) : []
+        expected += try Self.frames(clip, map, copy: copy).filter { frame in
+          // The PES holding the frame: the latest start at or before it (video: one a frame).
+          let pes = starts.last { $0 <= frame.pts90k } ?? frame.pts90k
+          return pes >= from && pes < to
+        }.map(\.hash)
       }
-      let ours = try Self.frames(path, map).map(\.hash)
+      let ours = try Self.frames(path, map, copy: copy).map(\.hash)
       #expect(ours.count == expected.count, "\(folder) \(playlist) \(map)")
       #expect(ours == expected, "\(folder) \(playlist) \(map)")
     }
