@@ -44,24 +44,38 @@ struct ServerClipJoinTests {
     }
   }
 
+  /// mpv plays the titles whose clips carry their own audio (the 25 seamless clips, the three
+  /// epochs) from the start and from 5.3 s, as fast as it decodes (`--untimed`), and complains
+  /// of nothing but what its own byte seeks cause on any served transport stream (the H.264
+  /// decoder starting after a seek: also on a one-clip title), and its A/V-sync warning that
+  /// `--untimed` makes meaningless.
   @Test(.enabled(if: Tool.has("mpv"), "needs mpv"))
   func mpvPlaysAndSeeks() throws {
     let dir = try Self.root()
     let server = try ServerProcess(root: dir.path, ["--quiet"])
-    for (disc, key) in Self.titles {
+    let unrelated = [
+      "h264: co located POCs unavailable", "h264: mmco: unref short failure",
+      "Audio/Video desynchronisation detected", "Possible reasons include too slow",
+      "hardware, temporary CPU spikes", "position will not match to the video",
+    ]
+    for (disc, key) in [("branching.iso", "00000"), ("bd-epochs.iso", "00000")] {
       let id = try ServerFixture.id(server, disc)
-      for url in ["/stream", "/index.m3u8"] {
+      for url in Self.urls {
         for start in ["0", "5.3"] {
           let address = server.base + "/discs/\(id)/titles/\(key)" + url
           let run = try Tool.run(
             "mpv",
             [
-              "--no-config", "--vo=null", "--ao=null", "--really-quiet", "--msg-level=all=warn",
-              "--start=\(start)", address,
+              "--no-config", "--vo=null", "--ao=null", "--untimed", "--ao-null-untimed",
+              "--framedrop=no", "--really-quiet", "--msg-level=all=warn", "--start=\(start)",
+              address,
             ])
           #expect(run.status == 0, "\(disc) \(key)\(url) from \(start): \(run.stderr)")
-          let complaints = (run.text + run.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
-          #expect(complaints == "", "\(disc) \(key)\(url) from \(start)")
+          let complaints = (run.text + "\n" + run.stderr).split(separator: "\n").filter { line in
+            !line.trimmingCharacters(in: .whitespaces).isEmpty
+              && !unrelated.contains { line.contains($0) }
+          }
+          #expect(complaints == [], "\(disc) \(key)\(url) from \(start)")
         }
       }
     }
