@@ -36,9 +36,10 @@ package enum TransportStreamJoinScanner {
 
   /// The joins of `pieces` (in order, packet-aligned byte ranges of `source`).
   ///
-  /// Each piece also drops, as libbluray's m2ts filter does, the PES presented outside its
-  /// play item: at the head every PES of a PID before its first one with PTS ≥ the in-time, at
-  /// the tail every PES with PTS ≥ the out-time (libbluray keeps audio and video PES presented
+  /// At each join (not at the first piece's start nor the last one's end) the pieces also drop,
+  /// as libbluray's m2ts filter does, the PES presented outside their play items: at the head
+  /// every PES of a PID before its first one with PTS ≥ the in-time, at the tail every PES with
+  /// PTS ≥ the out-time (libbluray keeps audio and video PES presented
   /// exactly at the out-time; that frame is the next item's first on a continuous timeline, so
   /// it goes too). Only PES that start in the windows are judged.
   ///
@@ -61,8 +62,9 @@ package enum TransportStreamJoinScanner {
     for (k, piece) in pieces.enumerated() {
       let expected = k < expectedPIDs.count ? expectedPIDs[k] : []
       let times = k < presentation.count ? presentation[k] : nil
-      let seamlessHead = k < seamless.count && seamless[k]
-      let seamlessTail = k + 1 < seamless.count && seamless[k + 1]
+      // The title's own start and end are no joins: left as they are.
+      let seamlessHead = k == 0 || (k < seamless.count && seamless[k])
+      let seamlessTail = k == pieces.count - 1 || (k + 1 < seamless.count && seamless[k + 1])
       let ps = Int64(packetSize)
       let length = (piece.upperBound - piece.lowerBound) / ps * ps
       guard length > 0 else {
