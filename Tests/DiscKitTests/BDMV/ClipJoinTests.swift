@@ -65,6 +65,19 @@ struct ClipJoinTests {
     return breaks
   }
 
+  /// The PCR bases (90 kHz) of the stream, in order.
+  static func pcrs(_ bytes: [UInt8], packetSize: Int) -> [Int64] {
+    var result: [Int64] = []
+    for p in stride(from: packetSize - 188, to: bytes.count - 187, by: packetSize)
+    where bytes[p] == 0x47 && bytes[p + 3] & 0x20 != 0 && bytes[p + 4] >= 7
+      && bytes[p + 5] & 0x10 != 0
+    {
+      let b = bytes[(p + 6)..<(p + 11)].map(Int64.init)
+      result.append(b[0] << 25 | b[1] << 17 | b[2] << 9 | b[3] << 1 | b[4] >> 7)
+    }
+    return result
+  }
+
   /// `ffmpeg -v warning -i path -f null -`'s complaints.
   static func ffmpegWarnings(_ path: String) throws -> String {
     let run = try Tool.run(
@@ -154,6 +167,11 @@ struct ClipJoinTests {
     let source = try title.byteSource(timeline: .continuous)
     let bytes = try source.bytes(at: 0, count: Int(source.size))
     #expect(Self.continuityBreaks(bytes, packetSize: 192) == [], "\(folder) \(playlist)")
+    // PCR continuous across the joins: never back, at most 0.1 s apart (ISO/IEC 13818-1
+    // §2.7.2), modulo 2^33.
+    let pcrs = Self.pcrs(bytes, packetSize: 192)
+    let steps = zip(pcrs, pcrs.dropFirst()).map { ($1 - $0) & 0x1_FFFF_FFFF }
+    #expect(!pcrs.isEmpty && steps.allSatisfy { $0 <= 9000 }, "\(folder) \(playlist)")
     // Any read equals the same range of a full read.
     for chunk in [192 * 7, 6144, 100_003] {
       var again: [UInt8] = []
@@ -213,5 +231,49 @@ struct ClipJoinTests {
     // The clips' counters restart at every join (ffmpeg's segment muxer): the continuous
     // timeline is what renumbers them.
     #expect(!Self.continuityBreaks(concatenated, packetSize: 192).isEmpty)
+  }
+}
+
+/// Damaged stream files: the join scan and the rewrite read them in bounded time, never trap,
+/// and every read still equals the same range of a full read.
+@Suite("Clip joins on damaged streams")
+struct ClipJoinByteFlipTests {
+  @Test(.enabled(if: ClipJoinTests.ready, "\(ClipJoinTests.missing)"))
+  func seededByteFlips() throws {
+    let folder = ClipJoinTests.generated("bluray/branching")
+    let dir = try TemporaryDirectory("clip-join-flips")
+    let copy = dir.file("disc")
+    try FileManager.default.copyItem(atPath: folder, toPath: copy)
+    let streams = copy + "/BDMV/STREAM"
+    let names = try FileManager.default.contentsOfDirectory(atPath: streams).sorted()
+    let originals = try names.map { try Data(contentsOf: URL(fileURLWithPath: streams + "/" + $0)) }
+    var random = SeededRandom(seed: 20)
+    for round in 0..<12 {
+      // Flip bytes (headers included: sync bytes, PIDs, adaptation lengths, PES headers).
+      for (name, original) in zip(names, originals) {
+        var bytes = [UInt8](original)
+        for _ in 0..<(bytes.count / 500) {
+          let at = Int.random(in: 0..<bytes.count, using: &random)
+          bytes[at] ^= UInt8.random(in: 1...255, using: &random)
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: streams + "/" + name))
+      }
+      let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: copy))
+      for playlist in ["00000.mpls", "00001.mpls"] {
+        let title = try disc.title(playlist: playlist)
+        let source = try title.byteSource(timeline: .continuous)
+        #expect(source.size == title.size)
+        let whole = try source.bytes(at: 0, count: Int(source.size))
+        var again: [UInt8] = []
+        var at: Int64 = 0
+        let chunk = Int64(1000 + round * 997)
+        while at < source.size {
+          let n = Int(min(chunk, source.size - at))
+          again += try source.bytes(at: at, count: n)
+          at += Int64(n)
+        }
+        #expect(again == whole, "round \(round) \(playlist)")
+      }
+    }
   }
 }
