@@ -40,12 +40,21 @@ package struct TransportStreamJoin: Sendable, Hashable {
   /// The packets turned into null packets.
   package var nulling: [Nulling]
 
+  /// Where null packets may be: before `headNullEnd` or from `tailNullStart` on (so that the
+  /// packets between skip the look-up).
+  private let headNullEnd: Int64
+  private let tailNullStart: Int64
+
   /// Creates the edit of `start..<end`.
   package init(start: Int64, end: Int64, renumbering: [Renumbering], nulling: [Nulling]) {
     self.start = start
     self.end = end
     self.renumbering = renumbering.sorted { $0.pid < $1.pid }
     self.nulling = nulling
+    headNullEnd =
+      nulling.filter { $0.range.lowerBound <= start }.map(\.range.upperBound).max() ?? start
+    tailNullStart =
+      nulling.filter { $0.range.lowerBound > start }.map(\.range.lowerBound).min() ?? end
   }
 
   /// Whether the piece's bytes are left as they are.
@@ -65,7 +74,9 @@ package struct TransportStreamJoin: Sendable, Hashable {
       guard p[ts] == 0x47 else { continue }
       let pid = (UInt16(p[ts + 1] & 0x1F) << 8) | UInt16(p[ts + 2])
       guard pid != 0x1FFF else { continue }
-      if nulling.contains(where: { $0.pid == pid && $0.range.contains(offset) }) {
+      if offset < headNullEnd || offset >= tailNullStart,
+        nulling.contains(where: { $0.pid == pid && $0.range.contains(offset) })
+      {
         // A null packet: PID 0x1FFF, payload only, stuffing (the arrival time stamp stays).
         p[ts + 1] = 0x1F
         p[ts + 2] = 0xFF
@@ -73,6 +84,7 @@ package struct TransportStreamJoin: Sendable, Hashable {
         (p + ts + 4).update(repeating: 0xFF, count: 184)
         continue
       }
+      guard !renumbering.isEmpty else { continue }
       for r in renumbering where r.pid >= pid {
         if r.pid == pid {
           p[ts + 3] = (p[ts + 3] & 0xF0) | ((p[ts + 3] &+ r.delta) & 0x0F)
