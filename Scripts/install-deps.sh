@@ -26,6 +26,8 @@ APT_PACKAGES=(
   gcc libc6-dev
   # javac: the BD-J tests compile class files with string constants (the class-file oracle)
   openjdk-17-jdk-headless
+  # a player for the clip-join tests (plays and seeks a multi-clip title over HTTP)
+  mpv
 )
 
 SUDO=""

@@ -112,6 +112,34 @@ let blurayBenchmarks: [Benchmark] = [
       "extract to /dev/null (read/write path), continuous vs original", disckit: cNull,
       reference: oNull, referenceName: "original", bytes: continuous.size)
   },
+  Benchmark(
+    name: "bluray-joins",
+    summary:
+      "extract a 20-clip non-seamless title on the continuous timeline (timestamps moved, counters renumbered at every join) vs the original (DISCKIT_BENCH_TIMELINE_MIB, default 512)"
+  ) {
+    let dir = try BenchDirectory()
+    let mib = Int(ProcessInfo.processInfo.environment["DISCKIT_BENCH_TIMELINE_MIB"] ?? "") ?? 512
+    try BlurayBenchDisc.writeLargeTitle(at: dir.path, totalMiB: mib, timestamps: true, clips: 20)
+    let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: dir.path))
+    let title = try disc.title(playlist: "00001.mpls")
+    let original = try title.byteSource(timeline: .original)
+    let opened = try Timing.best(runs: 3) { _ = try title.byteSource(timeline: .continuous) }
+    let continuous = try title.byteSource(timeline: .continuous)
+    let out = dir.path + "/out.m2ts"
+    func extract(_ source: any ByteSource, to path: String) throws {
+      let sink = try AtomicFileWriter(destination: path, overwrite: true)
+      try source.copy(to: sink)
+      if path == "/dev/null" { try sink.commit() } else { sink.abort() }
+    }
+    let o = try Timing.best(runs: 3) { try extract(original, to: out) }
+    let c = try Timing.best(runs: 3) { try extract(continuous, to: out) }
+    Timing.report(
+      "20 clips: extract to a file (no fsync), continuous vs original", disckit: c, reference: o,
+      referenceName: "original", bytes: continuous.size)
+    print(
+      String(
+        format: "   opening the continuous source (join scan of 20 clips): %.1f ms", opened * 1000))
+  },
 ]
 
 /// A temporary directory for benchmark inputs, removed afterwards.
@@ -184,7 +212,9 @@ enum BlurayBenchDisc {
   }
 
   /// Two clips of null packets (valid sync bytes, so libbluray does not drop units) and a playlist of both.
-  static func writeLargeTitle(at root: String, totalMiB: Int, timestamps: Bool = false) throws {
+  static func writeLargeTitle(
+    at root: String, totalMiB: Int, timestamps: Bool = false, clips: Int = 2
+  ) throws {
     let unit = 6144
     var block = [UInt8](repeating: 0xFF, count: unit * 512)  // 3 MiB of 192-byte packets
     for p in stride(from: 0, to: block.count, by: 192) {
@@ -222,9 +252,9 @@ enum BlurayBenchDisc {
         }
       }
     }
-    let blocksPerClip = max(1, totalMiB / 2 / 3)
+    let blocksPerClip = max(1, totalMiB / max(1, clips) / 3)
     var items: [PlayItem] = []
-    for c in 1...2 {
+    for c in 1...max(1, clips) {
       let id = String(format: "%05d", c)
       let path = root + "/BDMV/STREAM/\(id).m2ts"
       _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -236,7 +266,8 @@ enum BlurayBenchDisc {
         to: URL(fileURLWithPath: root + "/BDMV/CLIPINF/\(id).clpi"))
       items.append(
         PlayItem(
-          clips: [PlayItemClip(clipID: id)], connectionCondition: c == 1 ? 1 : 5, inTime: 27000,
+          clips: [PlayItemClip(clipID: id)], connectionCondition: c == 1 || clips != 2 ? 1 : 5,
+          inTime: 27000,
           outTime: 27000 + 61 * 45000, streams: stn))
     }
     // bd_splice needs a chapter to start from.

@@ -5,6 +5,7 @@
 #   decoys        title 1 = a + b, 300 decoy playlists (shuffled, looping, other chapters)
 #   seamless      title 1 = one 6 s stream cut in two at a keyframe (connection condition 5)
 #   angles        title 1 = two clips as angles 1 and 2 of one play item
+#   branching     title 1 = 25 seamless clips of one stream, title 2 = the same clips reordered
 # The clips are kept in $OUT/bluray/clips/.
 set -euo pipefail
 : "${OUT:?OUT must be set}"
@@ -36,3 +37,24 @@ build simple --clips "$clips/a.ts" "$clips/b.ts" "$clips/hd.ts" --title a.ts,b.t
 build decoys --clips "$clips/a.ts" "$clips/b.ts" --title a.ts,b.ts --decoys 300
 build seamless --clips "$clips/half0.ts" "$clips/half1.ts" --title half0.ts,half1.ts
 build angles --clips "$clips/angle1.ts" "$clips/angle2.ts" --title angle1.ts+angle2.ts
+
+# branching: 25 clips of 12 frames cut from one 12 s stream (PTS continuous, continuity counters
+# restarting at 0 in each, as ffmpeg's segment muxer writes them).
+#   title 1 (00000.mpls) = s00..s24 in order (connection condition 5 at every join)
+#   title 2 (00001.mpls) = s00..s09, s15..s24, s10..s14 (shared segments; non-seamless jumps)
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "testsrc2=size=320x180:rate=25:duration=12" \
+  -f lavfi -i "sine=frequency=500:sample_rate=48000:duration=12" \
+  -c:v libx264 -preset ultrafast -threads 1 -g 12 -keyint_min 12 -sc_threshold 0 -bf 2 \
+  -pix_fmt yuv420p -c:a ac3 -b:a 96k -ac 2 -metadata:s:a:0 language=eng \
+  -pes_payload_size 0 -fflags +bitexact -flags:v +bitexact -flags:a +bitexact "$clips/long.ts"
+ffmpeg -hide_banner -loglevel error -y -copyts -i "$clips/long.ts" -map 0 -c copy -f segment \
+  -segment_frames "$(seq -s, 12 12 288)" -segment_format mpegts "$clips/s%02d.ts"
+rm -f "$clips/long.ts"
+branch_clips=()
+for i in $(seq -w 0 24); do branch_clips+=("$clips/s$i.ts"); done
+join() { local IFS=,; echo "$*"; }
+all=(); for i in $(seq 0 24); do all+=("$(printf 's%02d.ts' "$i")"); done
+second=(); for i in $(seq 0 9) $(seq 15 24) $(seq 10 14); do second+=("$(printf 's%02d.ts' "$i")"); done
+build branching --clips "${branch_clips[@]}" --title "$(join "${all[@]}")" "$(join "${second[@]}")" \
+  --chapters-every 2

@@ -249,15 +249,20 @@ public struct BlurayTitle: Sendable {
   /// `.original` is ``byteSource()``. `.continuous` rewrites every PES PTS/DTS and PCR of play
   /// item `k` to `t - in_k + start_k + base` (modulo 2^33; `start_k` = the item's title time,
   /// `base` = the first item's in-time; see ``timestampShifts``), so the title plays as one
-  /// timeline; a title whose items already follow each other (one clip, or seamless clips) is
-  /// byte-identical to `.original`. Positional and stateless like ``byteSource()``.
+  /// timeline. At each join between play items the continuity counters of every PID are
+  /// renumbered to follow on, and the packets of a PES cut by a clip range's edge become null
+  /// packets (``joins(of:shifts:)``). A title whose items already follow each other (one clip,
+  /// or seamless clips cut from one stream) is byte-identical to `.original`. Positional and
+  /// stateless like ``byteSource()``.
   public func byteSource(timeline: TitleTimeline) throws(DiscKitError) -> any ByteSource {
     let original = try byteSource()
     guard timeline == .continuous else { return original }
     let shifts = timestampShifts
-    guard shifts.contains(where: { $0.delta90k != 0 }) else { return original }
+    let joins = try joins(of: original, shifts: shifts)
+    guard shifts.contains(where: { $0.delta90k != 0 }) || joins.contains(where: { !$0.isEmpty })
+    else { return original }
     return try ContinuousTimelineByteSource(
-      base: original, shifts: shifts, layout: .transportStream(packetSize: 192))
+      base: original, shifts: shifts, layout: .transportStream(packetSize: 192), joins: joins)
   }
 
   /// The continuous timeline's shift of each play item with bytes: its title byte range and what

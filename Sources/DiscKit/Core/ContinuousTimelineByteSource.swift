@@ -4,7 +4,8 @@
 /// streams (DVD, 2048-byte packs): pack SCR, PES PTS and DTS, and the DVD navigation pack's
 /// times (PCI `VOBU_S_PTM`/`VOBU_E_PTM`/`VOBU_SE_E_PTM`, DSI `NV_PCK_SCR`). Everything else
 /// (arrival time stamps, payloads, packets without timestamps) is the base source's bytes
-/// unchanged, so the size is the same.
+/// unchanged, so the size is the same, except what a transport stream's ``joins`` change at
+/// the pieces' edges (continuity counters renumbered, packets of cut-off PES made null packets).
 ///
 /// Positional and stateless: the bytes of a packet depend only on the base bytes around it, never
 /// on earlier reads, so any range read from any task equals the same range of a full read. A
@@ -20,6 +21,9 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
   public let shifts: [TimestampShift]
   /// The stream's layout.
   public let layout: Layout
+  /// Per piece of ``shifts`` (same ranges), what else changes so that the pieces join cleanly
+  /// (transport streams only; empty when nothing does).
+  package let joins: [TransportStreamJoin]
   /// The packet (pack) size of the layout.
   var packetSize: Int {
     switch layout {
@@ -49,6 +53,13 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
   public init(base: any ByteSource, shifts: [TimestampShift], layout: Layout)
     throws(DiscKitError)
   {
+    try self.init(base: base, shifts: shifts, layout: layout, joins: [])
+  }
+
+  /// Wraps `base`, also applying `joins` (one per non-empty shift, over the same range).
+  package init(
+    base: any ByteSource, shifts: [TimestampShift], layout: Layout, joins: [TransportStreamJoin]
+  ) throws(DiscKitError) {
     if case .transportStream(let size) = layout, size != 188 && size != 192 {
       throw DiscKitError(.invalidArgument, "continuous timeline", at: nil, "packet size \(size)")
     }
@@ -65,6 +76,25 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
     self.base = base
     self.shifts = shifts.filter { $0.end > $0.start }
     self.layout = layout
+    let kept = joins.filter { $0.end > $0.start }
+    guard kept.isEmpty || layout != .programStream else {
+      throw DiscKitError(
+        .invalidArgument, "continuous timeline", at: nil, "joins need a transport stream")
+    }
+    guard
+      kept.isEmpty
+        || (kept.count == self.shifts.count
+          && zip(kept, self.shifts).allSatisfy { $0.start == $1.start && $0.end == $1.end })
+    else {
+      throw DiscKitError(
+        .invalidArgument, "continuous timeline", at: nil, "the joins are not the shifts' pieces")
+    }
+    self.joins = kept.contains { !$0.isEmpty } ? kept : []
+  }
+
+  /// Whether piece `index` is read through the rewrite.
+  private func rewrites(_ index: Int) -> Bool {
+    shifts[index].delta90k != 0 || (!joins.isEmpty && !joins[index].isEmpty)
   }
 
   /// The shift covering `offset`, or the start of the next one (nil past the last).
@@ -88,7 +118,7 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
     while done < count {
       let position = offset + Int64(done)
       let slice: UnsafeMutableRawBufferPointer
-      if let (index, inside) = locate(position), inside, shifts[index].delta90k != 0 {
+      if let (index, inside) = locate(position), inside, rewrites(index) {
         let shift = shifts[index]
         // Whole packets go in chunks of at most `chunkPackets`; a partial packet alone.
         let ps = Int64(packetSize)
@@ -101,7 +131,7 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
           if position + take != shift.end { take = take / ps * ps }
         }
         slice = UnsafeMutableRawBufferPointer(rebasing: buffer[done..<done + Int(take)])
-        try rewrite(shift, at: position, into: slice)
+        try rewrite(index, at: position, into: slice)
       } else {
         var end = Int64(count - done) + position
         if let (index, _) = locate(position) {
@@ -126,36 +156,47 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
   /// ``lookaround`` packets are then redone with the packets around them (a PES header that
   /// straddles the range's edge), so the result equals a full read.
   private func rewrite(
-    _ shift: TimestampShift, at position: Int64, into out: UnsafeMutableRawBufferPointer
+    _ index: Int, at position: Int64, into out: UnsafeMutableRawBufferPointer
   ) throws(DiscKitError) {
+    let shift = shifts[index]
     let ps = Int64(packetSize)
     let end = position + Int64(out.count)
     let around = layout == .programStream ? 0 : Self.lookaround * packetSize
     guard (position - shift.start) % ps == 0, out.count % packetSize == 0 || end == shift.end,
       out.count >= 4 * around + packetSize, let p = out.baseAddress
-    else { return try rewriteInWindow(shift, at: position, into: out) }
+    else { return try rewriteInWindow(index, at: position, into: out) }
     let got = try base.readFully(at: position, into: out)
     guard got == out.count else {
       throw DiscKitError.truncated("continuous timeline", at: position, needed: Int64(out.count))
     }
-    shiftPackets(p.assumingMemoryBound(to: UInt8.self), count: out.count / packetSize, shift)
+    shiftPackets(
+      p.assumingMemoryBound(to: UInt8.self), count: out.count / packetSize, index, at: position)
     guard around > 0 else { return }
     if position > shift.start {
       try rewriteInWindow(
-        shift, at: position, into: UnsafeMutableRawBufferPointer(rebasing: out[0..<around]))
+        index, at: position, into: UnsafeMutableRawBufferPointer(rebasing: out[0..<around]))
     }
     if end < shift.end {
       let from = out.count - around
       try rewriteInWindow(
-        shift, at: end - Int64(around),
+        index, at: end - Int64(around),
         into: UnsafeMutableRawBufferPointer(rebasing: out[from..<out.count]))
     }
   }
 
-  private func shiftPackets(_ p: UnsafeMutablePointer<UInt8>, count: Int, _ shift: TimestampShift) {
+  /// Rewrites `count` whole packets at `p`, the first at byte `position`, of piece `index`.
+  private func shiftPackets(
+    _ p: UnsafeMutablePointer<UInt8>, count: Int, _ index: Int, at position: Int64
+  ) {
+    let shift = shifts[index]
     switch layout {
     case .transportStream(let size):
-      TransportStreamTimestamps.shift(p, packets: count, packetSize: size, delta: shift.delta90k)
+      if shift.delta90k != 0 {
+        TransportStreamTimestamps.shift(p, packets: count, packetSize: size, delta: shift.delta90k)
+      }
+      if !joins.isEmpty {
+        joins[index].apply(p, packets: count, packetSize: size, at: position)
+      }
     case .programStream:
       ProgramStreamTimestamps.shift(p, packs: count, delta: shift.delta90k)
     }
@@ -163,8 +204,9 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
 
   /// ``rewrite(_:at:into:)`` through a window reaching ``lookaround`` packets around the range.
   private func rewriteInWindow(
-    _ shift: TimestampShift, at position: Int64, into out: UnsafeMutableRawBufferPointer
+    _ index: Int, at position: Int64, into out: UnsafeMutableRawBufferPointer
   ) throws(DiscKitError) {
+    let shift = shifts[index]
     let ps = Int64(packetSize)
     let end = position + Int64(out.count)
     let firstPacket = shift.start + (position - shift.start) / ps * ps
@@ -180,7 +222,7 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
       throw DiscKitError.truncated("continuous timeline", at: windowStart, needed: Int64(length))
     }
     if let p = window.baseAddress?.assumingMemoryBound(to: UInt8.self) {
-      shiftPackets(p, count: length / packetSize, shift)
+      shiftPackets(p, count: length / packetSize, index, at: windowStart)
     }
     let from = Int(position - windowStart)
     out.copyMemory(from: UnsafeRawBufferPointer(rebasing: window[from..<from + out.count]))
@@ -202,7 +244,7 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
         let s = shifts[index]
         if inside {
           end = min(upper, s.end)
-          shifted = s.delta90k != 0
+          shifted = rewrites(index)
         } else {
           end = min(upper, s.start)
         }

@@ -53,35 +53,43 @@ extension DiscTitle {
     let from = min(max(start.offset, 0), whole.size)
     var parts: [ConcatenatedByteSource.Extent] = []
     if !start.prefix.isEmpty {
-      let prefix = try prefixSource(start, timeline: timeline)
+      let prefix = try prefixSource(start, of: whole)
       parts.append(.init(source: prefix, offset: 0, length: prefix.size))
     }
     parts.append(.init(source: whole, offset: from, length: whole.size - from))
     return try ConcatenatedByteSource(parts, structure: "title \(key) from \(start.time)")
   }
 
-  /// The prefix of `start` as a source on `timeline`: on the continuous timeline its timestamps
-  /// (PCR) are moved like those of the clip whose range begins at ``PlaybackStart/offset``.
-  func prefixSource(_ start: PlaybackStart, timeline: TitleTimeline) throws(DiscKitError)
+  /// The prefix of `start` as a source on the timeline of `whole` (the title's bytes from
+  /// ``byteSource(timeline:)``): on the continuous timeline its timestamps (PCR) are moved and its
+  /// continuity counters renumbered like those of the clip whose range begins at
+  /// ``PlaybackStart/offset``.
+  func prefixSource(_ start: PlaybackStart, of whole: any ByteSource) throws(DiscKitError)
     -> any ByteSource
   {
-    guard timeline == .continuous, case .bluray(let title) = content,
-      let shift = title.timestampShifts.first(where: {
+    guard let continuous = whole as? ContinuousTimelineByteSource,
+      let index = continuous.shifts.firstIndex(where: {
         $0.start <= start.offset && start.offset < $0.end
       })
     else { return MemoryByteSource(start.prefix) }
-    return try Self.prefixSource(start.prefix, delta90k: shift.delta90k)
+    return try Self.prefixSource(
+      start.prefix, delta90k: continuous.shifts[index].delta90k,
+      renumbering: continuous.joins.isEmpty ? [] : continuous.joins[index].renumbering)
   }
 
-  /// Source packets (192 bytes) with every timestamp moved by `delta90k` (modulo 2^33).
-  package static func prefixSource(_ packets: [UInt8], delta90k: UInt64) throws(DiscKitError)
-    -> any ByteSource
-  {
+  /// Source packets (192 bytes) with every timestamp moved by `delta90k` (modulo 2^33) and the
+  /// continuity counters of the PIDs in `renumbering` moved on, as the clip they precede.
+  package static func prefixSource(
+    _ packets: [UInt8], delta90k: UInt64, renumbering: [TransportStreamJoin.Renumbering] = []
+  ) throws(DiscKitError) -> any ByteSource {
     let memory = MemoryByteSource(packets)
-    guard delta90k & TimestampField.mask != 0 else { return memory }
+    guard delta90k & TimestampField.mask != 0 || !renumbering.isEmpty else { return memory }
+    let count = memory.size
     return try ContinuousTimelineByteSource(
-      base: memory, shifts: [TimestampShift(start: 0, end: memory.size, delta90k: delta90k)],
-      layout: .transportStream(packetSize: 192))
+      base: memory, shifts: [TimestampShift(start: 0, end: count, delta90k: delta90k)],
+      layout: .transportStream(packetSize: 192),
+      joins: renumbering.isEmpty
+        ? [] : [TransportStreamJoin(start: 0, end: count, renumbering: renumbering, nulling: [])])
   }
 
   /// The pre-scan of the title's bytes (first PAT, first IDR and audio PTS, pre-IDR gap), from the
@@ -136,7 +144,7 @@ extension DiscTitle {
         let found = try title.playbackStart(forTitleTime: UInt64(clamped.ticks))
         let playback = PlaybackStart(time: clamped, offset: found.offset, prefix: found.prefix)
         let spliced = try Self.splice(
-          try prefixSource(playback, timeline: timeline), into: source, at: playback.offset)
+          try prefixSource(playback, of: source), into: source, at: playback.offset)
         source = spliced.source
         start = spliced.offset
         boundaries = boundaries.map { $0 == playback.offset ? spliced.offset : $0 }

@@ -22,6 +22,8 @@ enum ImageHarness: FuzzHarness {
       }
       if let main = try? bluray.mainTitle(), let source = try? main.byteSource() {
         sample(source)
+        // The continuous timeline: timestamp shifts and the join scan of every clip range.
+        if let continuous = try? main.byteSource(timeline: .continuous) { sample(continuous) }
       }
       _ = bluray.namedEvidence()
     } else if let dvd = try? DVDDisc(fileSystem: disc.fileSystem) {
