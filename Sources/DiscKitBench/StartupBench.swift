@@ -254,10 +254,14 @@ enum Startup {
     ProcessInfo.processInfo.environment["DISCKIT_BENCH_RUNS"].flatMap { Int($0) } ?? 100
   }
 
-  /// The dvdauthor discs of TestImages/generated (`make images`), as folders and as images.
+  /// The dvdauthor discs of TestImages/generated (`make images`), as folders and as images, and
+  /// the menu discs whose main title DiscKit finds by running the DVD-Video VM through the menus
+  /// (the damaged one is left out: lsdvd fails on it).
   static func generatedDVDs() -> [String] {
-    ["dvd-pal", "dvd-ntsc", "dvd-pal.iso", "dvd-ntsc.iso"].map { "TestImages/generated/" + $0 }
-      .filter { FileManager.default.fileExists(atPath: $0) }
+    [
+      "dvd-pal", "dvd-ntsc", "dvd-pal.iso", "dvd-ntsc.iso", "dvd-menu-clean", "dvd-menu-decoy",
+      "dvd-menu-lying", "dvd-menu-register",
+    ].map { "TestImages/generated/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
   }
 
   /// UDF 2.50 images of `discs`, made once with `disckit author` under `.bench/realdata-images`.
