@@ -31,7 +31,7 @@ struct Benchmark: Sendable {
 /// Every benchmark, in the order `make bench` prints them.
 let benchmarks: [Benchmark] =
   startupBenchmarks + fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks
-  + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks + serverBenchmarks
+  + floodBenchmarks + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks + serverBenchmarks
 
 /// Shared timing helpers for the benchmarks.
 enum Timing {
