@@ -13,8 +13,10 @@ let floodBenchmarks: [Benchmark] = [
       "disckit titles on a 1000-playlist permutation flood with an IG menu vs bd_list_titles (hyperfine)"
   ) {
     let disckit = try Startup.disckit()
-    let dir = NSTemporaryDirectory() + "disckit-bench-flood-\(UUID().uuidString)"
-    defer { try? FileManager.default.removeItem(atPath: dir) }
+    // DISCKIT_BENCH_FLOOD_DIR: write the disc there and keep it (to profile or inspect it).
+    let keep = ProcessInfo.processInfo.environment["DISCKIT_BENCH_FLOOD_DIR"]
+    let dir = keep ?? NSTemporaryDirectory() + "disckit-bench-flood-\(UUID().uuidString)"
+    defer { if keep == nil { try? FileManager.default.removeItem(atPath: dir) } }
     try FloodDiscWriter.write(at: dir, floodCount: 1000, feature: 777)
     // The choice first: the selection must name the feature through the menu, not by length.
     let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: dir))
