@@ -6,7 +6,7 @@ import Foundation
 /// a different order, the real order at `feature`; an intro playlist and a top-menu playlist whose
 /// clip carries an interactive-graphics menu (one "Play" button that stores the feature's number
 /// in GPR7 and jumps to the object that plays it, chapter buttons that start the feature at a
-/// mark, and phantom buttons); index.bdmv with First Play, a Top Menu and `titleCount` titles.
+/// mark through a register, and phantom buttons); index.bdmv with First Play, a Top Menu and `titleCount` titles.
 ///
 /// Clip information and playlists only (no stream files but the menu clip's), as the libbluray
 /// title listing and DiscKit's `titles` read them.
@@ -84,7 +84,11 @@ package enum FloodDiscWriter {
     try put(
       String(format: "BDMV/PLAYLIST/%05d.mpls", menuNumber),
       playlist([menu], seconds: 30, streams: menuStreams, marks: false).serialize())
-    // The menu: Play (GPR7 = feature, jump to object 3 that plays GPR7), chapter buttons, phantoms.
+    // The menu, as players accept it (a button command may not change the playlist itself:
+    // libbluray refuses PlayPL from a button): Play stores the feature's number in GPR7 and jumps
+    // to object 3, which plays GPR7; the chapter buttons store a mark in GPR6 and jump to object
+    // 4, which plays the feature from that mark; the phantoms do nothing. One button per overlap
+    // group, each group's default valid button.
     var buttons = [
       IGButton(
         id: 1,
@@ -97,29 +101,32 @@ package enum FloodDiscWriter {
         IGButton(
           id: UInt16(2 + chapter),
           commands: [
-            .playPlaylist(.immediate(UInt32(feature)), mark: .immediate(UInt32(chapter * 4)))
+            .set(.move, .gpr(6), .immediate(UInt32(chapter * 4))), .jumpObject(.immediate(4)),
           ]))
     }
     for phantom in 0..<3 { buttons.append(IGButton(id: UInt16(6 + phantom), commands: [.nop])) }
     let composition = InteractiveComposition(pages: [
-      IGPage(id: 0, groups: [IGButtonOverlapGroup(buttons: buttons)])
+      IGPage(
+        id: 0,
+        groups: buttons.map { IGButtonOverlapGroup(defaultValidButton: $0.id, buttons: [$0]) })
     ])
     try put(
       "BDMV/STREAM/\(menu).m2ts",
       IGStreamWriter.transportStream(
         segments: [(0x18, composition.serialize()), (0x80, [])], pid: menuPID))
-    // Objects: 0 First Play, 1 Top Menu, 2 title 1, 3 the object the Play button jumps to, then
-    // the other titles.
+    // Objects: 0 First Play, 1 Top Menu, 2 title 1, 3 and 4 the objects the buttons jump to,
+    // then the other titles.
     var objects: [[NavigationCommand]] = [
       [.playPlaylist(.immediate(UInt32(introNumber))), .jumpTitle(.immediate(0))],
       [.playPlaylist(.immediate(UInt32(menuNumber))), .goto(.immediate(0))],
       [.jumpTitle(.immediate(0))],
       [.playPlaylist(.gpr(7)), .jumpTitle(.immediate(0))],
+      [.playPlaylist(.immediate(UInt32(feature)), mark: .gpr(6)), .jumpTitle(.immediate(0))],
     ]
     // The other titles return to the menu, as such discs' titles do when started directly.
     for _ in 1..<max(1, titleCount) { objects.append([.jumpTitle(.immediate(0))]) }
     let titles = (0..<max(1, titleCount)).map { k in
-      BDMVIndex.Title(object: .hdmv(movieObject: UInt16(k == 0 ? 2 : 3 + k), playbackType: 0))
+      BDMVIndex.Title(object: .hdmv(movieObject: UInt16(k == 0 ? 2 : 4 + k), playbackType: 0))
     }
     let index = BDMVIndex(
       firstPlay: .hdmv(movieObject: 0, playbackType: 0),

@@ -60,11 +60,14 @@ struct ScenarioComparisonTests {
       IGPage(
         id: 0,
         groups: [
-          IGButtonOverlapGroup(buttons: [
-            IGButton(
-              id: 1, commands: [.set(.move, .gpr(7), .immediate(812)), .jumpObject(.immediate(3))]),
-            IGButton(id: 2, commands: [.nop]),
-          ])
+          IGButtonOverlapGroup(
+            defaultValidButton: 1,
+            buttons: [
+              IGButton(
+                id: 1,
+                commands: [.set(.move, .gpr(7), .immediate(812)), .jumpObject(.immediate(3))])
+            ]),
+          IGButtonOverlapGroup(defaultValidButton: 2, buttons: [IGButton(id: 2, commands: [.nop])]),
         ])
     ])
     try disc.write(
