@@ -31,7 +31,8 @@ struct Benchmark: Sendable {
 /// Every benchmark, in the order `make bench` prints them.
 let benchmarks: [Benchmark] =
   startupBenchmarks + fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks
-  + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks + serverBenchmarks + bdjBenchmarks
+  + floodBenchmarks + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks + serverBenchmarks
+  + bdjBenchmarks
 
 /// Shared timing helpers for the benchmarks.
 enum Timing {

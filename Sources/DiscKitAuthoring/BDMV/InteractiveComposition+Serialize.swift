@@ -58,13 +58,15 @@ extension InteractiveComposition {
 }
 
 /// Writes an interactive-graphics stream as MPEG-2 transport packets: each segment in one PES
-/// packet (stream id 0xBD, no PTS), cut into 188-byte packets on `pid`, each preceded by a 4-byte
+/// packet (stream id 0xBD), cut into 188-byte packets on `pid`, each preceded by a 4-byte
 /// arrival time stamp (`.m2ts`).
 package enum IGStreamWriter {
-  /// `(segment type, payload)` segments as `.m2ts` packets.
-  package static func transportStream(segments: [(type: UInt8, payload: [UInt8])], pid: UInt16)
-    -> [UInt8]
-  {
+  /// `(segment type, payload)` segments as `.m2ts` packets; with `timestamp90k`, each PES packet
+  /// carries it as its PTS and DTS (players drop graphics packets without a PTS inside the clip's
+  /// presentation time), else no timestamps.
+  package static func transportStream(
+    segments: [(type: UInt8, payload: [UInt8])], pid: UInt16, timestamp90k: UInt64? = nil
+  ) -> [UInt8] {
     var out: [UInt8] = []
     var counter: UInt8 = 0
     for segment in segments {
@@ -72,10 +74,19 @@ package enum IGStreamWriter {
         segment.type, UInt8(segment.payload.count >> 8), UInt8(segment.payload.count & 0xFF),
       ]
       es += segment.payload
-      let pesLength = es.count + 3
-      var pes: [UInt8] = [
-        0, 0, 1, 0xBD, UInt8((pesLength >> 8) & 0xFF), UInt8(pesLength & 0xFF), 0x80, 0, 0,
-      ]
+      var header: [UInt8] = [0x80, 0, 0]
+      if let t = timestamp90k {
+        func stamp(_ prefix: UInt8) -> [UInt8] {
+          [
+            prefix << 4 | UInt8((t >> 29) & 0x0E) | 1, UInt8((t >> 22) & 0xFF),
+            UInt8((t >> 14) & 0xFE) | 1, UInt8((t >> 7) & 0xFF), UInt8((t << 1) & 0xFE) | 1,
+          ]
+        }
+        header = [0x80, 0xC0, 10] + stamp(3) + stamp(1)
+      }
+      let pesLength = es.count + header.count
+      var pes: [UInt8] = [0, 0, 1, 0xBD, UInt8((pesLength >> 8) & 0xFF), UInt8(pesLength & 0xFF)]
+      pes += header
       pes += es
       var offset = 0
       var first = true
