@@ -260,7 +260,7 @@ enum Startup {
   static func generatedDVDs() -> [String] {
     [
       "dvd-pal", "dvd-ntsc", "dvd-pal.iso", "dvd-ntsc.iso", "dvd-menu-clean", "dvd-menu-decoy",
-      "dvd-menu-lying", "dvd-menu-register",
+      "dvd-menu-lying", "dvd-menu-register", "dvd-menu-99",
     ].map { "TestImages/generated/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
   }
 

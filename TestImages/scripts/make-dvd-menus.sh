@@ -10,6 +10,9 @@
 #   dvd-menu-register  register-selected target: First Play sets GPRM3 = 7, the menu's button 1 jumps by
 #                      GPRM3 (7 -> title 3, 6 s; otherwise title 1, 10 s); button 2 goes to the title set's
 #                      root menu, whose button plays title 2 (3 s).
+#   dvd-menu-99        "99 titles" at full count, after Disney's The Black Cauldron: 99 titles, the feature
+#                      is title 39 (6 s + 3 s, 3 chapters, 4 cells), decoy title 10 is a second longer with the same
+#                      chapter and cell counts; the menu's "Play" button jumps to title 39.
 #   dvd-menu-damaged   the decoy disc with VTS_01_0.IFO damaged (its .BUP intact) and a ghost title set:
 #                      VTS 2 (holding a 10 s decoy title) is listed in VIDEO_TS.IFO but its files are gone.
 # Menus are 1 s motion clips held with pause="inf", buttons made with spumux; titles are ffmpeg lavfi
@@ -108,6 +111,25 @@ XML
 }
 decoy_xml dvd-menu-decoy ""
 author dvd-menu-decoy
+
+{
+  echo "<dvdauthor dest=\"$tmp/dvd-menu-99\" jumppad=\"0\">"
+  echo "  <vmgm><fpc>jump menu 1;</fpc><menus><video format=\"ntsc\" aspect=\"16:9\"/>"
+  echo "    <pgc entry=\"title\"><vob file=\"$tmp/menu2.mpg\" pause=\"inf\"/>"
+  echo "      <button name=\"b1\">jump title 39;</button><button name=\"b2\">jump title 1;</button></pgc>"
+  echo "  </menus></vmgm>"
+  echo "  <titleset><titles><video format=\"ntsc\" aspect=\"16:9\"/><audio lang=\"en\"/>"
+  for t in $(seq 1 99); do
+    case $t in
+      10) echo "    <pgc><vob file=\"$tmp/t8.mpg\" chapters=\"0,2,4\"/><vob file=\"$tmp/t2.mpg\"/></pgc>" ;;
+      39) echo "    <pgc><vob file=\"$tmp/t6.mpg\" chapters=\"0,2,4\"/><vob file=\"$tmp/t3.mpg\"/><post>call vmgm menu 1;</post></pgc>" ;;
+      *) echo "    <pgc><vob file=\"$tmp/t2.mpg\"/><post>call vmgm menu 1;</post></pgc>" ;;
+    esac
+  done
+  echo "  </titles></titleset>"
+  echo "</dvdauthor>"
+} > "$tmp/dvd-menu-99.xml"
+author dvd-menu-99
 
 cat > "$tmp/dvd-menu-lying.xml" <<XML
 <dvdauthor dest="$tmp/dvd-menu-lying" jumppad="0">

@@ -13,6 +13,7 @@ import Testing
 @Suite struct DVDVirtualMachineTests {
   static let menuDiscs = [
     "dvd-menu-clean", "dvd-menu-decoy", "dvd-menu-lying", "dvd-menu-register", "dvd-menu-damaged",
+    "dvd-menu-99",
   ]
   static func has(_ name: String) -> Bool {
     FileManager.default.fileExists(atPath: Fixtures.generated(name) + "/VIDEO_TS/VIDEO_TS.IFO")
@@ -47,7 +48,9 @@ import Testing
   /// title set is listed but missing (it is checked against the authoring below).
   @Test(
     .enabled(if: haveDiscs, missing),
-    arguments: ["dvd-menu-clean", "dvd-menu-decoy", "dvd-menu-lying", "dvd-menu-register"])
+    arguments: [
+      "dvd-menu-clean", "dvd-menu-decoy", "dvd-menu-lying", "dvd-menu-register", "dvd-menu-99",
+    ])
   func buttonPathsMatchLibdvdnav(_ name: String) throws {
     let disc = try Self.open(name)
     var queue: [[Int]] = [[]]
@@ -71,7 +74,7 @@ import Testing
     .enabled(if: haveDiscs, missing),
     arguments: [
       ("dvd-menu-clean", 1), ("dvd-menu-decoy", 5), ("dvd-menu-lying", 2),
-      ("dvd-menu-register", 3), ("dvd-menu-damaged", 5),
+      ("dvd-menu-register", 3), ("dvd-menu-damaged", 5), ("dvd-menu-99", 39),
     ])
   func mainFeatureFollowsTheMenus(_ name: String, _ feature: Int) throws {
     let disc = try Self.open(name)
@@ -85,7 +88,9 @@ import Testing
   /// the VM's answer differs from `--select lsdvd` there, as the authoring intends.
   @Test(.enabled(if: haveDiscs, missing), .enabled(if: Tool.has("lsdvd"), "lsdvd missing"))
   func lsdvdPicksTheDecoys() throws {
-    for (name, decoy) in [("dvd-menu-decoy", 2), ("dvd-menu-lying", 1), ("dvd-menu-register", 1)] {
+    for (name, decoy) in [
+      ("dvd-menu-decoy", 2), ("dvd-menu-lying", 1), ("dvd-menu-register", 1), ("dvd-menu-99", 10),
+    ] {
       let theirs = try LsdvdOracle.run(Fixtures.generated(name))
       #expect(theirs.longestTrack == decoy, "\(name)")
       #expect(DVDSmartTitleSelector.select(try Self.open(name)).title != decoy, "\(name)")
