@@ -85,7 +85,8 @@ enum TitlesText {
       if !t.streams.subtitles.isEmpty {
         line +=
           ", subtitles "
-          + TextJoin.join(t.streams.subtitles.map {
+          + TextJoin.join(
+            t.streams.subtitles.map {
               ($0.language ?? "und") + ($0.forced == true ? "(forced)" : "")
             }, separator: " ")
       }

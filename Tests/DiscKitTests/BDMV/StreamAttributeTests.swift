@@ -40,7 +40,8 @@ struct StreamAttributeTests {
     return (b[attributes + 1], b[attributes + 3], b[attributes + 4])
   }
 
-  @Test("bdpl_disc5 (UHD): each playlist's HDR kind is what its STN bytes say",
+  @Test(
+    "bdpl_disc5 (UHD): each playlist's HDR kind is what its STN bytes say",
     .enabled(if: Fixtures.hasRealData))
   func uhdDynamicRange() throws {
     let root = Fixtures.real("bluray/bdpl_disc5")
