@@ -1,3 +1,5 @@
+import DiscKit
+
 extension ElementaryStreamProbe {
   /// Channel count and sample rate of an E-AC-3, DTS (core) or TrueHD (major sync) frame at the
   /// start of `payload`, or nil when the header is not there.
