@@ -43,10 +43,30 @@ public struct DiscTitle: Sendable {
     public var format: String?
     /// Frame rate or sample rate, as the disc states it.
     public var rate: String?
-    /// Audio channels (DVD).
+    /// Audio channels: the DVD's count, or on a Blu-ray the count the presentation type implies
+    /// (mono 1, dual mono and stereo 2; `nil` for multi-channel, whose count the disc does not
+    /// state).
     public var channels: Int?
     /// Blu-ray: the `stream_coding_type` of the stream number table.
     public var codingType: Int?
+    /// Audio sample rate in hertz, when the disc states it (Blu-ray: the higher rate of a
+    /// stream with a 48 kHz core).
+    public var sampleRate: Int? = nil
+    /// Audio bits per sample, when the disc states it (DVD LPCM quantization); Blu-ray stream
+    /// attributes carry no bit depth.
+    public var bitDepth: Int? = nil
+    /// Blu-ray HEVC video: `"SDR"`, `"HDR10"`, `"HDR10+"` or `"Dolby Vision"` from the UHD stream
+    /// attributes; `nil` where the disc has no such field (other video codings, DVD).
+    public var dynamicRange: String? = nil
+    /// Blu-ray HEVC video: `"BT.709"` or `"BT.2020"`.
+    public var colorSpace: String? = nil
+    /// The Dolby Vision enhancement layer (Blu-ray PID 0x1015 in the stream number table's
+    /// Dolby Vision list): `true`; otherwise `nil`.
+    public var enhancementLayer: Bool? = nil
+    /// DVD subpicture whose code extension says forced (9): `true`, other subpictures `false`.
+    /// `nil` on a Blu-ray: PG forcing is a per-composition flag inside the stream, not in the
+    /// stream number table.
+    public var forced: Bool? = nil
   }
 
   /// The title itself.
@@ -152,9 +172,14 @@ public struct DiscTitle: Sendable {
         Stream(
           kind: kind, id: Int(s.pid), codec: s.codecName,
           language: s.language.isEmpty || kind == .video ? nil : s.language,
-          format: s.formatName, rate: s.rateName, channels: nil, codingType: Int(s.codingType))
+          format: s.formatName, rate: s.rateName, channels: s.channelCount,
+          codingType: Int(s.codingType), sampleRate: s.sampleRate,
+          dynamicRange: s.dynamicRangeName, colorSpace: s.colorSpaceName)
       }
-      return stn.video.map { stream($0, .video) } + stn.audio.map { stream($0, .audio) }
+      var enhancement = stn.dolbyVision.map { stream($0, .video) }
+      for i in enhancement.indices { enhancement[i].enhancementLayer = true }
+      return stn.video.map { stream($0, .video) } + enhancement
+        + stn.audio.map { stream($0, .audio) }
         + stn.presentationGraphics.map { stream($0, .subtitle) }
         + stn.interactiveGraphics.map { stream($0, .interactive) }
     case .dvd(let title, _):
@@ -170,7 +195,7 @@ public struct DiscTitle: Sendable {
         + title.subpictures.map {
           Stream(
             kind: .subtitle, id: $0.streamID, codec: $0.codec, language: $0.language, format: nil,
-            rate: nil, channels: nil, codingType: nil)
+            rate: nil, channels: nil, codingType: nil, forced: $0.codeExtension == 9)
         }
     }
   }

@@ -30,8 +30,20 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
     public var format: String?
     /// Frame rate or sample rate.
     public var rate: String?
-    /// Audio channels (DVD).
+    /// Audio channels (DVD; Blu-ray mono and stereo, whose presentation type implies the count).
     public var channels: Int?
+    /// Audio sample rate in hertz, when the disc states it.
+    public var sampleRate: Int? = nil
+    /// Audio bits per sample, when the disc states it.
+    public var bitDepth: Int? = nil
+    /// Blu-ray HEVC video: `SDR`, `HDR10`, `HDR10+` or `Dolby Vision`.
+    public var dynamicRange: String? = nil
+    /// Blu-ray HEVC video: `BT.709` or `BT.2020`.
+    public var colorSpace: String? = nil
+    /// `true` for a Dolby Vision enhancement-layer video stream.
+    public var enhancementLayer: Bool? = nil
+    /// DVD subpictures: forced display; absent on a Blu-ray (the STN does not say).
+    public var forced: Bool? = nil
   }
 
   /// A title's streams by kind.
@@ -172,7 +184,9 @@ extension TitlesDocument {
         Stream(
           id: $0.id, codec: $0.codec, codingType: $0.codingType, language: $0.language,
           format: $0.format,
-          rate: $0.rate, channels: $0.channels)
+          rate: $0.rate, channels: $0.channels, sampleRate: $0.sampleRate, bitDepth: $0.bitDepth,
+          dynamicRange: $0.dynamicRange, colorSpace: $0.colorSpace,
+          enhancementLayer: $0.enhancementLayer, forced: $0.forced)
       }
     }
     var streams = Streams(

@@ -137,7 +137,7 @@ enum ElementaryStreamProbe {
       let rate = [0, 48000, 0, 0, 96000, 192000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0][Int(p[2] & 0x0F)]
       return Sound(channels: channels, sampleRate: rate)
     default:
-      return nil
+      return extendedSound(codec: codec, payload: payload)
     }
   }
 

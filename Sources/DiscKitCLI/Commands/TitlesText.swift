@@ -18,6 +18,8 @@ enum TitlesText {
         + "clips \(DecimalText.integer(t.clips?.count ?? 0, width: 3))  angles \(t.angles)  "
         + "\(DecimalText.mebibytes(t.size ?? 0, width: 8)) MiB  "
         + "V:\(s.video.count) A:\(s.audio.count) PG:\(s.subtitles.count) IG:\(s.interactive.count)"
+      let ranges = s.video.compactMap { $0.enhancementLayer == true ? "EL" : $0.dynamicRange }
+      if !ranges.isEmpty { line += " " + TextJoin.join(ranges, separator: "+") }
       if t.main { line += "  [main]" }
       if let by = t.playedByTitles, !by.isEmpty {
         line +=
@@ -28,6 +30,37 @@ enum TitlesText {
       if let excluded = t.excluded { line += "  (\(excluded))" }
       if let error = t.error { line += "  error: \(error)" }
       lines.append(line)
+      if t.main { lines += streamLines(s) }
+    }
+    return lines
+  }
+
+  /// One indented line per stream of the main title: kind, PID, codec and what the disc states
+  /// about it (language, format, channels, sample rate, dynamic range, colour space).
+  private static func streamLines(_ s: TitlesDocument.Streams) -> [String] {
+    let kinds: [(String, [TitlesDocument.Stream])] = [
+      ("video", s.video), ("audio", s.audio), ("PG", s.subtitles), ("IG", s.interactive),
+    ]
+    var lines: [String] = []
+    for (kind, streams) in kinds {
+      for stream in streams {
+        var parts = [
+          "    \(kind) 0x" + String(stream.id, radix: 16, uppercase: true), stream.codec,
+        ]
+        if let language = stream.language { parts.append(language) }
+        if let format = stream.format { parts.append(format) }
+        if let channels = stream.channels { parts.append("\(channels)ch") }
+        if let rate = stream.sampleRate {
+          parts.append("\(rate) Hz")
+        } else if let rate = stream.rate {
+          parts.append(rate)
+        }
+        if let bits = stream.bitDepth { parts.append("\(bits)-bit") }
+        if let range = stream.dynamicRange { parts.append(range) }
+        if let space = stream.colorSpace { parts.append(space) }
+        if stream.enhancementLayer == true { parts.append("Dolby Vision enhancement layer") }
+        lines.append(TextJoin.join(parts, separator: " "))
+      }
     }
     return lines
   }
@@ -52,7 +85,10 @@ enum TitlesText {
       if !t.streams.subtitles.isEmpty {
         line +=
           ", subtitles "
-          + TextJoin.join(t.streams.subtitles.map { $0.language ?? "und" }, separator: " ")
+          + TextJoin.join(
+            t.streams.subtitles.map {
+              ($0.language ?? "und") + ($0.forced == true ? "(forced)" : "")
+            }, separator: " ")
       }
       if let size = t.size { line += ", \(size) bytes" }
       if let error = t.error { line += ", error: \(error)" }

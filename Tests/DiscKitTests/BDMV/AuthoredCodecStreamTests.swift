@@ -1,0 +1,90 @@
+import DiscKit
+import DiscKitTestSupport
+import Foundation
+import Testing
+
+/// What `titles` reports per stream on discs DiscKit authored from ffmpeg clips of each coding
+/// (TestImages/scripts/make-codecs.sh), against ffprobe on the clip and mkvmerge -J on the
+/// playlist.
+@Suite("Authored codec streams")
+struct AuthoredCodecStreamTests {
+  static let names = ["hdr10-eac3", "dts", "truehd", "lpcm", "ac3"]
+  static let root = Fixtures.generated("codecs")
+  static let present = FileManager.default.fileExists(atPath: root + "/ac3/BDMV/PLAYLIST")
+
+  /// ffprobe's codec name to the Blu-ray coding DiscKit names.
+  static let expectedCodec = [
+    "h264": "H.264", "hevc": "HEVC", "ac3": "AC-3", "eac3": "E-AC-3", "dts": "DTS",
+    "truehd": "TrueHD", "pcm_bluray": "LPCM",
+  ]
+
+  @Test(
+    "each stream's codec, channels and sample rate agree with ffprobe and mkvmerge",
+    .enabled(if: present && Tool.has("ffprobe") && Tool.has("mkvmerge")),
+    arguments: names)
+  func agrees(_ name: String) throws {
+    let folder = Self.root + "/" + name
+    let disc = try Disc.open(path: folder)
+    let list = try FileManager.default.contentsOfDirectory(atPath: folder + "/BDMV/PLAYLIST")
+    let mpls = try #require(list.filter { $0.hasSuffix(".mpls") }.sorted().first)
+    let title = try disc.title(key: String(mpls.prefix(5)))
+    let clips = try FileManager.default.contentsOfDirectory(atPath: folder + "/BDMV/STREAM")
+    let clip = try #require(clips.filter { $0.hasSuffix(".m2ts") }.sorted().first)
+
+    let probe = try Tool.run(
+      "ffprobe",
+      [
+        "-v", "error", "-show_entries",
+        "stream=codec_type,codec_name,channels,sample_rate,color_transfer,color_primaries",
+        "-of", "json", folder + "/BDMV/STREAM/" + clip,
+      ])
+    let probed = try #require(
+      (try JSONSerialization.jsonObject(with: probe.stdout) as? [String: Any])?["streams"]
+        as? [[String: Any]])
+    // ffprobe also lists an empty AC-3 "core" beside a TrueHD stream ffmpeg wrote without one
+    // (sample rate 0): not a stream of the disc.
+    let real = probed.filter { ($0["sample_rate"] as? String) != "0" }
+    let video = title.streams.filter { $0.kind == .video }
+    let audio = title.streams.filter { $0.kind == .audio }
+    let ffVideo = real.filter { $0["codec_type"] as? String == "video" }
+    let ffAudio = real.filter { $0["codec_type"] as? String == "audio" }
+    #expect(video.count == ffVideo.count && audio.count == ffAudio.count, "\(name)")
+    for (ours, theirs) in zip(video, ffVideo) {
+      #expect(ours.codec == Self.expectedCodec[theirs["codec_name"] as? String ?? ""], "\(name)")
+      if theirs["color_transfer"] as? String == "smpte2084" {
+        // The builder does not read the HEVC VUI, so it records SDR/unspecified colour in the
+        // UHD attributes of an HDR10 clip; ffprobe sees PQ transfer and BT.2020 primaries.
+        withKnownIssue("the BDMV builder does not record HDR10 in the HEVC stream attributes") {
+          #expect(ours.dynamicRange == "HDR10", "\(name)")
+          #expect(ours.colorSpace == "BT.2020", "\(name)")
+        }
+      }
+    }
+    for (ours, theirs) in zip(audio, ffAudio) {
+      #expect(ours.codec == Self.expectedCodec[theirs["codec_name"] as? String ?? ""], "\(name)")
+      #expect(ours.sampleRate.map(String.init) == theirs["sample_rate"] as? String, "\(name)")
+      let channels = theirs["channels"] as? Int ?? 0
+      if channels <= 2 {
+        #expect(ours.channels == channels, "\(name)")
+      } else {
+        // Deliberately no count: the STN's presentation type only says "multi-channel".
+        #expect(ours.channels == nil && ours.format == "multichannel", "\(name)")
+      }
+    }
+
+    // mkvmerge reads the playlist itself: its audio tracks' channel count and sampling rate.
+    let mkv = try Tool.run("mkvmerge", ["-J", folder + "/BDMV/PLAYLIST/" + mpls])
+    let tracks = try #require(
+      (try JSONSerialization.jsonObject(with: mkv.stdout) as? [String: Any])?["tracks"]
+        as? [[String: Any]])
+    let mkvAudio = tracks.filter { $0["type"] as? String == "audio" }
+    #expect(mkvAudio.count == audio.count, "\(name): \(mkv.text)")
+    for (ours, theirs) in zip(audio, mkvAudio) {
+      let properties = theirs["properties"] as? [String: Any] ?? [:]
+      #expect(ours.sampleRate == properties["audio_sampling_frequency"] as? Int, "\(name)")
+      if let channels = properties["audio_channels"] as? Int, channels <= 2 {
+        #expect(ours.channels == channels, "\(name)")
+      }
+    }
+  }
+}
