@@ -51,6 +51,22 @@ public struct DVDAudioAttributes: Sendable, Hashable {
     }
   }
 
+  /// The sample rate in hertz (code 0: 48 kHz, 1: 96 kHz), `nil` for reserved codes.
+  public var sampleRate: Int? {
+    switch sampleFrequency {
+    case 0: 48_000
+    case 1: 96_000
+    default: nil
+    }
+  }
+
+  /// LPCM bits per sample (quantization 0: 16, 1: 20, 2: 24); `nil` for other codings, where
+  /// the field signals dynamic-range control, and for the reserved code.
+  public var bitDepth: Int? {
+    guard codingMode == 4, quantization < 3 else { return nil }
+    return [16, 20, 24][quantization]
+  }
+
   /// The number of channels.
   public var channels: Int { channelsMinusOne + 1 }
 

@@ -19,6 +19,11 @@ public struct DVDStream: Sendable, Hashable {
   public var rawLanguage: UInt16
   /// Code extension (audio: 1 normal, 3 director's comments; subpictures: 1 normal, 5 captions ...).
   public var codeExtension: Int
+  /// Audio sample rate in hertz from the attributes' sample frequency code (48 or 96 kHz).
+  public var sampleRate: Int? = nil
+  /// LPCM audio bits per sample from the quantization code (16, 20 or 24); `nil` for coded audio,
+  /// where the field is dynamic-range control.
+  public var bitDepth: Int? = nil
 
   /// Creates a stream; ``language`` is decoded from `rawLanguage`.
   public init(

@@ -125,10 +125,13 @@ public struct DVDTitle: Sendable {
     let pgc = firstProgramChain
     audio = pgc.enabledAudioStreams.map { slot in
       let a = vts.audio[slot]
-      return DVDStream(
+      var stream = DVDStream(
         kind: .audio, slot: slot, streamID: a.baseStreamID + Int((pgc.audioControl[slot] >> 8) & 7),
         codec: a.codec,
         channels: a.channels, rawLanguage: a.languageCode, codeExtension: Int(a.codeExtension))
+      stream.sampleRate = a.sampleRate
+      stream.bitDepth = a.bitDepth
+      return stream
     }
     let shift: UInt32 = vts.video.displayAspectRatio == 0 ? 24 : 8
     subpictures = pgc.enabledSubpictureStreams.map { slot in

@@ -190,7 +190,8 @@ public struct DiscTitle: Sendable {
         + title.audio.map {
           Stream(
             kind: .audio, id: $0.streamID, codec: $0.codec, language: $0.language, format: nil,
-            rate: nil, channels: $0.channels, codingType: nil)
+            rate: nil, channels: $0.channels, codingType: nil, sampleRate: $0.sampleRate,
+            bitDepth: $0.bitDepth)
         }
         + title.subpictures.map {
           Stream(

@@ -20,9 +20,10 @@ struct AuthoredCodecStreamTests {
 
   @Test(
     "each stream's codec, channels and sample rate agree with ffprobe and mkvmerge",
-    .enabled(if: present && Tool.has("ffprobe") && Tool.has("mkvmerge")),
+    .enabled(if: Tool.has("ffprobe") && Tool.has("mkvmerge"), "ffprobe or mkvmerge missing"),
     arguments: names)
   func agrees(_ name: String) throws {
+    try #require(Self.present, "run TestImages/scripts/make-all.sh")
     let folder = Self.root + "/" + name
     let disc = try Disc.open(path: folder)
     let list = try FileManager.default.contentsOfDirectory(atPath: folder + "/BDMV/PLAYLIST")

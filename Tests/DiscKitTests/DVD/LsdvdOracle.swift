@@ -14,6 +14,10 @@ struct LsdvdOracle {
     var cells: [String] = []
     var audio: [String] = []  // "lang/format/channels/streamid"
     var subpictures: [String] = []  // "lang/streamid"
+    /// Per audio stream: lsdvd's `frequency` and `quantization` ("16bit", "drc"...), kept out of
+    /// ``description`` and equality (the lsdvd-parity report does not carry them).
+    var audioAttributes: [(frequency: String, quantization: String)] = []
+    static func == (a: Track, b: Track) -> Bool { a.description == b.description }
     var description: String {
       "track \(ix) len \(length) vts \(vts) ttn \(ttn) angles \(angles) chapters \(chapters) cells \(cells) audio \(audio) subp \(subpictures)"
     }
@@ -52,6 +56,8 @@ struct LsdvdOracle {
           track.audio.append(
             "\(fields["langcode"] ?? "")/\(fields["format"] ?? "")/\(fields["channels"] ?? "")/\(fields["streamid"] ?? "")"
           )
+          track.audioAttributes.append(
+            (fields["frequency"] ?? "", fields["quantization"] ?? ""))
         case "subp":
           track.subpictures.append("\(fields["langcode"] ?? "")/\(fields["streamid"] ?? "")")
         default: break
