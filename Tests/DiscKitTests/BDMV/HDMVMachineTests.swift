@@ -125,6 +125,39 @@ struct HDMVMachineTests {
     #expect(run.warnings.count == 2)
   }
 
+  @Test("the whole disc's exploration is bounded: runs after the disc budget end with a warning")
+  func exploreBudget() {
+    // 200 titles whose object spins: without a disc-wide budget, 200 x stepBudget commands.
+    var spin = Self.machine(
+      [.set(.add, .gpr(0), .immediate(1)), .goto(.immediate(0))], titles: 200)
+    spin.stepBudget = 1000
+    spin.exploreStepBudget = 10_500
+    let runs = spin.explore()
+    #expect(runs.count == 202)  // First Play, Top Menu, 200 titles
+    #expect(runs.reduce(0) { $0 + $1.steps } == 10_500)
+    // First Play and 9 titles spend 1000 each (the Top Menu is none), the 11th run gets the
+    // last 500, every run after it is skipped with a warning.
+    #expect(runs.filter { $0.steps == 1000 }.count == 10)
+    #expect(runs.filter { $0.steps == 500 }.count == 1)
+    let skipped = runs.filter { $0.warnings.contains { $0.contains("were spent") } }
+    #expect(skipped.count == 202 - 12)
+    #expect(skipped.allSatisfy { $0.steps == 0 && $0.ending == .stepBudget(0) })
+  }
+
+  /// GPR storage is sparse: writing a value and writing zero back leaves a register file equal
+  /// (and hashing equal) to a fresh one, so loop detection sees the states as the same.
+  @Test("register files that hold the same values are equal, however they got there")
+  func registerEquality() {
+    var a = HDMVRegisters()
+    a.setGeneral(4095, 7)
+    #expect(a != HDMVRegisters() && a.general(4095) == 7 && a.nonZeroGeneral == [4095: 7])
+    let stored = a.store(4095, 0)
+    #expect(stored)
+    #expect(a == HDMVRegisters() && a.hashValue == HDMVRegisters().hashValue)
+    a.setGeneral(4096, 1)  // out of range: ignored
+    #expect(a == HDMVRegisters() && a.general(4096) == 0)
+  }
+
   @Test("loops end: a replayed playlist with the same state, and the step budget")
   func loops() {
     let menu = Self.machine([.playPlaylist(.immediate(5)), .goto(.immediate(0))]).run(.firstPlay)

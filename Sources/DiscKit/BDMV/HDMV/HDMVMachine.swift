@@ -33,6 +33,10 @@ package struct HDMVMachine: Sendable {
   package var stepBudget = 100_000
   /// Playlist starts one run may make.
   package var playlistBudget = 512
+  /// Commands ``explore()`` executes over all its runs: a crafted index with thousands of titles
+  /// whose objects each spin to ``stepBudget`` must not take minutes. Runs left when it is
+  /// spent end at once with a warning.
+  package var exploreStepBudget = 2_000_000
   /// Reproduce libbluray 1.3's `Resume`, which continues one command later than the spec: it
   /// sets the program counter past the `CallObject`/`CallTitle` and then advances it again,
   /// skipping the command after the call. Off by default (discs are authored for the spec);
@@ -47,8 +51,26 @@ package struct HDMVMachine: Sendable {
 
   /// Runs First Play, the Top Menu and every HDMV index title, each from a fresh player.
   package func explore() -> [HDMVRun] {
-    var runs = [run(.firstPlay), run(.topMenu)]
-    for title in 0..<(index?.titles.count ?? 0) { runs.append(run(.title(title + 1))) }
+    let entries =
+      [HDMVEntry.firstPlay, .topMenu] + (0..<(index?.titles.count ?? 0)).map { .title($0 + 1) }
+    var runs: [HDMVRun] = []
+    var left = exploreStepBudget
+    for entry in entries {
+      guard left > 0 else {
+        var skipped = HDMVRun(entry: entry)
+        skipped.ending = .stepBudget(0)
+        skipped.warnings = [
+          "not run: the \(exploreStepBudget) commands for the whole disc were spent"
+        ]
+        runs.append(skipped)
+        continue
+      }
+      var machine = self
+      machine.stepBudget = min(stepBudget, left)
+      let run = machine.run(entry)
+      left -= run.steps
+      runs.append(run)
+    }
     return runs
   }
 

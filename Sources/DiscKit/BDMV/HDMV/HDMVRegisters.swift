@@ -14,8 +14,11 @@ package struct HDMVRegisters: Sendable, Hashable {
   /// Bit 31 of a register reference: the reference names a PSR.
   package static let playerFlag: UInt32 = 0x8000_0000
 
-  /// GPR values.
-  package private(set) var general: [UInt32]
+  /// The GPRs that are not zero, by number. Sparse so that a machine state (copied into every
+  /// playlist reach a run records, hashed at every `PlayPL` for loop detection) costs what the
+  /// program wrote, not 16 KiB; zero values are removed, so equal register files compare and
+  /// hash equal.
+  private var general: [Int: UInt32] = [:]
   /// PSR values.
   package private(set) var player: [UInt32]
 
@@ -49,7 +52,6 @@ package struct HDMVRegisters: Sendable, Hashable {
   ///   registers (PSR25-27) all ones and PSR31 0x0310 (observed by reading every PSR into GPRs in
   ///   libbluray 1.3.4's HDMV trace).
   package init(uhd: Bool = false) {
-    general = [UInt32](repeating: 0, count: Self.generalCount)
     player = Self.playerDefaults
     if uhd {
       for index in 25...27 { player[index] = 0xFFFF_FFFF }
@@ -66,12 +68,12 @@ package struct HDMVRegisters: Sendable, Hashable {
   package func read(_ reference: UInt32) -> UInt32 {
     guard Self.isValid(reference) else { return 0 }
     return reference & Self.playerFlag != 0
-      ? player[Int(reference & 0x7F)] : general[Int(reference & 0xFFF)]
+      ? player[Int(reference & 0x7F)] : general[Int(reference & 0xFFF), default: 0]
   }
 
   /// GPR `number` (`0...4095`); 0 out of range.
   package func general(_ number: Int) -> UInt32 {
-    general.indices.contains(number) ? general[number] : 0
+    general[number, default: 0]
   }
 
   /// PSR `number` (`0...127`); 0 out of range.
@@ -85,14 +87,14 @@ package struct HDMVRegisters: Sendable, Hashable {
   @discardableResult
   package mutating func store(_ reference: UInt32, _ value: UInt32) -> Bool {
     guard Self.isValid(reference), reference & Self.playerFlag == 0 else { return false }
-    general[Int(reference)] = value
+    general[Int(reference)] = value == 0 ? nil : value
     return true
   }
 
   /// Sets GPR `number` (for tests and for seeding a run); ignored out of range.
   package mutating func setGeneral(_ number: Int, _ value: UInt32) {
-    guard general.indices.contains(number) else { return }
-    general[number] = value
+    guard (0..<Self.generalCount).contains(number) else { return }
+    general[number] = value == 0 ? nil : value
   }
 
   /// Writes PSR `number` as the player does for set-system commands; the read-only player
@@ -140,8 +142,6 @@ package struct HDMVRegisters: Sendable, Hashable {
 
   /// The GPRs that are not zero, by number (a compact view for reports).
   package var nonZeroGeneral: [Int: UInt32] {
-    var out: [Int: UInt32] = [:]
-    for (k, v) in general.enumerated() where v != 0 { out[k] = v }
-    return out
+    general
   }
 }
