@@ -24,7 +24,8 @@
 /// 4. **heuristics**: the longest playlist, then (within 1 %) more chapters, more audio/subtitle
 ///    streams, fewer out-of-order segments, the lower playlist number.
 /// Within a tier the longest playlist with that evidence wins (the others are trailers, extras and
-/// menu backgrounds), unless it is shorter than a third of the longest surviving playlist (then the
+/// menu backgrounds); when that tier names several playlists the ranking cannot tell apart (a BD-J
+/// menu listing many members of a flood), the twins the later tiers also reach are kept; unless it is shorter than a third of the longest surviving playlist (then the
 /// evidence is set aside with a note and the next tier decides).
 ///
 /// A *family* is a set of playlists playing the same segments in different orders (a permutation
@@ -180,23 +181,39 @@ public enum SmartTitleSelector {
       ("navigation", Set(evidence.navigation.keys), .navigation),
       ("menu", Set(evidence.menu.keys), .navigation),
     ]
-    for (tier, numbers, level) in tiers {
+    for (position, (tier, numbers, level)) in tiers.enumerated() {
       let reached = survivors.filter { numbers.contains(candidates[$0].number) }
-      guard let best = best(of: reached, candidates) else { continue }
+      guard var best = best(of: reached, candidates) else { continue }
       if duration(candidates[best]) * 3 < longest {
         reason.append(
           "\(tier) evidence points at \(candidates[best].name), shorter than a third of the longest playlist: set aside"
         )
         continue
       }
-      chosen = best
       confidence = level
       tied = twins(of: best, in: reached, candidates)
+      // Evidence naming several indistinguishable playlists (a menu JAR listing many members of
+      // a flood) is narrowed by the less trusted tiers: the twins the navigation or a menu also
+      // reaches.
+      var narrowing: [String] = []
+      for (later, laterNumbers, _) in tiers.dropFirst(position + 1) where tied.count > 1 {
+        let narrowed = tied.filter { laterNumbers.contains(candidates[$0].number) }
+        guard !narrowed.isEmpty, narrowed.count < tied.count,
+          let narrowedBest = Self.best(of: narrowed, candidates)
+        else { continue }
+        narrowing.append(
+          "of \(tied.count) indistinguishable playlists with \(tier) evidence, \(later) evidence reaches "
+            + (narrowed.count == 1 ? "only this one" : "\(narrowed.count)"))
+        tied = narrowed
+        best = narrowedBest
+      }
+      chosen = best
       let first = items(candidates[best].number, "").first { $0.kind != .family }?.detail
       reason.append(
         (first ?? "\(tier) evidence")
           + (reached.count > 1
             ? "; the longest of \(reached.count) playlists with \(tier) evidence" : ""))
+      reason += narrowing
       break
     }
     var pool: [Int] = []

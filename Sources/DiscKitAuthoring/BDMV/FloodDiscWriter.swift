@@ -8,6 +8,11 @@ import Foundation
 /// in GPR7 and jumps to the object that plays it, chapter buttons that start the feature at a
 /// mark through a register, and phantom buttons); index.bdmv with First Play, a Top Menu and `titleCount` titles.
 ///
+/// With `jarCount` > 0 the disc also carries a BD-J title (BDJO 00001, its autostart Xlet in
+/// JAR 00000 whose class names the feature by locator) and `jarCount - 1` more JARs of
+/// `classesPerJAR` class files each naming other flood members, as studios' menu code does,
+/// so the listing reads and searches every archive.
+///
 /// Clip information and playlists only (no stream files but the menu clip's), as the libbluray
 /// title listing and DiscKit's `titles` read them.
 package enum FloodDiscWriter {
@@ -23,7 +28,7 @@ package enum FloodDiscWriter {
   /// seeded with `seed`, so the same arguments write the same disc.
   package static func write(
     at root: String, floodCount: Int = 1000, clipCount: Int = 20, feature: Int = 777,
-    titleCount: Int = 8, seed: UInt64 = 18
+    titleCount: Int = 8, seed: UInt64 = 18, jarCount: Int = 0, classesPerJAR: Int = 100
   ) throws {
     let fm = FileManager.default
     for sub in ["BDMV/PLAYLIST", "BDMV/CLIPINF", "BDMV/STREAM"] {
@@ -125,8 +130,14 @@ package enum FloodDiscWriter {
     ]
     // The other titles return to the menu, as such discs' titles do when started directly.
     for _ in 1..<max(1, titleCount) { objects.append([.jumpTitle(.immediate(0))]) }
-    let titles = (0..<max(1, titleCount)).map { k in
+    var titles = (0..<max(1, titleCount)).map { k in
       BDMVIndex.Title(object: .hdmv(movieObject: UInt16(k == 0 ? 2 : 4 + k), playbackType: 0))
+    }
+    if jarCount > 0 {
+      titles.append(.init(object: .bdj(name: "00001", playbackType: 2)))
+      try writeBDJ(
+        at: root, feature: feature, floodCount: floodCount, jarCount: jarCount,
+        classesPerJAR: classesPerJAR, rng: &rng)
     }
     let index = BDMVIndex(
       firstPlay: .hdmv(movieObject: 0, playbackType: 0),
@@ -135,6 +146,77 @@ package enum FloodDiscWriter {
     try put(
       "BDMV/MovieObject.bdmv",
       MovieObjectFile(objects: objects.map { .init(commands: $0) }).serialize())
+  }
+
+  /// The BD-J part: BDJO 00001 (autostart Xlet `com.studio.Menu` in JAR 00000, the feature in
+  /// its table of accessible playlists), JAR 00000 with the class naming the feature, and
+  /// JARs 00001... of classes naming flood members at random.
+  static func writeBDJ(
+    at root: String, feature: Int, floodCount: Int, jarCount: Int, classesPerJAR: Int,
+    rng: inout SplitMix
+  ) throws {
+    let fm = FileManager.default
+    for sub in ["BDMV/BDJO", "BDMV/JAR"] {
+      try fm.createDirectory(atPath: root + "/" + sub, withIntermediateDirectories: true)
+    }
+    func put(_ relative: String, _ bytes: [UInt8]) throws {
+      try Data(bytes).write(to: URL(fileURLWithPath: root + "/" + relative))
+    }
+    let featureName = String(format: "%05d", feature)
+    let object = BDJObject(
+      terminalInfo: .init(), cache: [.init(type: 1, name: "00000", language: "*.*")],
+      accessiblePlaylists: .init(
+        accessToAll: false, autostartFirstPlaylist: false, playlists: [featureName]),
+      applications: [
+        BDJApplication(
+          controlCode: 1, organizationID: 0x5600_0001, applicationID: 0x4000,
+          baseDirectory: "00000", initialClassName: "com.studio.Menu")
+      ])
+    try put("BDMV/BDJO/00001.bdjo", object.serialize())
+    for jar in 0..<jarCount {
+      var members: [(path: String, bytes: [UInt8])] = []
+      for k in 0..<max(1, classesPerJAR) {
+        let name = jar == 0 && k == 0 ? "com/studio/Menu" : "com/studio/p\(jar)/C\(k)"
+        let named =
+          jar == 0 && k == 0 ? feature : Int(rng.next() % UInt64(max(1, floodCount)))
+        members.append(
+          (
+            name + ".class",
+            classFile(
+              name: name,
+              strings: [
+                "bd://0.PLAYLIST:" + String(format: "%05d", named), "menu/background.png",
+                "org/bluray/ti/PlaylistImpl", "play",
+              ])
+          ))
+      }
+      try put(String(format: "BDMV/JAR/%05d.jar", jar), StoredZipWriter.archive(members))
+    }
+  }
+
+  /// A minimal valid class file (Java 8, major 52) named `name`, extending `java/lang/Object`,
+  /// whose constant pool holds each of `strings` as a `CONSTANT_String`; no fields or methods.
+  package static func classFile(name: String, strings: [String]) -> [UInt8] {
+    var pool: [[UInt8]] = []
+    func utf8(_ text: String) -> Int {
+      let bytes = Array(text.utf8)
+      pool.append([1, UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes)
+      return pool.count
+    }
+    func reference(_ tag: UInt8, _ index: Int) -> Int {
+      pool.append([tag, UInt8(index >> 8), UInt8(index & 0xFF)])
+      return pool.count
+    }
+    let this = reference(7, utf8(name))
+    let superclass = reference(7, utf8("java/lang/Object"))
+    for text in strings { _ = reference(8, utf8(text)) }
+    var out: [UInt8] = [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52]
+    out += [UInt8((pool.count + 1) >> 8), UInt8((pool.count + 1) & 0xFF)]
+    for entry in pool { out += entry }
+    out += [0x00, 0x21]  // ACC_PUBLIC | ACC_SUPER
+    out += [UInt8(this >> 8), UInt8(this & 0xFF), UInt8(superclass >> 8), UInt8(superclass & 0xFF)]
+    out += [0, 0, 0, 0, 0, 0, 0, 0]  // no interfaces, fields, methods, attributes
+    return out
   }
 
   /// Clip information of `seconds` seconds (one entry point a second, 1,000 packets a second).
