@@ -69,7 +69,7 @@ struct FuzzRegressionTests {
               topMenu: .hdmv(movieObject: 1, playbackType: 1),
               titles: (2..<5).map { .init(object: .hdmv(movieObject: UInt16($0), playbackType: 0)) }
             ),
-          stepBudget: 20_000)
+          stepBudget: 5_000)
       }
     case "ics": _ = try? InteractiveGraphics.menuButtons(composition: bytes)
     case "mpls": _ = try? MoviePlaylist(bytes: bytes)

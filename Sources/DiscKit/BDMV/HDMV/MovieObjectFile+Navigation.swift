@@ -7,12 +7,14 @@ extension MovieObjectFile {
   ///
   /// - Parameters:
   ///   - index: the disc's `index.bdmv` (`nil`: no entry points, nothing runs).
-  ///   - stepBudget: the most commands one run executes.
+  ///   - stepBudget: the most commands one run executes; the whole disc gets twenty runs' worth
+  ///     (at most 2,000,000), and runs left after that end at once with a warning.
   public func navigationRuns(index: BDMVIndex?, stepBudget: Int = 100_000) -> [(
     entry: String, playlists: [Int], warnings: [String]
   )] {
     var machine = HDMVMachine(index: index, movieObjects: self)
     machine.stepBudget = max(0, stepBudget)
+    machine.exploreStepBudget = min(machine.exploreStepBudget, machine.stepBudget * 20)
     return machine.explore().map { ("\($0.entry)", $0.playlists, $0.warnings) }
   }
 }

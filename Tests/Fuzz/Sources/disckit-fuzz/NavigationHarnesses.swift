@@ -32,7 +32,7 @@ enum HDMVHarness: FuzzHarness {
     guard let objects = try? MovieObjectFile(bytes: [UInt8](bytes[(2 + indexLength)...])) else {
       return
     }
-    _ = objects.navigationRuns(index: index ?? fallbackIndex, stepBudget: 20_000)
+    _ = objects.navigationRuns(index: index ?? fallbackIndex, stepBudget: 5_000)
   }
 }
 
