@@ -1,3 +1,4 @@
+import DiscKitStreaming
 import Foundation
 import HTTPTypes
 import Hummingbird
