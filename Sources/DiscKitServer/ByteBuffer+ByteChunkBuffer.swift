@@ -2,7 +2,7 @@ import DiscKit
 import DiscKitStreaming
 import NIOCore
 
-extension ByteBuffer: @retroactive ByteChunkBuffer {
+extension ByteBuffer: ByteChunkBuffer {
   /// Clears the buffer (keeping its storage when nothing else holds it) and lets `fill` write
   /// `count` bytes into it.
   public mutating func overwrite(

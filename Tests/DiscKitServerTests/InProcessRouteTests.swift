@@ -145,9 +145,8 @@ struct InProcessRouteTests {
     let root = try Root()
     let title = try Self.titleBytes(Self.sample, key: "00000")
     // The 188-byte packets, built by the test from the 192-byte ones.
-    var plain: [UInt8] = []
-    for packet in stride(from: 0, to: title.count / 192 * 192, by: 192) {
-      plain += title[(packet + 4)..<(packet + 192)]
+    let plain = stride(from: 0, to: title.count / 192 * 192, by: 192).flatMap {
+      title[($0 + 4)..<($0 + 192)]
     }
     try await Self.app(root, context: BasicRequestContext.self).test(.router) { client in
       let id = try #require(try await Self.ids(client)["sample-bluray.iso"])
