@@ -41,7 +41,7 @@ extension Array: ByteChunkBuffer where Element == UInt8 {
 ///
 /// Memory is bounded whatever the consumer's pace: the sequence reads one chunk ahead (the read
 /// overlapping the consumer's write of the chunk before) and reads nothing more until the
-/// consumer asks for the next chunk, so it holds at most two chunks of ``chunkSize`` bytes: the
+/// consumer asks for the next chunk, so it holds at most two chunks of `chunkSize` bytes: the
 /// one handed out and the one being read. It refills the chunk it handed out two chunks earlier,
 /// so a consumer that lets each chunk go before asking for the next one (a `for try await` loop
 /// that writes each chunk) makes the sequence reuse two buffers for the whole range.
@@ -56,21 +56,18 @@ extension Array: ByteChunkBuffer where Element == UInt8 {
 /// Reads are blocking `pread` calls; give the sequence a `TaskExecutor` of your own threads to
 /// keep them off the cooperative pool (the Hummingbird adapter runs them on NIO's thread pool).
 public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
-  /// Each chunk: ``chunkSize`` bytes, the last one possibly fewer.
+  /// Each chunk: `chunkSize` bytes, the last one possibly fewer.
   public typealias Element = Buffer
   /// A read failed (a damaged or vanished disc: the source's own error).
   public typealias Failure = DiscKitError
 
-  /// The bytes read.
-  public let source: any ByteSource
-  /// The range of ``source`` delivered, in order.
-  public let range: Range<Int64>
-  /// Bytes per chunk.
-  public let chunkSize: Int
-  /// Where the reads run (`nil`: the global concurrent executor).
-  public let executor: (any TaskExecutor)?
+  let source: any ByteSource
+  let range: Range<Int64>
+  let chunkSize: Int
+  let executor: (any TaskExecutor)?
 
-  /// The chunks of `range` of `source` (default: all of it).
+  /// The chunks of `range` of `source` (default: all of it), `chunkSize` bytes each (the last
+  /// one possibly fewer), read on `executor` (`nil`: the global concurrent executor).
   ///
   /// - Throws: ``DiscKit/DiscKitError/Code/invalidArgument`` when `range` does not lie inside the
   ///   source.
@@ -90,7 +87,7 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
     self.executor = executor
   }
 
-  /// An iterator from the start of ``range``.
+  /// An iterator from the start of the range.
   public func makeAsyncIterator() -> Iterator { Iterator(self) }
 
   /// Delivers the chunks in order, reading one ahead.

@@ -17,10 +17,10 @@ public struct TransportStreamView: ByteSource {
   }
 
   /// Position `offset` of the view in the base (the byte after the arrival time stamp).
-  public static func baseOffset(_ offset: Int64) -> Int64 { offset / 188 * 192 + 4 + offset % 188 }
+  package static func baseOffset(_ offset: Int64) -> Int64 { offset / 188 * 192 + 4 + offset % 188 }
 
   /// Position `offset` of the base (a packet boundary) in the view.
-  public static func viewOffset(_ offset: Int64) -> Int64 { offset / 192 * 188 }
+  package static func viewOffset(_ offset: Int64) -> Int64 { offset / 192 * 188 }
 
   public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
     throws(DiscKitError) -> Int
