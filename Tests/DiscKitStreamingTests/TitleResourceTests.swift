@@ -85,6 +85,50 @@ struct TitleResourceTests {
     #expect(error?.headers["Content-Range"] == "bytes */\(size)")
   }
 
+  /// Seeded random header values (ranges, lists, validators, junk): never a trap, and every
+  /// answer keeps RFC 9110's shape: 200/206 inside the resource with a matching `Content-Length`
+  /// (and `Content-Range` for 206), 304 without a body, or 416 naming the size.
+  @Test func randomHeadersGetWellFormedAnswers() throws {
+    let resource = try TitleResource(disc: try Self.opened(Self.sample), key: "00000")
+    let size = resource.length
+    let pieces = [
+      "bytes", "=", "-", ",", " ", "0", "1", "9", "\(size)", "\(size - 1)", "\(size + 1)",
+      "99999999999999999999", "items", "\"", "W/", "*", resource.eTag, resource.lastModified, "\t",
+    ]
+    var random = SeededRandom(seed: 2121)
+    func header() -> String? {
+      if Int.random(in: 0..<5, using: &random) == 0 { return nil }
+      return (0..<Int.random(in: 0...8, using: &random)).map { _ in
+        pieces[Int.random(in: 0..<pieces.count, using: &random)]
+      }.joined()
+    }
+    for _ in 0..<5_000 {
+      let (range, ifRange, ifNoneMatch) = (header(), header(), header())
+      do {
+        let answer = try TitleResponse(
+          resource: resource, range: range, ifRange: ifRange, ifNoneMatch: ifNoneMatch)
+        #expect([200, 206, 304].contains(answer.status))
+        #expect(answer.range.lowerBound >= 0 && answer.range.upperBound <= size)
+        #expect(answer.headers["ETag"] == resource.eTag)
+        switch answer.status {
+        case 304:
+          #expect(answer.range.isEmpty && answer.headers["Content-Length"] == nil)
+        case 206:
+          #expect(!answer.range.isEmpty)
+          #expect(answer.headers["Content-Length"] == String(answer.range.count))
+          #expect(
+            answer.headers["Content-Range"]
+              == "bytes \(answer.range.lowerBound)-\(answer.range.upperBound - 1)/\(size)")
+        default:
+          #expect(answer.range == 0..<size && answer.headers["Content-Range"] == nil)
+        }
+      } catch {
+        #expect(error == .rangeNotSatisfiable(size: size))
+        #expect(range != nil)
+      }
+    }
+  }
+
   @Test func ifNoneMatchListsUseWeakComparison() {
     #expect(TitleResponse.matches("\"a\"", "\"a\""))
     #expect(TitleResponse.matches("W/\"a\"", "\"a\""))
