@@ -135,7 +135,8 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
           try buffer.overwrite(count: count) { raw throws(DiscKitError) in
             let got = try source.readFully(at: offset, into: raw)
             guard got == count else {
-              throw DiscKitError.truncated("byte chunks", at: offset + Int64(got), needed: Int64(count - got))
+              throw DiscKitError.truncated(
+                "byte chunks", at: offset + Int64(got), needed: Int64(count - got))
             }
           }
           return buffer

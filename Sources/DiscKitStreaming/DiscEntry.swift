@@ -31,6 +31,7 @@ public struct DiscEntry: Sendable, Hashable, Codable {
 
   /// Whether `text` has the shape of an id (16 lowercase hex digits).
   package static func isWellFormedID(_ text: some StringProtocol) -> Bool {
-    text.utf8.count == 16 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    text.utf8.count == 16
+      && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
   }
 }

@@ -59,9 +59,10 @@ public struct FileIdentity: Sendable, Hashable {
   /// A short hex digest of the identity (for ETags).
   public var digest: String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for value in [device, inode, UInt64(bitPattern: size), UInt64(bitPattern: modifiedSeconds),
-      UInt64(bitPattern: modifiedNanoseconds)]
-    {
+    for value in [
+      device, inode, UInt64(bitPattern: size), UInt64(bitPattern: modifiedSeconds),
+      UInt64(bitPattern: modifiedNanoseconds),
+    ] {
       var v = value
       for _ in 0..<8 {
         hash ^= v & 0xFF

@@ -7,7 +7,8 @@ import Synchronization
 package final class ResourceCache: Sendable {
   /// The most resources kept.
   package let capacity: Int
-  private let entries = Mutex((map: [String: (resource: TitleResource, use: UInt64)](), clock: UInt64(0)))
+  private let entries = Mutex(
+    (map: [String: (resource: TitleResource, use: UInt64)](), clock: UInt64(0)))
 
   /// Creates a cache of `capacity` resources.
   package init(capacity: Int) { self.capacity = max(1, capacity) }

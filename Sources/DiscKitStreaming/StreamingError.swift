@@ -42,7 +42,8 @@ public enum StreamingError: Error, Sendable, Hashable, CustomStringConvertible {
   /// `Retry-After`), by field name.
   public var headers: [String: String] {
     switch self {
-    case .rangeNotSatisfiable(let size): ["Content-Range": "bytes */\(size)", "Accept-Ranges": "bytes"]
+    case .rangeNotSatisfiable(let size):
+      ["Content-Range": "bytes */\(size)", "Accept-Ranges": "bytes"]
     case .tooManyStreams: ["Retry-After": "1"]
     default: [:]
     }

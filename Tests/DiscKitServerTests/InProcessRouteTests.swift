@@ -55,7 +55,9 @@ struct InProcessRouteTests {
   static func ids(_ client: some TestClientProtocol) async throws -> [String: String] {
     let response = try await client.execute(uri: "/discs", method: .get)
     #expect(response.status == .ok)
-    let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+    let object =
+      try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+      as? [String: Any]
     let discs = object?["discs"] as? [[String: Any]] ?? []
     var ids: [String: String] = [:]
     for disc in discs {
@@ -85,20 +87,24 @@ struct InProcessRouteTests {
       let eTag = try #require(whole.headers[.eTag])
       let lastModified = try #require(whole.headers[.lastModified])
 
-      let part = try await client.execute(uri: uri, method: .get, headers: [.range: "bytes=100-199"])
+      let part = try await client.execute(
+        uri: uri, method: .get, headers: [.range: "bytes=100-199"])
       #expect(part.status == .partialContent)
       #expect(part.headers[.contentRange] == "bytes 100-199/\(size)")
       #expect(Self.bytes(part) == Array(expected[100..<200]))
 
-      let suffix = try await client.execute(uri: uri, method: .get, headers: [.range: "bytes=-1000"])
+      let suffix = try await client.execute(
+        uri: uri, method: .get, headers: [.range: "bytes=-1000"])
       #expect(suffix.status == .partialContent)
       #expect(Self.bytes(suffix) == Array(expected[(size - 1000)...]))
 
-      let open = try await client.execute(uri: uri, method: .get, headers: [.range: "bytes=\(size - 10)-"])
+      let open = try await client.execute(
+        uri: uri, method: .get, headers: [.range: "bytes=\(size - 10)-"])
       #expect(Self.bytes(open) == Array(expected[(size - 10)...]))
 
       // 416 with `Content-Range: bytes */size`, a JSON error, and the server goes on.
-      let beyond = try await client.execute(uri: uri, method: .get, headers: [.range: "bytes=\(size)-"])
+      let beyond = try await client.execute(
+        uri: uri, method: .get, headers: [.range: "bytes=\(size)-"])
       #expect(beyond.status == .rangeNotSatisfiable)
       #expect(beyond.headers[.contentRange] == "bytes */\(size)")
       #expect(String(buffer: beyond.body).contains("\"error\""))
@@ -204,18 +210,24 @@ struct InProcessRouteTests {
       let ids = try await Self.ids(client)
       let noise = try #require(ids["broken/noise.iso"])
       let good = try #require(ids["sample-bluray.iso"])
-      for uri in ["/discs/\(noise)", "/discs/\(noise)/titles", "/discs/\(noise)/titles/00000/stream"] {
+      for uri in [
+        "/discs/\(noise)", "/discs/\(noise)/titles", "/discs/\(noise)/titles/00000/stream",
+      ] {
         let reply = try await client.execute(uri: uri, method: .get)
         #expect(reply.status == .unprocessableContent, "\(uri)")
         #expect(String(buffer: reply.body).hasPrefix("{\"error\":"), "\(uri)")
       }
-      #expect(try await client.execute(uri: "/discs/0123456789abcdef", method: .get).status == .notFound)
-      #expect(try await client.execute(uri: "/discs/\(good)/titles/77777/stream", method: .get).status == .notFound)
+      #expect(
+        try await client.execute(uri: "/discs/0123456789abcdef", method: .get).status == .notFound)
+      #expect(
+        try await client.execute(uri: "/discs/\(good)/titles/77777/stream", method: .get).status
+          == .notFound)
       #expect(
         try await client.execute(uri: "/discs/\(good)/titles/00000/stream?start=-1", method: .get)
           .status == .badRequest)
       let part = try await client.execute(
-        uri: "/discs/\(good)/titles/00000/stream", method: .get, headers: [.range: "bytes=1000-1999"])
+        uri: "/discs/\(good)/titles/00000/stream", method: .get,
+        headers: [.range: "bytes=1000-1999"])
       #expect(part.status == .partialContent)
       #expect(Self.bytes(part) == Array(expected[1000..<2000]))
       let status = try await client.execute(uri: "/status", method: .get)

@@ -57,7 +57,9 @@ struct TitleResourceTests {
     #expect(suffix.range == (size - 500)..<size)
 
     // If-Range: the current strong ETag or the exact date keeps the range; anything else is 200.
-    #expect(try TitleResponse(resource: resource, range: "bytes=0-9", ifRange: resource.eTag).status == 206)
+    #expect(
+      try TitleResponse(resource: resource, range: "bytes=0-9", ifRange: resource.eTag).status
+        == 206)
     #expect(
       try TitleResponse(resource: resource, range: "bytes=0-9", ifRange: resource.lastModified)
         .status == 206)
@@ -188,7 +190,8 @@ struct TitleResourceTests {
   @Test func errorStatuses() {
     let missing = DiscKitError(.notFound, "title 7", at: nil, "no such title")
     #expect(StreamingError.disc(missing).status == 404)
-    #expect(StreamingError.disc(DiscKitError(.invalidArgument, "angle", at: nil, "9")).status == 400)
+    #expect(
+      StreamingError.disc(DiscKitError(.invalidArgument, "angle", at: nil, "9")).status == 400)
     #expect(StreamingError.disc(.truncated("MPLS", at: 40, needed: 4)).status == 422)
     #expect(StreamingError.disc(DiscKitError(.io, "image", at: 0, "EIO")).status == 500)
     #expect(StreamingError.badRequest("start").status == 400)
