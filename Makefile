@@ -17,7 +17,7 @@ SAMPLE := TestImages/sample-bluray.iso
 FUZZ_SECONDS ?= 60
 # ThreadSanitizer runs the tests whose names match this (concurrent readers; the server tests by
 # module name once they exist).
-TSAN_FILTER ?= [Cc]oncurrent|DiscKitServerTests
+TSAN_FILTER ?= [Cc]oncurrent|DiscKitServerTests|DiscKitStreamingTests
 
 all: deps build sample
 

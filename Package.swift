@@ -4,8 +4,11 @@ import PackageDescription
 // DiscKit: Blu-ray and DVD disc images in pure Swift.
 //
 // - `DiscKit` is the library: byte sources, ISO9660, UDF, BDMV, DVD, MPEG-TS, timing.
-//   It depends on nothing but the standard library, swift-system and `CDiscKitShims` (one C
-//   function: copy_file_range, which the Glibc module does not declare).
+//   It depends on nothing but the standard library and swift-system, and holds no process policy
+//   (no output files, no signal handlers).
+// - `DiscKitOutput` writes files: the atomic file writer, the removal of temporary files on
+//   SIGINT/SIGTERM/SIGHUP (opt-in, by the executables) and kernel-side copying
+//   (`copy_file_range` through `CDiscKitShims`, as the Glibc module does not declare it).
 // - `DiscKitAuthoring` writes UDF images and BDMV trees (used by `disckit author` and by tests).
 // - `DiscKitReference` bridges to the C reference libraries (libudfread, libbluray, libdvdread).
 //   It is used only by tests, by the `disckit-crosscheck` helper and by the benchmark.
@@ -15,19 +18,25 @@ import PackageDescription
 //   program (and tests, benchmark) link it, never `disckit`.
 // - `DiscKitCrosscheck` / `disckit-crosscheck`: `disckit crosscheck`, the only program linking
 //   the C reference libraries.
-// - `DiscKitServer` is the HTTP routes over discs (Hummingbird 2, SwiftNIO), mountable into any
-//   Hummingbird router; `disckit-serve` is its thin executable, run by `disckit serve` (so that
-//   `disckit` itself links no NIO).
+// - `DiscKitStreaming` is the server core without a web framework: the library of opened discs
+//   and their discovery, title resources, byte ranges and validators, HLS playlists, the stream
+//   limiter and an async sequence of a title's bytes in bounded, reused chunks.
+// - `DiscKitServer` is the thin Hummingbird 2 adapter over it (routes, middleware, errors as
+//   responses, the NIO-bound stream writer), mountable into any Hummingbird router;
+//   `disckit-serve` is its thin executable, run by `disckit serve` (so that `disckit` itself
+//   links no NIO).
 let package = Package(
   name: "DiscKit",
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "DiscKit", targets: ["DiscKit"]),
+    .library(name: "DiscKitOutput", targets: ["DiscKitOutput"]),
     .library(name: "DiscKitAuthoring", targets: ["DiscKitAuthoring"]),
     .library(name: "DiscKitMedia", targets: ["DiscKitMedia"]),
     .executable(name: "disckit", targets: ["disckit"]),
     .executable(name: "disckit-mkv", targets: ["disckit-mkv"]),
     .executable(name: "disckit-crosscheck", targets: ["disckit-crosscheck"]),
+    .library(name: "DiscKitStreaming", targets: ["DiscKitStreaming"]),
     .library(name: "DiscKitServer", targets: ["DiscKitServer"]),
     .executable(name: "disckit-serve", targets: ["disckit-serve"]),
   ],
@@ -44,12 +53,20 @@ let package = Package(
     .target(name: "CDiscKitShims"),
     .target(
       name: "DiscKit",
-      dependencies: ["CDiscKitShims", .product(name: "SystemPackage", package: "swift-system")],
+      dependencies: [.product(name: "SystemPackage", package: "swift-system")],
       exclude: ["Documents/Schemas"]
     ),
     .target(
+      name: "DiscKitOutput",
+      dependencies: [
+        "DiscKit", "CDiscKitShims", .product(name: "SystemPackage", package: "swift-system"),
+      ]
+    ),
+    .target(
       name: "DiscKitAuthoring",
-      dependencies: ["DiscKit", .product(name: "SystemPackage", package: "swift-system")]
+      dependencies: [
+        "DiscKit", "DiscKitOutput", .product(name: "SystemPackage", package: "swift-system"),
+      ]
     ),
     .systemLibrary(
       name: "CUDFRead", pkgConfig: "libudfread", providers: [.apt(["libudfread-dev"])]),
@@ -62,7 +79,7 @@ let package = Package(
     .systemLibrary(
       name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
     // Matroska output over libavformat; linked only by the `disckit-mkv` helper program.
-    .target(name: "DiscKitMedia", dependencies: ["DiscKit", "CFFmpeg"]),
+    .target(name: "DiscKitMedia", dependencies: ["DiscKit", "DiscKitOutput", "CFFmpeg"]),
     .target(
       name: "DiscKitReference",
       dependencies: ["DiscKit", "CUDFRead", "CBluray", "CDVDRead", "CDVDNav"]
@@ -70,7 +87,7 @@ let package = Package(
     .target(
       name: "DiscKitCLI",
       dependencies: [
-        "DiscKit", "DiscKitAuthoring",
+        "DiscKit", "DiscKitAuthoring", "DiscKitOutput",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "SystemPackage", package: "swift-system"),
       ]
@@ -82,14 +99,15 @@ let package = Package(
     // (`getpwuid_r`, linked in by FoundationEssentials through ArgumentParser, and not called by
     // any disckit command) would load glibc's NSS modules: they match where `disckit` was built.
     .executableTarget(
-      name: "disckit", dependencies: ["DiscKitCLI"],
+      name: "disckit", dependencies: ["DiscKitCLI", "DiscKitOutput"],
       linkerSettings: [
         .unsafeFlags(
           ["-static-executable", "-Xlinker", "--strip-debug"],
           .when(platforms: [.linux], configuration: .release))
       ]
     ),
-    .executableTarget(name: "disckit-mkv", dependencies: ["DiscKitCLI", "DiscKitMedia"]),
+    .executableTarget(
+      name: "disckit-mkv", dependencies: ["DiscKitCLI", "DiscKitMedia", "DiscKitOutput"]),
     .target(
       name: "DiscKitCrosscheck",
       dependencies: [
@@ -98,15 +116,16 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "disckit-crosscheck", dependencies: ["DiscKitCrosscheck"]),
+    // The server core: no web framework, no NIO (the standard library, Foundation and DiscKit).
+    .target(name: "DiscKitStreaming", dependencies: ["DiscKit"]),
     .target(
       name: "DiscKitServer",
       dependencies: [
-        "DiscKit",
+        "DiscKit", "DiscKitStreaming",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "SystemPackage", package: "swift-system"),
       ]
     ),
     .executableTarget(
@@ -121,7 +140,8 @@ let package = Package(
     .executableTarget(
       name: "DiscKitBench",
       dependencies: [
-        "DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitCLI", "DiscKitMedia",
+        "DiscKit", "DiscKitAuthoring", "DiscKitOutput", "DiscKitReference", "DiscKitCLI",
+        "DiscKitMedia",
       ]
     ),
     .target(
@@ -132,14 +152,28 @@ let package = Package(
     .testTarget(
       name: "DiscKitTests",
       dependencies: [
-        "DiscKit", "DiscKitAuthoring", "DiscKitReference", "DiscKitTestSupport", "DiscKitCLI",
-        "DiscKitCrosscheck",
-        "DiscKitMedia",
+        "DiscKit", "DiscKitAuthoring", "DiscKitOutput", "DiscKitReference", "DiscKitTestSupport",
+        "DiscKitCLI", "DiscKitCrosscheck", "DiscKitMedia",
       ]
     ),
+    // The output target's own tests (atomic writer, signal policy): no C library but the shim.
+    .testTarget(
+      name: "DiscKitOutputTests",
+      dependencies: ["DiscKitOutput", "DiscKit", "DiscKitTestSupport"]
+    ),
+    // The streaming core's tests link no Hummingbird and no NIO.
+    .testTarget(
+      name: "DiscKitStreamingTests",
+      dependencies: ["DiscKitStreaming", "DiscKit", "DiscKitTestSupport"]
+    ),
+    // The Hummingbird adapter: in process (HummingbirdTesting) and with real clients.
     .testTarget(
       name: "DiscKitServerTests",
-      dependencies: ["DiscKitServer", "DiscKit", "DiscKitTestSupport"]
+      dependencies: [
+        "DiscKitServer", "DiscKitStreaming", "DiscKit", "DiscKitTestSupport",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ]
     ),
     .testTarget(
       name: "DiscKitCLITests",

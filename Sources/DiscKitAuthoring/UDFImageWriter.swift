@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitOutput
 
 #if canImport(Glibc)
   import Glibc

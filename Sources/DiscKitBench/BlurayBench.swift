@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitOutput
 import DiscKitAuthoring
 import Foundation
 

@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitOutput
 import Foundation
 
 /// DVD benchmarks: listing titles against `lsdvd`, extraction against `cat` of the VOB.

@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitOutput
 import Foundation
 
 /// `disckit serve` against Debian's nginx (sendfile on) serving the same title bytes from an

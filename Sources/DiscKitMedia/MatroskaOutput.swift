@@ -1,5 +1,6 @@
 import CFFmpeg
 import DiscKit
+import DiscKitOutput
 import SystemPackage
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import CFFmpeg
 import DiscKit
+import DiscKitOutput
 
 /// One write of a ``MatroskaTitle``: the first piece's demuxer (opened and probed before the
 /// output exists, so codec problems surface first), the resolved tracks, and the mux loop.

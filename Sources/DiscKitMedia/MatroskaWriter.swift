@@ -1,5 +1,6 @@
 import CFFmpeg
 import DiscKit
+import DiscKitOutput
 
 /// Writes a title to a Matroska file, losslessly, through libavformat: every track of the
 /// ``MatroskaTitle`` with its language and default flag, the chapters, the segment title, and

@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitStreaming
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -6,8 +7,9 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// The HTTP routes over the discs of a ``DiscLibrary``, as a Hummingbird `RouteCollection` that
-/// any Hummingbird 2 router can mount:
+/// The HTTP routes over the discs of a ``DiscKitStreaming/DiscLibrary``, as a Hummingbird
+/// `RouteCollection` that any Hummingbird 2 router can mount (the streaming core,
+/// `DiscKitStreaming`, does the work; these routes read the request and write the response):
 ///
 /// ```swift
 /// let discs = try DiscRoutes<DiscRequestContext>(root: "/srv/discs")
@@ -21,7 +23,8 @@ import NIOPosix
 /// - `GET /discs/{id}/titles/{key}/scan[?start=SECONDS][&bytes=N][&timeline=continuous|original]`
 ///   (on the timeline the stream serves by default, so the scanned PTS are those of the stream);
 /// - `GET /discs/{id}/titles/{key}/chapters`;
-/// - `GET /discs/{id}/titles/{key}/index.m3u8` (HLS, Blu-ray) over `GET|HEAD .../stream.ts` (188-byte packets);
+/// - `GET /discs/{id}/titles/{key}/index.m3u8` (HLS, transport-stream titles: Blu-ray) over
+///   `GET|HEAD .../stream.ts` (188-byte packets); 404 for a DVD title (a program stream);
 /// - `GET /status`.
 ///
 /// Other methods on these paths are 405. Every blocking disc read runs on the thread pool. Mounted
@@ -120,7 +123,7 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
           let cacheKey =
             "\(disc.entry.id)/\(disc.identity.digest)/\(key)/\(angle)/\(timeline)/\(start?.ticks ?? -1)/\(plain)"
           let resource = try await blocking {
-            try resources.resource(cacheKey) { () throws(DiscKitError) -> TitleResource in
+            try resources.resource(cacheKey) { () throws(StreamingError) -> TitleResource in
               try TitleResource(
                 disc: disc, key: key, angle: angle, start: start, timeline: timeline,
                 plainTransportStream: plain)
@@ -143,10 +146,7 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       let text = try await blocking { () throws -> String in
         let resource = try TitleResource(
           disc: disc, key: key, angle: angle, timeline: timeline, plainTransportStream: true)
-        guard case .bluray(let title) = resource.title.content else {
-          throw DiscKitError(.notFound, "title \(key)", at: nil, "HLS is for Blu-ray titles")
-        }
-        let playlist = try HLSPlaylist(title: title, size: title.size)
+        let playlist = try HLSPlaylist(title: resource.title)
         var query = [String]()
         if angle != 1 { query.append("angle=\(angle)") }
         if timeline != .continuous { query.append("timeline=\(timeline.rawValue)") }
@@ -195,6 +195,8 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       return try await body()
     } catch let error as ServerError {
       return error.response()
+    } catch let error as StreamingError {
+      return ServerError(error).response()
     } catch let error as DiscKitError {
       return ServerError(error).response()
     } catch {

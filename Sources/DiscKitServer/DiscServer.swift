@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitStreaming
 import Hummingbird
 import Logging
 import NIOCore

@@ -1,3 +1,4 @@
+import DiscKitStreaming
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -11,6 +12,7 @@ public struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
   /// Creates the middleware for `token`.
   public init(token: String) { self.token = Array(token.utf8) }
 
+  /// Answers 401 unless the request carries the token; otherwise passes it on.
   public func handle(
     _ request: Request, context: Context,
     next: (Request, Context) async throws -> Response
@@ -48,6 +50,7 @@ public struct RequestTargetMiddleware<Context: RequestContext>: RouterMiddleware
   /// Creates the middleware.
   public init(maxLength: Int = 4096) { self.maxLength = maxLength }
 
+  /// Answers 414 or 400 for a refused target; otherwise passes the request on.
   public func handle(
     _ request: Request, context: Context,
     next: (Request, Context) async throws -> Response
@@ -78,6 +81,7 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
   /// Creates the middleware logging to `logger` at `info`.
   public init(logger: Logger) { self.logger = logger }
 
+  /// Passes the request on and logs one line when it is answered (or fails).
   public func handle(
     _ request: Request, context: Context,
     next: (Request, Context) async throws -> Response
@@ -90,7 +94,9 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
     do {
       let response = try await next(request, context)
-      log(request, path: path, status: response.status.code, bytes: response.headers[.contentLength] ?? "-", start: start)
+      log(
+        request, path: path, status: response.status.code,
+        bytes: response.headers[.contentLength] ?? "-", start: start)
       return response
     } catch {
       let status = (error as? any HTTPResponseError)?.status.code ?? 500
@@ -99,9 +105,12 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
   }
 
-  private func log(_ request: Request, path: String, status: Int, bytes: String, start: ContinuousClock.Instant) {
+  private func log(
+    _ request: Request, path: String, status: Int, bytes: String, start: ContinuousClock.Instant
+  ) {
     let elapsed = ContinuousClock.now - start
-    let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    let ms =
+      Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     logger.info(
       "\(request.method.rawValue) \(path) \(status) \(bytes) \(String(format: "%.1f", ms))ms")
   }

@@ -1,10 +1,13 @@
 import DiscKit
+import DiscKitStreaming
 import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// An error answered with a status and `{"error": "..."}`.
-public struct ServerError: Error, Sendable {
+/// An error answered with a status and `{"error": "..."}`: the streaming core's
+/// ``DiscKitStreaming/StreamingError`` as a Hummingbird response, and the adapter's own refusals
+/// (401, 405, 414, a malformed request target).
+public struct ServerError: Error, Sendable, HTTPResponseError {
   /// The status to answer with.
   public var status: HTTPResponse.Status
   /// The message.
@@ -19,20 +22,24 @@ public struct ServerError: Error, Sendable {
     self.headers = headers
   }
 
-  /// The status for a DiscKit error: 404 for what does not exist, 400 for a bad argument, 422 for
-  /// a malformed or unsupported disc, 500 for I/O.
-  public static func status(for error: DiscKitError) -> HTTPResponse.Status {
-    switch error.code {
-    case .notFound: .notFound
-    case .invalidArgument: .badRequest
-    case .io, .cannotCreate, .alreadyExists: .internalServerError
-    default: .unprocessableContent
+  /// The error of a streaming error: its status, headers and one-line description.
+  public init(_ error: StreamingError) {
+    var fields = HTTPFields()
+    for (name, value) in error.headers.sorted(by: { $0.key < $1.key }) {
+      if let name = HTTPField.Name(name) { fields[name] = value }
     }
+    self.init(HTTPResponse.Status(code: error.status), error.description, headers: fields)
   }
 
-  /// The error of a DiscKit error: its one-line description.
+  /// The error of a DiscKit error (``DiscKitStreaming/StreamingError/disc(_:)``): 404 for what
+  /// does not exist, 400 for a bad argument, 422 for a malformed or unsupported disc, 500 for I/O.
   public init(_ error: DiscKitError) {
-    self.init(Self.status(for: error), "\(error)")
+    self.init(StreamingError.disc(error))
+  }
+
+  /// The JSON response (Hummingbird's `HTTPResponseError`).
+  public func response(from request: Request, context: some RequestContext) throws -> Response {
+    response()
   }
 
   /// The JSON response.

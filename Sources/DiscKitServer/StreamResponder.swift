@@ -1,11 +1,13 @@
 import DiscKit
+import DiscKitStreaming
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOPosix
 
-/// Answers a GET or HEAD of a ``TitleResource``: ranges, validators, conditional requests, and a
-/// streaming body read in chunks on a thread pool.
+/// Answers a GET or HEAD of a ``DiscKitStreaming/TitleResource``: the streaming core's
+/// ``DiscKitStreaming/TitleResponse`` (ranges, validators, conditional requests) as a Hummingbird
+/// response, with a body of ``DiscKitStreaming/ByteChunks`` read on a thread pool.
 public struct StreamResponder: Sendable {
   /// Bytes per read.
   public let chunkSize: Int
@@ -13,12 +15,14 @@ public struct StreamResponder: Sendable {
   public let threadPool: NIOThreadPool
   /// Bounds the concurrent streams.
   public let limiter: StreamLimiter
+  let executor: ThreadPoolTaskExecutor
 
   /// Creates a responder.
   public init(chunkSize: Int, threadPool: NIOThreadPool = .singleton, limiter: StreamLimiter) {
     self.chunkSize = chunkSize
     self.threadPool = threadPool
     self.limiter = limiter
+    self.executor = ThreadPoolTaskExecutor(threadPool)
   }
 
   /// The response to `request` for `resource`.
@@ -29,88 +33,49 @@ public struct StreamResponder: Sendable {
   public func respond(
     to request: Request, resource: TitleResource, eventLoop: (any EventLoop)? = nil
   ) throws(ServerError) -> Response {
-    let size = resource.length
-    var headers: HTTPFields = [
-      .acceptRanges: "bytes", .eTag: resource.eTag, .lastModified: resource.lastModified,
-      .contentType: resource.contentType,
-    ]
-    if let inm = request.headers[.ifNoneMatch], Self.matches(inm, resource.eTag) {
-      headers[.contentType] = nil
-      return Response(status: .notModified, headers: headers, body: .init())
+    let answer: TitleResponse
+    do {
+      answer = try TitleResponse(
+        resource: resource, range: request.headers[.range], ifRange: request.headers[.ifRange],
+        ifNoneMatch: request.headers[.ifNoneMatch])
+    } catch {
+      throw ServerError(error)
     }
-    var rangeHeader = request.headers[.range]
-    if rangeHeader != nil, let ifRange = request.headers[.ifRange]?.trimmingSpaces {
-      // A strong ETag or the exact Last-Modified date keeps the range; anything else sends all.
-      let keep =
-        ifRange.hasPrefix("\"") ? ifRange == resource.eTag : ifRange == resource.lastModified
-      if !keep { rangeHeader = nil }
+    var headers = HTTPFields()
+    for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {
+      if let name = HTTPField.Name(name) { headers[name] = value }
     }
-    let range: Range<Int64>
-    var status: HTTPResponse.Status = .ok
-    switch ByteRangeRequest(header: rangeHeader, size: size) {
-    case .whole:
-      range = 0..<size
-    case .partial(let r):
-      range = r
-      status = .partialContent
-      headers[.contentRange] = "bytes \(r.lowerBound)-\(r.upperBound - 1)/\(size)"
-    case .unsatisfiable:
-      var error = ServerError(.rangeNotSatisfiable, "range not satisfiable (size \(size))")
-      error.headers[.contentRange] = "bytes */\(size)"
-      error.headers[.acceptRanges] = "bytes"
-      throw error
-    }
-    headers[.contentLength] = String(range.count)
-    if request.method == .head || range.isEmpty {
+    let status = HTTPResponse.Status(code: answer.status)
+    if request.method == .head || answer.range.isEmpty {
       return Response(status: status, headers: headers, body: .init())
     }
     guard let ticket = limiter.acquire() else {
-      throw ServerError(
-        .serviceUnavailable, "\(limiter.maximum) streams are already running",
-        headers: [.retryAfter: "1"])
+      throw ServerError(StreamingError.tooManyStreams(maximum: limiter.maximum))
     }
-    let body = body(source: resource.source, range: range, ticket: ticket, eventLoop: eventLoop)
+    let body = body(
+      source: resource.source, range: answer.range, ticket: ticket, eventLoop: eventLoop)
     return Response(status: status, headers: headers, body: body)
   }
 
-  /// A body streaming `range` of `source`: reads of ``chunkSize`` bytes on the thread pool, the
-  /// next read overlapping the write of the current chunk; each write waits for the connection
-  /// (backpressure). With the connection's `eventLoop`, each write also waits until the event loop
-  /// has taken the chunk (see ``ConnectionEventLoopContext``), so that the next write sees the
-  /// connection's writability: at most three chunks are in memory. The ticket is held until the
-  /// body ends or is dropped.
+  /// A body streaming `range` of `source`: ``DiscKitStreaming/ByteChunks`` of ``chunkSize``
+  /// bytes read on the thread pool, the next read overlapping the write of the current chunk, in
+  /// `ByteBuffer`s the sequence reuses once the connection has let them go; each write waits for
+  /// the connection (backpressure). With the connection's `eventLoop`, each write also waits until
+  /// the event loop has taken the chunk (see ``ConnectionEventLoopContext``), so that the next
+  /// write sees the connection's writability: at most three chunks are in memory. The ticket is
+  /// held until the body ends or is dropped.
   func body(
     source: any ByteSource, range: Range<Int64>, ticket: StreamLimiter.Ticket,
     eventLoop: (any EventLoop)? = nil
   ) -> ResponseBody {
     let chunkSize = chunkSize
-    let pool = threadPool
+    let executor = executor
     return ResponseBody(contentLength: Int(range.count)) { writer in
       withExtendedLifetime(ticket) {}
-      let read: @Sendable (Int64) async throws -> ByteBuffer = { position in
-        let count = Int(min(Int64(chunkSize), range.upperBound - position))
-        return try await pool.runIfActive {
-          var buffer = ByteBufferAllocator().buffer(capacity: count)
-          let got = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw in
-            try source.readFully(
-              at: position, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]))
-          }
-          guard got == count else {
-            throw DiscKitError.truncated("title stream", at: position, needed: Int64(count))
-          }
-          return buffer
-        }
-      }
-      let first = range.lowerBound
-      var position = first
-      var pending: Task<ByteBuffer, any Error>? = Task { try await read(first) }
-      defer { pending?.cancel() }
-      while let task = pending {
-        let buffer = try await task.value
-        position += Int64(buffer.readableBytes)
-        let next = position
-        pending = next < range.upperBound ? Task { try await read(next) } : nil
-        try await writer.write(buffer)
+      let chunks = try ByteChunks<ByteBuffer>(
+        source, range: range, chunkSize: chunkSize, executor: executor)
+      for try await chunk in chunks {
+        try await writer.write(chunk)
         // The event loop runs its tasks in order: once this one has run, so has the write above,
         // and the writer knows whether the connection can take more.
         if let eventLoop { try await eventLoop.submit {}.get() }
@@ -118,17 +83,5 @@ public struct StreamResponder: Sendable {
       try await writer.finish(nil)
       withExtendedLifetime(ticket) {}
     }
-  }
-
-  /// Whether an `If-None-Match` list matches `eTag` (weak comparison, `*` matches).
-  static func matches(_ list: String, _ eTag: String) -> Bool {
-    let bare = eTag.hasPrefix("W/") ? String(eTag.dropFirst(2)) : eTag
-    for item in list.split(separator: ",") {
-      var tag = item.trimmingSpaces
-      if tag == "*" { return true }
-      if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-      if tag == bare { return true }
-    }
-    return false
   }
 }

@@ -11,7 +11,10 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "disckit-fuzz",
-      dependencies: [.product(name: "DiscKit", package: "DiscKit")],
+      dependencies: [
+        .product(name: "DiscKit", package: "DiscKit"),
+        .product(name: "DiscKitStreaming", package: "DiscKit"),
+      ],
       // libFuzzer provides main(); the harness file must not.
       swiftSettings: [.unsafeFlags(["-parse-as-library"])]
     )

@@ -8,6 +8,7 @@ fuzz_max_len() {
     ts | ps | timeseek) echo 65536 ;;
     index | mpls | ifo | dvdvm | bdjo) echo 16384 ;;
     class) echo 65536 ;;
+    range) echo 4096 ;;
     *) echo 262144 ;;
   esac
 }

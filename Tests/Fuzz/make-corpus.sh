@@ -13,7 +13,7 @@ root="$(cd "$here/../.." && pwd)"
 gen="$root/TestImages/generated"
 real="${DISCKIT_REALDATA:-$root/../shared/realdata}"
 final="${CORPUS:-$here/corpus}"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range"
 . "$here/fuzz-max-len.sh"
 corpus="$(mktemp -d "${TMPDIR:-/tmp}/disckit-fuzz-seeds-XXXXXX")"
 trap 'rm -rf "$corpus"' EXIT
@@ -124,6 +124,12 @@ for line in \
   '{"op":"offsetRunningTime","segment":{"start":100,"stop":200,"time":0},"signedValue":-50}' \
   '{"op":"doSeek","segment":{"start":0,"stop":null,"time":0},"rate":1,"seekFlags":1,"value":100,"stop":500,"startType":"set","stopType":"set"}'; do
   printf '%s' "$line" > "$corpus/segment/op-$i.json"
+  i=$((i + 1))
+done
+# Range headers: a size of 10000 (eight bytes, shifted left by two), then RFC 9110's examples.
+i=0
+for header in 'bytes=0-499' 'bytes=9500-' 'bytes=-500' 'bytes=0-0,-1' 'items=1-2'; do
+  { printf '\x00\x00\x00\x00\x00\x00\x9c\x40'; printf '%s' "$header"; } > "$corpus/range/header-$i"
   i=$((i + 1))
 done
 # Disc images for the structure-aware harness, sparse: the committed sample, the generated Blu-ray

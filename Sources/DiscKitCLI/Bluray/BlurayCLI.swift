@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitOutput
 
 /// The Blu-ray side of `disckit titles` and `disckit extract`.
 enum BlurayCLI {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiscKit
+import DiscKitOutput
 
 /// `disckit cat IMAGE PATH [-o FILE]`.
 struct CatCommand: ParsableCommand {

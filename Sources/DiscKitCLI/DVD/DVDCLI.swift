@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitOutput
 
 /// The DVD side of `disckit titles` and `disckit extract`.
 enum DVDCLI {

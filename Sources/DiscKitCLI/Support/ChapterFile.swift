@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitOutput
 
 /// Chapter lists written beside an extracted title, for muxers.
 enum ChapterFile {

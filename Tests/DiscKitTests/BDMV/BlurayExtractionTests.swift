@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitOutput
 import DiscKitReference
 import DiscKitTestSupport
 import Foundation

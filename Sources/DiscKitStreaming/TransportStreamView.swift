@@ -17,11 +17,12 @@ public struct TransportStreamView: ByteSource {
   }
 
   /// Position `offset` of the view in the base (the byte after the arrival time stamp).
-  public static func baseOffset(_ offset: Int64) -> Int64 { offset / 188 * 192 + 4 + offset % 188 }
+  package static func baseOffset(_ offset: Int64) -> Int64 { offset / 188 * 192 + 4 + offset % 188 }
 
   /// Position `offset` of the base (a packet boundary) in the view.
-  public static func viewOffset(_ offset: Int64) -> Int64 { offset / 192 * 188 }
+  package static func viewOffset(_ offset: Int64) -> Int64 { offset / 192 * 188 }
 
+  /// Reads the view's bytes at `offset` (at most 4 MiB per call): one read of the base.
   public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
     throws(DiscKitError) -> Int
   {
@@ -35,11 +36,13 @@ public struct TransportStreamView: ByteSource {
     let packets = Int(lastPacket - firstPacket + 1)
     var raw = [UInt8](repeating: 0, count: packets * 192)
     let outcome = raw.withUnsafeMutableBytes { r in
-      Result { () throws(DiscKitError) -> Int in try base.readFully(at: firstPacket * 192, into: r) }
+      Result { () throws(DiscKitError) -> Int in try base.readFully(at: firstPacket * 192, into: r)
+      }
     }
     let got = try outcome.get()
     guard got == raw.count else {
-      throw DiscKitError.truncated("transport stream view", at: firstPacket * 192, needed: Int64(raw.count))
+      throw DiscKitError.truncated(
+        "transport stream view", at: firstPacket * 192, needed: Int64(raw.count))
     }
     var done = 0
     var position = offset

@@ -3,10 +3,10 @@ import DiscKitTestSupport
 import Foundation
 import Testing
 
-@testable import DiscKitServer
+@testable import DiscKitStreaming
 
-@Suite("Server parts")
-struct ServerUnitTests {
+@Suite("Streaming core parts")
+struct StreamingUnitTests {
   /// RFC 9110 §14.1.2's examples on a 10000-byte representation.
   @Test func byteRangesFollowRFC9110() {
     let size: Int64 = 10_000
@@ -37,12 +37,12 @@ struct ServerUnitTests {
   }
 
   @Test func ifNoneMatchListsUseWeakComparison() {
-    #expect(StreamResponder.matches("\"a\"", "\"a\""))
-    #expect(StreamResponder.matches("W/\"a\"", "\"a\""))
-    #expect(StreamResponder.matches("\"x\", \"a\"", "\"a\""))
-    #expect(StreamResponder.matches("*", "\"a\""))
-    #expect(!StreamResponder.matches("\"b\"", "\"a\""))
-    #expect(!StreamResponder.matches("", "\"a\""))
+    #expect(TitleResponse.matches("\"a\"", "\"a\""))
+    #expect(TitleResponse.matches("W/\"a\"", "\"a\""))
+    #expect(TitleResponse.matches("\"x\", \"a\"", "\"a\""))
+    #expect(TitleResponse.matches("*", "\"a\""))
+    #expect(!TitleResponse.matches("\"b\"", "\"a\""))
+    #expect(!TitleResponse.matches("", "\"a\""))
   }
 
   @Test(.enabled(if: Tool.has("python3"), "needs python3"))

@@ -1,3 +1,4 @@
+import DiscKit
 import SystemPackage
 
 #if canImport(Glibc)

@@ -19,7 +19,7 @@ public struct DiscEntry: Sendable, Hashable, Codable {
 
   /// The id of a root-relative path: FNV-1a (64-bit) of its UTF-8 bytes, as 16 lowercase hex
   /// digits. Stable across restarts and machines.
-  public static func id(forRelativePath path: String) -> String {
+  package static func id(forRelativePath path: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in path.utf8 {
       hash ^= UInt64(byte)
@@ -30,7 +30,8 @@ public struct DiscEntry: Sendable, Hashable, Codable {
   }
 
   /// Whether `text` has the shape of an id (16 lowercase hex digits).
-  public static func isWellFormedID(_ text: some StringProtocol) -> Bool {
-    text.utf8.count == 16 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+  package static func isWellFormedID(_ text: some StringProtocol) -> Bool {
+    text.utf8.count == 16
+      && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
   }
 }

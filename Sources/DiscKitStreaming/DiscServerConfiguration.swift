@@ -1,12 +1,12 @@
-/// Settings of the disc routes.
+/// Settings of the disc routes (`DiscKitServer`'s, or any server's over ``DiscLibrary``).
 public struct DiscServerConfiguration: Sendable {
   /// When set, every request needs `Authorization: Bearer TOKEN` (or `?token=TOKEN`, for players
   /// that cannot send headers).
   public var token: String?
   /// The most streams served at once; more get 503 with `Retry-After`.
   public var maxStreams: Int
-  /// Bytes read from the title per chunk of a streaming body. Mounted with a
-  /// ``ConnectionEventLoopContext`` (``DiscRequestContext``), a stream holds at most three chunks
+  /// Bytes read from the title per chunk of a streaming body (``ByteChunks``). In the Hummingbird
+  /// adapter mounted with its `DiscRequestContext`, a stream holds at most three chunks
   /// (one the connection holds, one waiting for it, one being read), whatever the client's speed.
   /// 128 KiB measured as fast as 512 KiB on loopback, with a quarter of the memory.
   public var chunkSize: Int

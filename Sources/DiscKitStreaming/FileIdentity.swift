@@ -22,7 +22,7 @@ public struct FileIdentity: Sendable, Hashable {
   public var modifiedNanoseconds: Int64
 
   /// Reads the identity of `path` (following symbolic links); `nil` when it cannot be read.
-  public static func of(path: String) -> FileIdentity? {
+  package static func of(path: String) -> FileIdentity? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)
@@ -41,7 +41,7 @@ public struct FileIdentity: Sendable, Hashable {
 
   /// The identity of a disc at `path`: the image file, or for a folder the newest of the folder
   /// and its `BDMV`, `BDMV/PLAYLIST`, `BDMV/STREAM`, `VIDEO_TS` folders.
-  public static func ofDisc(path: String) -> FileIdentity? {
+  package static func ofDisc(path: String) -> FileIdentity? {
     guard var identity = of(path: path) else { return nil }
     guard identity.size == 0 else { return identity }
     for sub in ["/BDMV", "/BDMV/PLAYLIST", "/BDMV/CLIPINF", "/BDMV/STREAM", "/VIDEO_TS"] {
@@ -59,9 +59,10 @@ public struct FileIdentity: Sendable, Hashable {
   /// A short hex digest of the identity (for ETags).
   public var digest: String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for value in [device, inode, UInt64(bitPattern: size), UInt64(bitPattern: modifiedSeconds),
-      UInt64(bitPattern: modifiedNanoseconds)]
-    {
+    for value in [
+      device, inode, UInt64(bitPattern: size), UInt64(bitPattern: modifiedSeconds),
+      UInt64(bitPattern: modifiedNanoseconds),
+    ] {
       var v = value
       for _ in 0..<8 {
         hash ^= v & 0xFF

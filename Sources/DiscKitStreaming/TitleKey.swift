@@ -2,15 +2,15 @@ import DiscKit
 
 /// The `{key}` of a title URL: the playlist number on a Blu-ray (`00800`; `800` and
 /// `00800.mpls` are accepted), the title number on a DVD (`1`...`99`).
-public enum TitleKey {
+package enum TitleKey {
   /// The canonical key of a playlist number: five digits.
-  public static func playlistKey(_ number: Int) -> String {
+  package static func playlistKey(_ number: Int) -> String {
     let digits = String(number)
     return digits.count >= 5 ? digits : String(repeating: "0", count: 5 - digits.count) + digits
   }
 
   /// The number in a key, or nil when it is not 1 to 5 digits (optionally followed by `.mpls`).
-  public static func number(_ key: some StringProtocol) -> Int? {
+  package static func number(_ key: some StringProtocol) -> Int? {
     var text = Substring(key)
     if text.lowercased().hasSuffix(".mpls") { text = text.dropLast(5) }
     guard !text.isEmpty, text.utf8.count <= 5, text.utf8.allSatisfy({ (0x30...0x39).contains($0) })

@@ -7,14 +7,14 @@
 #endif
 
 /// IMF-fixdate formatting for `Last-Modified` (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`.
-public enum HTTPDate {
+package enum HTTPDate {
   private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
   private static let months = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
   ]
 
   /// The date of `secondsSince1970` in UTC.
-  public static func format(secondsSince1970: Int64) -> String {
+  package static func format(secondsSince1970: Int64) -> String {
     var time = time_t(secondsSince1970)
     var parts = tm()
     guard gmtime_r(&time, &parts) != nil else { return "Thu, 01 Jan 1970 00:00:00 GMT" }

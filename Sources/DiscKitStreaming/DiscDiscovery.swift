@@ -42,10 +42,10 @@ public struct DiscDiscovery: Sendable {
   }
 
   /// The real path of `path` (symbolic links resolved), or nil.
-  public static func realPath(_ path: String) -> String? { DiscFinder.realPath(path) }
+  package static func realPath(_ path: String) -> String? { DiscFinder.realPath(path) }
 
   /// Whether `path` (a real path) is the root or lies inside it.
-  public func isInside(_ path: String) -> Bool {
+  package func isInside(_ path: String) -> Bool {
     path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
   }
 
@@ -71,7 +71,7 @@ public struct DiscDiscovery: Sendable {
   }
 
   /// Whether `path` is a folder holding a disc (``DiscKit/DiscFinder/isDiscFolder(_:)``).
-  public static func isDiscFolder(_ path: String) -> Bool {
+  package static func isDiscFolder(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
       && isDirectory.boolValue && DiscFinder.isDiscFolder(path)
@@ -80,7 +80,7 @@ public struct DiscDiscovery: Sendable {
   /// The first entry inside a disc folder whose real path leaves the root (a symbolic link out),
   /// or nil when everything stays inside. At most 20,000 entries, 6 levels deep are checked; a
   /// folder beyond those bounds counts as escaping (refused rather than half-checked).
-  public static func escapingLink(in folder: String, discovery: DiscDiscovery) -> String? {
+  package static func escapingLink(in folder: String, discovery: DiscDiscovery) -> String? {
     var stack: [(String, Int)] = [(folder, 0)]
     var count = 0
     while let (directory, depth) = stack.popLast() {

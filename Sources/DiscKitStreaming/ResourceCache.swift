@@ -4,14 +4,19 @@ import Synchronization
 /// The title resources resolved lately (title, byte source with its timeline shifts, validators),
 /// so that the range requests of a playing client do not resolve the title again each time.
 /// Bounded: the least recently used entry goes first.
-final class ResourceCache: Sendable {
-  let capacity: Int
-  private let entries = Mutex((map: [String: (resource: TitleResource, use: UInt64)](), clock: UInt64(0)))
+package final class ResourceCache: Sendable {
+  /// The most resources kept.
+  package let capacity: Int
+  private let entries = Mutex(
+    (map: [String: (resource: TitleResource, use: UInt64)](), clock: UInt64(0)))
 
-  init(capacity: Int) { self.capacity = max(1, capacity) }
+  /// Creates a cache of `capacity` resources.
+  package init(capacity: Int) { self.capacity = max(1, capacity) }
 
   /// The cached resource for `key`, or the one `make` builds (then cached).
-  func resource(_ key: String, make: () throws(DiscKitError) -> TitleResource) throws(DiscKitError)
+  package func resource(
+    _ key: String, make: () throws(StreamingError) -> TitleResource
+  ) throws(StreamingError)
     -> TitleResource
   {
     let hit: TitleResource? = entries.withLock { state in

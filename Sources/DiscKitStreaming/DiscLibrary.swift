@@ -75,8 +75,9 @@ public final class DiscLibrary: Sendable {
       return hit.disc
     }
     if let cached { return cached }
-    if !discovery.rootIsFile, let escaping = DiscDiscovery.escapingLink(
-      in: entry.absolutePath, discovery: discovery),
+    if !discovery.rootIsFile,
+      let escaping = DiscDiscovery.escapingLink(
+        in: entry.absolutePath, discovery: discovery),
       LocalDirectory.isDirectory(entry.absolutePath)
     {
       throw DiscKitError(

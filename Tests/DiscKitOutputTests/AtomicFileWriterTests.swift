@@ -1,4 +1,5 @@
 import DiscKit
+import DiscKitOutput
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -18,7 +19,8 @@ struct AtomicFileWriterTests {
   }
 
   #if os(Linux)
-    @Test("on Linux the output is an unnamed O_TMPFILE file: the directory stays empty until commit")
+    @Test(
+      "on Linux the output is an unnamed O_TMPFILE file: the directory stays empty until commit")
     func unnamedUntilCommit() throws {
       let dir = try TemporaryDirectory()
       let out = dir.file("out.bin")
@@ -47,7 +49,8 @@ struct AtomicFileWriterTests {
       destination: out, overwrite: false, strategy: .namedTemporaryFile)
     let temp = try #require(writer.temporaryPath)
     #expect(
-      temp.hasPrefix(dir.path + "/.title.m2ts" + AtomicFileWriter.temporaryNameMarker + "\(getpid())-"))
+      temp.hasPrefix(
+        dir.path + "/.title.m2ts" + AtomicFileWriter.temporaryNameMarker + "\(getpid())-"))
     #expect(TemporaryFileCleanup.pending.contains(temp))
     try writer.write([1, 2, 3])
     #expect(try Self.names(dir) == [String(temp.split(separator: "/").last ?? "")])
@@ -73,7 +76,8 @@ struct AtomicFileWriterTests {
     #expect(!TemporaryFileCleanup.pending.contains { $0.hasPrefix(dir.path) })
   }
 
-  @Test("without overwrite, a file that appears meanwhile is kept and reported", arguments: strategies)
+  @Test(
+    "without overwrite, a file that appears meanwhile is kept and reported", arguments: strategies)
   func noClobberRace(strategy: AtomicFileWriter.Strategy) throws {
     let dir = try TemporaryDirectory()
     let out = dir.file("out")
@@ -103,7 +107,8 @@ struct AtomicFileWriterTests {
     #expect(try Self.names(dir) == ["out"])
   }
 
-  @Test("an output directory that vanishes before commit: one clear error, nothing written",
+  @Test(
+    "an output directory that vanishes before commit: one clear error, nothing written",
     arguments: strategies)
   func vanishedDirectory(strategy: AtomicFileWriter.Strategy) throws {
     let dir = try TemporaryDirectory()
@@ -127,7 +132,8 @@ struct AtomicFileWriterTests {
   func missingDirectory(strategy: AtomicFileWriter.Strategy) throws {
     let dir = try TemporaryDirectory()
     #expect {
-      try AtomicFileWriter(destination: dir.file("no/such/out"), overwrite: false, strategy: strategy)
+      try AtomicFileWriter(
+        destination: dir.file("no/such/out"), overwrite: false, strategy: strategy)
     } throws: { error in
       let e = error as? DiscKitError
       return e?.code == .cannotCreate && e?.detail.contains("does not exist") == true

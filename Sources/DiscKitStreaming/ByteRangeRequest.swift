@@ -79,7 +79,7 @@ public enum ByteRangeRequest: Sendable, Hashable {
 
 extension StringProtocol {
   /// The text without leading and trailing spaces and tabs.
-  var trimmingSpaces: Substring {
+  package var trimmingSpaces: Substring {
     let scalars = Substring(self)
     guard let start = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
       let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })

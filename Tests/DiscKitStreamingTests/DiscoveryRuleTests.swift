@@ -3,7 +3,7 @@ import DiscKitTestSupport
 import Foundation
 import Testing
 
-@testable import DiscKitServer
+@testable import DiscKitStreaming
 
 /// `disckit serve ROOT` and `disckit titles --batch ROOT` list the same discs: one rule
 /// (`DiscFinder`), the server only adding its confinement to the root.

@@ -1,0 +1,18 @@
+import DiscKit
+import DiscKitStreaming
+import NIOCore
+
+extension ByteBuffer: ByteChunkBuffer {
+  /// Clears the buffer (keeping its storage when nothing else holds it) and lets `fill` write
+  /// `count` bytes into it.
+  public mutating func overwrite(
+    count: Int, with fill: (UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Void
+  ) throws(DiscKitError) {
+    clear(minimumCapacity: count)
+    _ = try writeWithUnsafeMutableBytes(minimumWritableBytes: count) {
+      raw throws(DiscKitError) -> Int in
+      try fill(UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]))
+      return count
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/// What to answer to a GET or HEAD of a ``TitleResource``: the status, the header fields and the
+/// bytes of the body, from the request's `Range`, `If-Range` and `If-None-Match` (RFC 9110 §13,
+/// §14), with no web framework involved.
+///
+/// - `If-None-Match` listing the resource's ETag (weak comparison, or `*`): 304, no body.
+/// - `Range` (``ByteRangeRequest``), kept only when `If-Range` is absent or names the current
+///   strong ETag or the exact `Last-Modified` date: 206 with `Content-Range`, or
+///   ``StreamingError/rangeNotSatisfiable(size:)``; otherwise 200 with everything.
+///
+/// Every answer carries `Accept-Ranges`, `ETag` and `Last-Modified`; 200 and 206 also
+/// `Content-Type` and `Content-Length`. A HEAD answer is the same without the body.
+public struct TitleResponse: Sendable, Hashable {
+  /// 200, 206 or 304.
+  public var status: Int
+  /// The header fields, by name.
+  public var headers: [String: String]
+  /// The bytes of the resource to send (empty for 304 and for an empty resource).
+  public var range: Range<Int64>
+
+  /// The answer for `resource` to a request with these header values (`nil` when absent).
+  ///
+  /// - Throws: ``StreamingError/rangeNotSatisfiable(size:)`` for a range no byte satisfies.
+  public init(
+    resource: TitleResource, range rangeHeader: String?, ifRange: String? = nil,
+    ifNoneMatch: String? = nil
+  ) throws(StreamingError) {
+    let size = resource.length
+    headers = [
+      "Accept-Ranges": "bytes", "ETag": resource.eTag, "Last-Modified": resource.lastModified,
+    ]
+    if let ifNoneMatch, Self.matches(ifNoneMatch, resource.eTag) {
+      status = 304
+      range = 0..<0
+      return
+    }
+    var rangeHeader = rangeHeader
+    if rangeHeader != nil, let ifRange = ifRange?.trimmingSpaces {
+      // A strong ETag or the exact Last-Modified date keeps the range; anything else sends all.
+      let keep =
+        ifRange.hasPrefix("\"") ? ifRange == resource.eTag : ifRange == resource.lastModified
+      if !keep { rangeHeader = nil }
+    }
+    switch ByteRangeRequest(header: rangeHeader, size: size) {
+    case .whole:
+      status = 200
+      range = 0..<size
+    case .partial(let r):
+      status = 206
+      range = r
+      headers["Content-Range"] = "bytes \(r.lowerBound)-\(r.upperBound - 1)/\(size)"
+    case .unsatisfiable:
+      throw .rangeNotSatisfiable(size: size)
+    }
+    headers["Content-Type"] = resource.contentType
+    headers["Content-Length"] = String(range.count)
+  }
+
+  /// Whether an `If-None-Match` list matches `eTag` (weak comparison, `*` matches).
+  static func matches(_ list: String, _ eTag: String) -> Bool {
+    let bare = eTag.hasPrefix("W/") ? String(eTag.dropFirst(2)) : eTag
+    for item in list.split(separator: ",") {
+      var tag = item.trimmingSpaces
+      if tag == "*" { return true }
+      if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+      if tag == bare { return true }
+    }
+    return false
+  }
+}
