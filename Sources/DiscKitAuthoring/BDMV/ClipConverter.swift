@@ -97,6 +97,9 @@ enum ClipConverter {
       programNumber: program.programNumber, pmtPID: mapped(program.pmtPID),
       pcrPID: mapped(pmt.pcrPID), streams: streams, ignoredStreams: ignored.map(mapped),
       videoPID: mapped(video.info.pid), videoCodec: video.codec,
+      videoColour: ElementaryStreamProbe.hevcColour(
+        codec: video.codec,
+        payload: consumer.captures[video.info.pid].flatMap(ElementaryStreamProbe.pesPayload)),
       entryPoints: points, presentationStart90k: timing.start, duration90k: timing.duration,
       frameRate: timing.fps, recordingRate: timing.recordingRate,
       skippedBytes: reader.skippedBytes)
@@ -465,7 +468,11 @@ struct ConvertingConsumer: TransportPacketConsumer {
       } else if captures[pid] != nil {
         captures[pid]?.append(contentsOf: payload)
       }
-      if let count = captures[pid]?.count, count >= 2048 { captureDone.insert(pid) }
+      // The video's first PES whole (an HEVC access unit's parameter sets and HDR SEI messages
+      // may follow a long encoder SEI), the first 2 KiB of the others.
+      if let count = captures[pid]?.count, count >= (pid == videoPID ? 1 << 18 : 2048) {
+        captureDone.insert(pid)
+      }
     }
   }
 

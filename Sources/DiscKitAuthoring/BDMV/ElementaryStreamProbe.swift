@@ -102,6 +102,11 @@ enum ElementaryStreamProbe {
         }
       }
       return nil
+    case .hevc:
+      guard let sps = hevcColour(codec: codec, payload: payload)?.sequenceParameterSet else {
+        return nil
+      }
+      return Picture(width: sps.width, height: sps.height, interlaced: false)
     case .mpeg2Video:
       var picture: Picture?
       for start in startCodes(payload) where start + 3 < payload.endIndex {
@@ -139,6 +144,13 @@ enum ElementaryStreamProbe {
     default:
       return extendedSound(codec: codec, payload: payload)
     }
+  }
+
+  /// The colour description of HEVC video (its first access unit's SPS and HDR SEI messages);
+  /// `nil` for other codecs or when the bytes do not parse.
+  static func hevcColour(codec: StreamCodec, payload: ArraySlice<UInt8>?) -> HEVCColourMetadata? {
+    guard codec == .hevc, let payload else { return nil }
+    return try? HEVCColourMetadata(parsingAnnexB: payload)
   }
 
   /// Positions just after each `00 00 01` start code.
