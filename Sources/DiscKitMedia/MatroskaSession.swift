@@ -9,6 +9,8 @@ final class MatroskaSession {
     var inputIndex: Int
     var inputCodec: AVCodecID
     var converter: PCMConverter?
+    /// An HEVC track's colour description (VUI, HDR10 SEI messages), for the `Colour` element.
+    var colour: HEVCColourMetadata?
     var packets = 0
   }
 
@@ -71,6 +73,11 @@ final class MatroskaSession {
       var resolved = ResolvedTrack(track: track, inputIndex: index, inputCodec: codec)
       if PCMConverter.converts(codec) {
         resolved.converter = try PCMConverter(parameters: parameters, name: label)
+      }
+      if codec == AV_CODEC_ID_HEVC {
+        resolved.colour = VideoColour.hevc(
+          source: title.source, container: title.container,
+          range: piece.byteStart..<piece.byteEnd, streamID: track.streamID)
       }
       tracks.append(resolved)
     }
@@ -224,6 +231,14 @@ final class MatroskaSession {
         target.pointee.bits_per_raw_sample = 0
         target.pointee.bits_per_coded_sample = 0
         target.pointee.format = -1
+      }
+      if let colour = resolved.colour {
+        let r = VideoColour.apply(colour, to: stream)
+        guard r >= 0 else {
+          throw DiscKitError(
+            .io, Self.label(resolved.track, title), at: nil,
+            "cannot attach the HDR metadata: \(averror(r))")
+        }
       }
       stream.pointee.time_base = AVRational(num: 1, den: 1000)
       stream.pointee.avg_frame_rate = input.pointee.avg_frame_rate
