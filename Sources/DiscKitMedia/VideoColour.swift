@@ -34,7 +34,9 @@ enum VideoColour {
       videoPackets += 1
       let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
       guard let colour = try? HEVCColourMetadata(parsingAnnexB: bytes[...]) else { continue }
-      if found.sequenceParameterSet == nil { found.sequenceParameterSet = colour.sequenceParameterSet }
+      if found.sequenceParameterSet == nil {
+        found.sequenceParameterSet = colour.sequenceParameterSet
+      }
       if found.masteringDisplay == nil { found.masteringDisplay = colour.masteringDisplay }
       if found.contentLightLevel == nil { found.contentLightLevel = colour.contentLightLevel }
       if found.sequenceParameterSet != nil { break }

@@ -90,7 +90,8 @@ public enum HEVCSEI {
       size += Int(byte)
       guard size * 8 <= r.bitsLeft else {
         throw r.error(
-          .truncated, "an SEI message of type \(type) declares \(size) bytes; \(r.bitsLeft / 8) are left")
+          .truncated,
+          "an SEI message of type \(type) declares \(size) bytes; \(r.bitsLeft / 8) are left")
       }
       let end = r.bytePosition + size
       switch type {

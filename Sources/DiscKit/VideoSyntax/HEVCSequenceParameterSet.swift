@@ -34,14 +34,16 @@ public struct HEVCSequenceParameterSet: Sendable, Hashable, Codable {
     }
     let type = (nal[nal.startIndex] >> 1) & 0x3F
     guard type == HEVCNALUnit.sequenceParameterSet else {
-      throw DiscKitError(.malformed, structure, at: offset, "NAL unit type \(type) is not an SPS (33)")
+      throw DiscKitError(
+        .malformed, structure, at: offset, "NAL unit type \(type) is not an SPS (33)")
     }
     var r = RBSPBitReader(
       payload: nal.dropFirst(2), baseOffset: offset + 2, structure: structure)
     try r.skip(4, "sps_video_parameter_set_id")
     let maxSubLayersMinus1 = Int(try r.bits(3, "sps_max_sub_layers_minus1"))
     guard maxSubLayersMinus1 <= 6 else {
-      throw r.error(.malformed, "sps_max_sub_layers_minus1 is \(maxSubLayersMinus1); the largest allowed is 6")
+      throw r.error(
+        .malformed, "sps_max_sub_layers_minus1 is \(maxSubLayersMinus1); the largest allowed is 6")
     }
     try r.skip(1, "sps_temporal_id_nesting_flag")
     // profile_tier_level(1, sps_max_sub_layers_minus1)
@@ -151,7 +153,8 @@ public struct HEVCSequenceParameterSet: Sendable, Hashable, Codable {
           if sizeID > 1 { _ = try r.se("scaling_list_dc_coef_minus8") }
           for _ in 0..<coefficients { _ = try r.se("scaling_list_delta_coef") }
         } else {
-          _ = try r.ue("scaling_list_pred_matrix_id_delta", max: UInt32(sizeID == 3 ? matrixID / 3 : matrixID))
+          _ = try r.ue(
+            "scaling_list_pred_matrix_id_delta", max: UInt32(sizeID == 3 ? matrixID / 3 : matrixID))
         }
         matrixID += sizeID == 3 ? 3 : 1
       }
@@ -198,7 +201,8 @@ public struct HEVCSequenceParameterSet: Sendable, Hashable, Codable {
           if d > 0 && useDelta[n0 + j] { positive.append(d) }
         }
         guard count <= 16 else {
-          throw r.error(.malformed, "a predicted reference picture set of \(count) pictures (at most 16)")
+          throw r.error(
+            .malformed, "a predicted reference picture set of \(count) pictures (at most 16)")
         }
       } else {
         let negatives = Int(try r.ue("num_negative_pics", max: 16))

@@ -54,7 +54,8 @@ struct RBSPBitReader {
 
   /// An error at the cursor.
   func error(_ code: DiscKitError.Code, _ detail: String) -> DiscKitError {
-    DiscKitError(code, structure, at: absoluteOffset(ofRBSPByte: min(bytePosition, rbsp.count)), detail)
+    DiscKitError(
+      code, structure, at: absoluteOffset(ofRBSPByte: min(bytePosition, rbsp.count)), detail)
   }
 
   /// Reads `n` (0...32) bits as an unsigned value.
