@@ -17,7 +17,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 fuzz="$root/Tests/Fuzz"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class hevc"
 
 if [ "${1:-}" = "--keep" ]; then
   artifact="$2" harness="$3"
@@ -33,6 +33,7 @@ dict_for() {
     ifo | navpack | ps | dvdvm) echo dvd ;; ts | timeseek) echo ts ;; segment) echo segment ;;
     image) echo image ;;
     bdjo | jar | class) echo bdj ;;
+    hevc) echo hevc ;;
   esac
 }
 
