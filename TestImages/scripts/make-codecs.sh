@@ -6,6 +6,7 @@
 # and ffprobe. Also raw HEVC elementary streams for the SPS/SEI parser tests (oracle: ffmpeg's
 # trace_headers): hdr10.hevc (the HDR10 clip's video, copied out by ffmpeg) and
 # sdr-422-full.hevc (Main 4:2:2 10, full range, BT.709, a sample aspect ratio, scaling lists).
+# truehd-core: a TrueHD 5.1 stream with its AC-3 core interleaved on PID 0x1100.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -42,3 +43,13 @@ ffmpeg -hide_banner -loglevel error -y -threads 1 \
 for clip in hdr10-eac3 dts truehd lpcm ac3 hevc-sdr; do
   "$disckit" author --clips "$clip.m2ts" --folder "$out/$clip" >/dev/null
 done
+
+# TrueHD with its AC-3 core on one PID, as Blu-ray discs carry it (ffmpeg's truehd encoder
+# writes no core): ffmpeg encodes both on their own PIDs (French), make-truehd-core.py interleaves
+# the AC-3 frames into the TrueHD PID (stream_id_extension 0x76 beside TrueHD's 0x72).
+ffmpeg "${common[@]}" -map 0:v -map 1:a -map 1:a "${h264[@]}" \
+  -c:a:0 truehd -strict -2 -ac:a:0 6 -c:a:1 ac3 -ac:a:1 6 \
+  -metadata:s:a:0 language=fra -metadata:s:a:1 language=fra -mpegts_m2ts_mode 1 -fflags +bitexact \
+  truehd-ac3-separate.m2ts
+python3 "$here/make-truehd-core.py" truehd-ac3-separate.m2ts 0x1100 0x1101 truehd-core.ts 2>/dev/null
+"$disckit" author --clips truehd-core.ts --folder "$out/truehd-core" >/dev/null

@@ -460,9 +460,11 @@ struct ConvertingConsumer: TransportPacketConsumer {
     {
       let payload = packet.bytes[range]
       if header.payloadUnitStart {
-        if captures[pid] != nil {
+        if let captured = captures[pid], !ElementaryStreamProbe.isAC3CorePES(captured) {
           captureDone.insert(pid)
         } else {
+          // The first PES, or the next one after a TrueHD PID's AC-3 core PES (the TrueHD
+          // access unit with its major sync is what the probe reads).
           captures[pid] = Array(payload)
         }
       } else if captures[pid] != nil {
@@ -470,7 +472,10 @@ struct ConvertingConsumer: TransportPacketConsumer {
       }
       // The video's first PES whole (an HEVC access unit's parameter sets and HDR SEI messages
       // may follow a long encoder SEI), the first 2 KiB of the others.
-      if let count = captures[pid]?.count, count >= (pid == videoPID ? 1 << 18 : 2048) {
+      // (A TrueHD PID's AC-3 core PES is replaced by the next PES, up to 256 KiB.)
+      if let captured = captures[pid], captured.count >= (pid == videoPID ? 1 << 18 : 2048),
+        captured.count >= 1 << 18 || !ElementaryStreamProbe.isAC3CorePES(captured)
+      {
         captureDone.insert(pid)
       }
     }
