@@ -68,7 +68,9 @@ final class PieceDemuxer {
     guard let main = streamIndex(id: id) else { return nil }
     guard substream == .ac3Core else { return main }
     return (main + 1..<Int(format?.pointee.nb_streams ?? 0)).first { i in
-      stream(at: i).map { Int($0.pointee.id) == id && $0.pointee.codecpar?.pointee.codec_id == AV_CODEC_ID_AC3 } ?? false
+      stream(at: i).map {
+        Int($0.pointee.id) == id && $0.pointee.codecpar?.pointee.codec_id == AV_CODEC_ID_AC3
+      } ?? false
     }
   }
 
