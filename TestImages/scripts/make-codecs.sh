@@ -6,7 +6,8 @@
 # and ffprobe. Also raw HEVC elementary streams for the SPS/SEI parser tests (oracle: ffmpeg's
 # trace_headers): hdr10.hevc (the HDR10 clip's video, copied out by ffmpeg) and
 # sdr-422-full.hevc (Main 4:2:2 10, full range, BT.709, a sample aspect ratio, scaling lists).
-# truehd-core: a TrueHD 5.1 stream with its AC-3 core interleaved on PID 0x1100.
+# truehd-core: a TrueHD 5.1 stream with its AC-3 core interleaved on PID 0x1100. pg-forced: a
+# PG stream whose captions are all forced.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -53,3 +54,11 @@ ffmpeg "${common[@]}" -map 0:v -map 1:a -map 1:a "${h264[@]}" \
   truehd-ac3-separate.m2ts
 python3 "$here/make-truehd-core.py" truehd-ac3-separate.m2ts 0x1100 0x1101 truehd-core.ts 2>/dev/null
 "$disckit" author --clips truehd-core.ts --folder "$out/truehd-core" >/dev/null
+
+# PG whose every caption is forced (forced_on_flag in each composition object), for the
+# Matroska FlagForced comparison with mkvmerge.
+python3 "$here/make-pgs-sup.py" pg-forced.sup 320 180 forced
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "testsrc2=size=320x180:rate=24000/1001:duration=5" -i pg-forced.sup \
+  -map 0:v -map 1 "${h264[@]}" -c:s copy -mpegts_m2ts_mode 1 -fflags +bitexact pg-forced.m2ts
+"$disckit" author --clips pg-forced.m2ts --folder "$out/pg-forced" --language ger >/dev/null
