@@ -11,6 +11,8 @@ final class MatroskaSession {
     var converter: PCMConverter?
     /// An HEVC track's colour description (VUI, HDR10 SEI messages), for the `Colour` element.
     var colour: HEVCColourMetadata?
+    /// A DTS track's source resolution (the core header's `PCMR`), its Matroska BitDepth.
+    var bitDepth: Int?
     var packets = 0
   }
 
@@ -81,6 +83,11 @@ final class MatroskaSession {
       }
       if codec == AV_CODEC_ID_HEVC {
         resolved.colour = VideoColour.hevc(
+          source: title.source, container: title.container,
+          range: piece.byteStart..<piece.byteEnd, streamID: track.streamID)
+      }
+      if codec == AV_CODEC_ID_DTS {
+        resolved.bitDepth = PieceDemuxer.dtsSourceBitDepth(
           source: title.source, container: title.container,
           range: piece.byteStart..<piece.byteEnd, streamID: track.streamID)
       }
@@ -233,10 +240,12 @@ final class MatroskaSession {
       }
       if resolved.converter == nil && target.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
         // The decoder's sample depth of a compressed format is no property of the stream
-        // (mkvmerge writes no bit depth for AC-3, DTS, TrueHD).
+        // (mkvmerge writes no bit depth for AC-3, E-AC-3, TrueHD; for DTS see below).
         target.pointee.bits_per_raw_sample = 0
         target.pointee.bits_per_coded_sample = 0
         target.pointee.format = -1
+        // DTS: the core header's source resolution, as mkvmerge writes it.
+        if let depth = resolved.bitDepth { target.pointee.bits_per_raw_sample = Int32(depth) }
       }
       if let colour = resolved.colour {
         let r = VideoColour.apply(colour, to: stream)

@@ -12,6 +12,41 @@ import Testing
 @Suite("Matroska DTS-HD")
 struct MatroskaDTSHDTests {
   static let sample = Fixtures.real("ts/tsduck_test-139_hdmv_mpeg2_dtshdma.ts")
+  /// The mkvmerge -J track properties compared (BitDepth: the DTS core's source resolution).
+  static let keys = [
+    "codec_id", "audio_channels", "audio_sampling_frequency", "audio_bits_per_sample", "language",
+  ]
+
+  static func audio(_ path: String) throws -> [[String: Any]] {
+    let json = try JSONSerialization.jsonObject(
+      with: try Tool.run("mkvmerge", ["-J", path]).stdout)
+    let tracks = (json as? [String: Any])?["tracks"] as? [[String: Any]] ?? []
+    return tracks.filter { $0["type"] as? String == "audio" }.map {
+      $0["properties"] as? [String: Any] ?? [:]
+    }
+  }
+
+  @Test(
+    "a DTS core track (ffmpeg's dca, 16-bit source) gets mkvmerge's codec and BitDepth",
+    .enabled(if: Tool.has("mkvmerge"), "mkvmerge missing"))
+  func dtsCore() throws {
+    let folder = Fixtures.generated("codecs") + "/dts"
+    let mpls = folder + "/BDMV/PLAYLIST/00000.mpls"
+    try #require(FileManager.default.fileExists(atPath: mpls), "run TestImages/scripts/make-all.sh")
+    let dir = try TemporaryDirectory()
+    let out = dir.file("dts.mkv")
+    let reference = dir.file("mkvmerge.mkv")
+    let title = try BlurayDisc(disc: try DiscImage.open(path: folder)).title(playlist: "00000.mpls")
+    try MatroskaWriter.write(try MatroskaTitle(bluray: title), toPath: out, overwrite: false)
+    let merged = try Tool.run("mkvmerge", ["-q", "-o", reference, mpls])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    let ours = try Self.audio(out)
+    let theirs = try Self.audio(reference)
+    for key in Self.keys {
+      #expect(ours.map { "\($0[key] ?? "-")" } == theirs.map { "\($0[key] ?? "-")" }, "\(key)")
+    }
+    #expect(ours.first?["audio_bits_per_sample"] as? Int == 16)
+  }
 
   @Test(
     "DTS-HD MA stays one A_DTS track of whole frames, as mkvmerge writes it",
@@ -33,18 +68,10 @@ struct MatroskaDTSHDTests {
     let merge = try Tool.run("mkvmerge", ["-q", "-o", reference, mpls])
     #expect(merge.status == 0, "\(merge.stderr)")
 
-    func audio(_ path: String) throws -> [[String: Any]] {
-      let json = try JSONSerialization.jsonObject(
-        with: try Tool.run("mkvmerge", ["-J", path]).stdout)
-      let tracks = (json as? [String: Any])?["tracks"] as? [[String: Any]] ?? []
-      return tracks.filter { $0["type"] as? String == "audio" }.map {
-        $0["properties"] as? [String: Any] ?? [:]
-      }
-    }
-    let ours = try audio(out)
-    let theirs = try audio(reference)
+    let ours = try Self.audio(out)
+    let theirs = try Self.audio(reference)
     #expect(ours.count == 2 && theirs.count == 2)
-    for key in ["codec_id", "audio_channels", "audio_sampling_frequency", "language"] {
+    for key in Self.keys {
       #expect(
         ours.map { "\($0[key] ?? "-")" } == theirs.map { "\($0[key] ?? "-")" }, "\(key)")
     }
