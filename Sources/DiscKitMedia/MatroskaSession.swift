@@ -482,15 +482,16 @@ final class MatroskaSession {
     var outPTS = av_rescale_q(pts, ticks, outBase)
     var outDTS = av_rescale_q(dts90k, ticks, outBase)
     if outDTS <= lastDTS[t] {
-      if tracks[t].track.kind == .audio && dts90k > lastDTS90k[t] {
-        // Audio frames closer than a Matroska tick (1 ms; TrueHD access units are 1/1200 s)
+      let subTick = packet.pointee.duration > 0 && packet.pointee.duration < 90
+      if tracks[t].track.kind == .audio && subTick && dts90k > lastDTS90k[t] {
+        // Audio frames shorter than a Matroska tick (1 ms; TrueHD access units are 1/1200 s)
         // share the tick, as mkvmerge writes them: moving each one tick up would push the next
         // ones ever further and lose them.
         outDTS = lastDTS[t]
       } else {
-        // Two subtitle (or same-time audio) packets would share a timestamp: the later one
-        // moves up one tick instead of being lost. Anything going further back (a seamless
-        // join's overlap) and any video packet is dropped.
+        // Two audio or subtitle packets at least a tick apart that rounding puts on the same
+        // tick: the later one moves up one tick instead of being lost. Anything going further
+        // back (a seamless join's overlap) and any video packet is dropped.
         guard outDTS == lastDTS[t], tracks[t].track.kind != .video else {
           dropped += 1
           return
