@@ -17,7 +17,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 fuzz="$root/Tests/Fuzz"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range hevc"
 
 if [ "${1:-}" = "--keep" ]; then
   artifact="$2" harness="$3"
@@ -34,6 +34,7 @@ dict_for() {
     image) echo image ;;
     bdjo | jar | class) echo bdj ;;
     range) echo http ;;
+    hevc) echo hevc ;;
   esac
 }
 

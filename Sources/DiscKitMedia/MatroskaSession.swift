@@ -10,6 +10,10 @@ final class MatroskaSession {
     var inputIndex: Int
     var inputCodec: AVCodecID
     var converter: PCMConverter?
+    /// An HEVC track's colour description (VUI, HDR10 SEI messages), for the `Colour` element.
+    var colour: HEVCColourMetadata?
+    /// A DTS track's source resolution (the core header's `PCMR`), its Matroska BitDepth.
+    var bitDepth: Int?
     var packets = 0
   }
 
@@ -24,6 +28,8 @@ final class MatroskaSession {
   private var furthest: Int64 = 0
   private let totalBytes: Int64
   private var dropped = 0
+  /// Each track's last written decode time in title time (90 kHz).
+  private var lastDTS90k: [Int64] = []
 
   /// How far past a chapter range's end (90 kHz, decode time) a piece is read.
   static let windowReadPast90k: Int64 = 3 * 90000
@@ -55,12 +61,15 @@ final class MatroskaSession {
     first = demuxer
     for track in title.tracks {
       let label = Self.label(track, title)
-      guard let index = demuxer.streamIndex(id: track.streamID),
+      guard let index = demuxer.streamIndex(id: track.streamID, substream: track.substream),
         let stream = demuxer.stream(at: index), let parameters = stream.pointee.codecpar
       else {
         missing.append(track)
         continue
       }
+      // libavformat adds an AC-3 core stream to every TrueHD PID; a clip without a core (no
+      // AC-3 frame found while probing) has no such track.
+      if track.substream == .ac3Core && parameters.pointee.sample_rate <= 0 { continue }
       let codec = parameters.pointee.codec_id
       guard Self.canCarry(codec) else {
         let name = String(cString: avcodec_get_name(codec))
@@ -72,6 +81,16 @@ final class MatroskaSession {
       var resolved = ResolvedTrack(track: track, inputIndex: index, inputCodec: codec)
       if PCMConverter.converts(codec) {
         resolved.converter = try PCMConverter(parameters: parameters, name: label)
+      }
+      if codec == AV_CODEC_ID_HEVC {
+        resolved.colour = VideoColour.hevc(
+          source: title.source, container: title.container,
+          range: piece.byteStart..<piece.byteEnd, streamID: track.streamID)
+      }
+      if codec == AV_CODEC_ID_DTS {
+        resolved.bitDepth = PieceDemuxer.dtsSourceBitDepth(
+          source: title.source, container: title.container,
+          range: piece.byteStart..<piece.byteEnd, streamID: track.streamID)
       }
       tracks.append(resolved)
     }
@@ -162,6 +181,7 @@ final class MatroskaSession {
       av_packet_free(&convertedPointer)
     }
     var lastDTS = [Int64](repeating: Int64.min, count: tracks.count)
+    lastDTS90k = [Int64](repeating: Int64.min, count: tracks.count)
     for (p, piece) in title.pieces.enumerated() {
       let demuxer: PieceDemuxer
       if p == 0 {
@@ -221,10 +241,20 @@ final class MatroskaSession {
       }
       if resolved.converter == nil && target.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
         // The decoder's sample depth of a compressed format is no property of the stream
-        // (mkvmerge writes no bit depth for AC-3, DTS, TrueHD).
+        // (mkvmerge writes no bit depth for AC-3, E-AC-3, TrueHD; for DTS see below).
         target.pointee.bits_per_raw_sample = 0
         target.pointee.bits_per_coded_sample = 0
         target.pointee.format = -1
+        // DTS: the core header's source resolution, as mkvmerge writes it.
+        if let depth = resolved.bitDepth { target.pointee.bits_per_raw_sample = Int32(depth) }
+      }
+      if let colour = resolved.colour {
+        let r = VideoColour.apply(colour, to: stream)
+        guard r >= 0 else {
+          throw DiscKitError(
+            .io, Self.label(resolved.track, title), at: nil,
+            "cannot attach the HDR metadata: \(averror(r))")
+        }
       }
       stream.pointee.time_base = AVRational(num: 1, den: 1000)
       stream.pointee.avg_frame_rate = input.pointee.avg_frame_rate
@@ -232,6 +262,10 @@ final class MatroskaSession {
       stream.pointee.sample_aspect_ratio = input.pointee.sample_aspect_ratio
       stream.pointee.disposition = resolved.track.isDefault ? AV_DISPOSITION_DEFAULT : 0
       av_dict_set(&stream.pointee.metadata, "language", resolved.track.language, 0)
+      if resolved.track.substream == .ac3Core {
+        // The track's Matroska Name says what it is (mkvmerge leaves it unnamed).
+        av_dict_set(&stream.pointee.metadata, "title", "AC-3 core", 0)
+      }
     }
   }
 
@@ -249,7 +283,10 @@ final class MatroskaSession {
       filled[index] = true
       if let stream = demuxer.stream(at: index) {
         let id = Int(stream.pointee.id)
-        cache[index] = tracks.firstIndex { $0.track.streamID == id }
+        let sub = demuxer.isSubstream(index)
+        cache[index] = tracks.firstIndex {
+          $0.track.streamID == id && ($0.track.substream == .ac3Core) == sub
+        }
       }
     }
     return cache[index]
@@ -446,17 +483,26 @@ final class MatroskaSession {
     var outPTS = av_rescale_q(pts, ticks, outBase)
     var outDTS = av_rescale_q(dts90k, ticks, outBase)
     if outDTS <= lastDTS[t] {
-      // Two audio or subtitle packets less than a Matroska tick (1 ms) apart would share a
-      // timestamp: the later one moves up one tick instead of being lost. Anything going
-      // further back (a seamless join's overlap) and any video packet is dropped.
-      guard outDTS == lastDTS[t], tracks[t].track.kind != .video else {
-        dropped += 1
-        return
+      let subTick = packet.pointee.duration > 0 && packet.pointee.duration < 90
+      if tracks[t].track.kind == .audio && subTick && dts90k > lastDTS90k[t] {
+        // Audio frames shorter than a Matroska tick (1 ms; TrueHD access units are 1/1200 s)
+        // share the tick, as mkvmerge writes them: moving each one tick up would push the next
+        // ones ever further and lose them.
+        outDTS = lastDTS[t]
+      } else {
+        // Two audio or subtitle packets at least a tick apart that rounding puts on the same
+        // tick: the later one moves up one tick instead of being lost. Anything going further
+        // back (a seamless join's overlap) and any video packet is dropped.
+        guard outDTS == lastDTS[t], tracks[t].track.kind != .video else {
+          dropped += 1
+          return
+        }
+        outDTS += 1
       }
-      outDTS += 1
       outPTS = max(outPTS, outDTS)
     }
     lastDTS[t] = outDTS
+    lastDTS90k[t] = dts90k
     let out: UnsafeMutablePointer<AVPacket>
     if let converter = tracks[t].converter {
       guard try converter.convert(packet, into: converted) else { return }

@@ -83,6 +83,14 @@ public struct MatroskaTitle: Sendable {
             MatroskaTrack(
               kind: kind, streamID: Int(s.pid), language: Self.language(s.language),
               isDefault: isDefault, declaredCodec: s.codecName))
+          if kind == .audio, s.codingType == 0x83 {
+            // A TrueHD stream's AC-3 core (when the clip carries one), as a track of its own.
+            tracks.append(
+              MatroskaTrack(
+                kind: .audio, streamID: Int(s.pid), language: Self.language(s.language),
+                isDefault: false, declaredCodec: "AC-3 core of \(s.codecName)",
+                substream: .ac3Core))
+          }
         }
       }
       add(stn.video, .video, "video")

@@ -62,6 +62,25 @@ final class PieceDemuxer {
     return streams[index]
   }
 
+  /// The index of the stream carrying `substream` of the stream whose multiplex id is `id`:
+  /// libavformat adds a TrueHD PID's AC-3 core as a second stream with the same id.
+  func streamIndex(id: Int, substream: MatroskaTrack.Substream?) -> Int? {
+    guard let main = streamIndex(id: id) else { return nil }
+    guard substream == .ac3Core else { return main }
+    return (main + 1..<Int(format?.pointee.nb_streams ?? 0)).first { i in
+      stream(at: i).map {
+        Int($0.pointee.id) == id && $0.pointee.codecpar?.pointee.codec_id == AV_CODEC_ID_AC3
+      } ?? false
+    }
+  }
+
+  /// Whether stream `index` is a substream (a TrueHD PID's AC-3 core): not the first stream
+  /// with its multiplex id.
+  func isSubstream(_ index: Int) -> Bool {
+    guard let s = stream(at: index) else { return false }
+    return streamIndex(id: Int(s.pointee.id)) != index
+  }
+
   /// The index of the stream whose multiplex id (PID, PS stream id) is `id`.
   func streamIndex(id: Int) -> Int? {
     guard let format else { return nil }

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Blu-ray folders authored by DiscKit from 1-second ffmpeg clips, one per audio/video coding a
 # ripper meets (HEVC Main10 HDR10 + E-AC-3 5.1, DTS 5.1, TrueHD 5.1, LPCM 5.1 24-bit, AC-3
-# stereo), into TestImages/generated/codecs/<name>; the stream-attribute tests compare what
-# `disckit titles --json` reports about them with mkvmerge -J and ffprobe.
+# stereo, HEVC Main SDR BT.709 + AC-3), into TestImages/generated/codecs/<name>; the
+# stream-attribute tests compare what `disckit titles --json` reports about them with mkvmerge -J
+# and ffprobe. Also raw HEVC elementary streams for the SPS/SEI parser tests (oracle: ffmpeg's
+# trace_headers): hdr10.hevc (the HDR10 clip's video, copied out by ffmpeg) and
+# sdr-422-full.hevc (Main 4:2:2 10, full range, BT.709, a sample aspect ratio, scaling lists).
+# truehd-core: a TrueHD 5.1 stream with its AC-3 core interleaved on PID 0x1100. pg-forced: a
+# PG stream whose captions are all forced.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -25,7 +30,35 @@ ffmpeg "${common[@]}" "${h264[@]}" -c:a dca -strict -2 -ac 6 "${ts[@]}" dts.m2ts
 ffmpeg "${common[@]}" "${h264[@]}" -c:a truehd -strict -2 -ac 6 "${ts[@]}" truehd.m2ts
 ffmpeg "${common[@]}" "${h264[@]}" -c:a pcm_bluray -sample_fmt s32 -ac 6 "${ts[@]}" lpcm.m2ts
 ffmpeg "${common[@]}" "${h264[@]}" -c:a ac3 -ac 2 "${ts[@]}" ac3.m2ts
+ffmpeg "${common[@]}" -c:v libx265 -preset ultrafast -pix_fmt yuv420p \
+  -x265-params "log-level=error:pools=1:frame-threads=1:colorprim=bt709:transfer=bt709:colormatrix=bt709:range=full" \
+  -c:a ac3 -ac 2 "${ts[@]}" hevc-sdr.m2ts
 
-for clip in hdr10-eac3 dts truehd lpcm ac3; do
+ffmpeg -hide_banner -loglevel error -y -i hdr10-eac3.m2ts -map 0:v -c copy -f hevc hdr10.hevc
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "testsrc2=size=176x100:rate=25:duration=0.2" \
+  -c:v libx265 -preset ultrafast -pix_fmt yuv422p10le -vf setsar=4/3 \
+  -x265-params "log-level=error:pools=1:frame-threads=1:colorprim=bt709:transfer=bt709:colormatrix=bt709:range=full:scaling-list=default" \
+  -f hevc sdr-422-full.hevc
+
+for clip in hdr10-eac3 dts truehd lpcm ac3 hevc-sdr; do
   "$disckit" author --clips "$clip.m2ts" --folder "$out/$clip" >/dev/null
 done
+
+# TrueHD with its AC-3 core on one PID, as Blu-ray discs carry it (ffmpeg's truehd encoder
+# writes no core): ffmpeg encodes both on their own PIDs (French), make-truehd-core.py interleaves
+# the AC-3 frames into the TrueHD PID (stream_id_extension 0x76 beside TrueHD's 0x72).
+ffmpeg "${common[@]}" -map 0:v -map 1:a -map 1:a "${h264[@]}" \
+  -c:a:0 truehd -strict -2 -ac:a:0 6 -c:a:1 ac3 -ac:a:1 6 \
+  -metadata:s:a:0 language=fra -metadata:s:a:1 language=fra -mpegts_m2ts_mode 1 -fflags +bitexact \
+  truehd-ac3-separate.m2ts
+python3 "$here/make-truehd-core.py" truehd-ac3-separate.m2ts 0x1100 0x1101 truehd-core.ts 2>/dev/null
+"$disckit" author --clips truehd-core.ts --folder "$out/truehd-core" >/dev/null
+
+# PG whose every caption is forced (forced_on_flag in each composition object), for the
+# Matroska FlagForced comparison with mkvmerge.
+python3 "$here/make-pgs-sup.py" pg-forced.sup 320 180 forced
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "testsrc2=size=320x180:rate=24000/1001:duration=5" -i pg-forced.sup \
+  -map 0:v -map 1 "${h264[@]}" -c:s copy -mpegts_m2ts_mode 1 -fflags +bitexact pg-forced.m2ts
+"$disckit" author --clips pg-forced.m2ts --folder "$out/pg-forced" --language ger >/dev/null

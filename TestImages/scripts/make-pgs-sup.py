@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes a small HDMV PGS subtitle stream (.sup) for the Matroska subtitle tests.
 
-Usage: make-pgs-sup.py OUT.sup WIDTH HEIGHT
+Usage: make-pgs-sup.py OUT.sup WIDTH HEIGHT [forced]
+
+With `forced`, every composition object has its forced_on_flag set (a forced caption).
 
 Four display sets, each a sequence of segments with the "PG" header (PTS, DTS in 90 kHz ticks):
   1.0 s  epoch start: palette (white, yellow), a solid 96x24 rectangle object in one window
@@ -65,10 +67,13 @@ def obj(oid, version, width, height, rows):
         ">HH", width, height) + data
 
 
+FORCED = len(sys.argv) > 4 and sys.argv[4] == "forced"
+
+
 def composition(width, height, number, state, pal, objects):
     body = struct.pack(">HHBHBBBB", width, height, 0x10, number, state, 0, pal, len(objects))
     for oid, wid, x, y in objects:
-        body += struct.pack(">HBBHH", oid, wid, 0, x, y)
+        body += struct.pack(">HBBHH", oid, wid, 0x40 if FORCED else 0, x, y)
     return body
 
 

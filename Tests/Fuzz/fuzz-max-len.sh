@@ -5,7 +5,7 @@
 fuzz_max_len() {
   case "$1" in
     udf | iso9660 | image) echo 131072 ;;
-    ts | ps | timeseek) echo 65536 ;;
+    ts | ps | timeseek | hevc) echo 65536 ;;
     index | mpls | ifo | dvdvm | bdjo) echo 16384 ;;
     class) echo 65536 ;;
     range) echo 4096 ;;

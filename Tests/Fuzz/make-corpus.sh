@@ -13,7 +13,7 @@ root="$(cd "$here/../.." && pwd)"
 gen="$root/TestImages/generated"
 real="${DISCKIT_REALDATA:-$root/../shared/realdata}"
 final="${CORPUS:-$here/corpus}"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range hevc"
 . "$here/fuzz-max-len.sh"
 corpus="$(mktemp -d "${TMPDIR:-/tmp}/disckit-fuzz-seeds-XXXXXX")"
 trap 'rm -rf "$corpus"' EXIT
@@ -94,6 +94,8 @@ for f in $(search "$real/ts" "$real/m2ts" "$gen/ts" -type f \( -name '*.ts' -o -
   n=$((n + 2))
   { printf '\x00\x00\x00\x96'; head -c $(( $(fuzz_max_len timeseek) - 4 )) "$f"; } > "$corpus/timeseek/$name"
 done
+# HEVC: the raw streams of the codec discs (their heads: parameter sets, SEI, first slices).
+for f in $(search "$gen/codecs" -maxdepth 1 -name '*.hevc'); do seed hevc "$f"; done
 # Program streams and NAV packs from DVD VOBs: the head of each VOB, and its first NAV sectors.
 for f in $(search "$gen" -iname '*.VOB'); do
   name="$(echo "$f" | sed 's#^.*/generated/##; s#/#_#g')"

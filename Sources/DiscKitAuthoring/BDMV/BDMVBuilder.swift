@@ -513,9 +513,13 @@ struct PlaylistPlanner {
   func streamTable(_ a: BDMVClipAnalysis) throws(DiscKitError) -> StreamNumberTable {
     var table = StreamNumberTable()
     for s in a.streams {
-      let stream = PlaylistStream(
+      var stream = PlaylistStream(
         pid: s.pid, codingType: s.codingType, format: s.format, rate: s.rate,
         language: s.language)
+      if s.pid == a.videoPID, s.codingType == 0x24, let colour = a.videoColour {
+        stream.dynamicRangeType = colour.blurayDynamicRangeType
+        stream.colorSpace = colour.blurayColorSpace
+      }
       switch stream.kind {
       case .video where table.video.isEmpty && s.pid == a.videoPID: table.video.append(stream)
       case .audio: table.audio.append(stream)

@@ -34,6 +34,9 @@ public struct BDMVClipAnalysis: Sendable, Hashable {
   /// The first video stream (the EP map's stream).
   public var videoPID: UInt16
   public var videoCodec: StreamCodec
+  /// The HEVC video's colour description (SPS VUI, HDR10 SEI messages) from its first access
+  /// unit; `nil` for other codings or when the first PES does not parse.
+  package var videoColour: HEVCColourMetadata? = nil
   /// The random access points of the video stream, in stream order.
   public var entryPoints: [EntryPoint]
   /// The first presented video PTS (33 bits, 90 kHz) and how long the video lasts (to the end of

@@ -97,6 +97,9 @@ enum ClipConverter {
       programNumber: program.programNumber, pmtPID: mapped(program.pmtPID),
       pcrPID: mapped(pmt.pcrPID), streams: streams, ignoredStreams: ignored.map(mapped),
       videoPID: mapped(video.info.pid), videoCodec: video.codec,
+      videoColour: ElementaryStreamProbe.hevcColour(
+        codec: video.codec,
+        payload: consumer.captures[video.info.pid].flatMap(ElementaryStreamProbe.pesPayload)),
       entryPoints: points, presentationStart90k: timing.start, duration90k: timing.duration,
       frameRate: timing.fps, recordingRate: timing.recordingRate,
       skippedBytes: reader.skippedBytes)
@@ -457,15 +460,24 @@ struct ConvertingConsumer: TransportPacketConsumer {
     {
       let payload = packet.bytes[range]
       if header.payloadUnitStart {
-        if captures[pid] != nil {
+        if let captured = captures[pid], !ElementaryStreamProbe.isAC3CorePES(captured) {
           captureDone.insert(pid)
         } else {
+          // The first PES, or the next one after a TrueHD PID's AC-3 core PES (the TrueHD
+          // access unit with its major sync is what the probe reads).
           captures[pid] = Array(payload)
         }
       } else if captures[pid] != nil {
         captures[pid]?.append(contentsOf: payload)
       }
-      if let count = captures[pid]?.count, count >= 2048 { captureDone.insert(pid) }
+      // The video's first PES whole (an HEVC access unit's parameter sets and HDR SEI messages
+      // may follow a long encoder SEI), the first 2 KiB of the others.
+      // (A TrueHD PID's AC-3 core PES is replaced by the next PES, up to 256 KiB.)
+      if let captured = captures[pid], captured.count >= (pid == videoPID ? 1 << 18 : 2048),
+        captured.count >= 1 << 18 || !ElementaryStreamProbe.isAC3CorePES(captured)
+      {
+        captureDone.insert(pid)
+      }
     }
   }
 

@@ -92,6 +92,32 @@ enum ElementaryStreamProbe {
     return pes[start...]
   }
 
+  /// Whether a captured PES start is the AC-3 core of a Blu-ray TrueHD PID: `stream_id` 0xFD
+  /// with a PES extension 2 whose `stream_id_extension` is 0x76 (TrueHD access units: 0x72).
+  static func isAC3CorePES(_ pes: [UInt8]) -> Bool {
+    guard pes.count >= 9, pes[0] == 0, pes[1] == 0, pes[2] == 1, pes[3] == 0xFD,
+      pes[7] & 0x01 != 0
+    else { return false }
+    let flags = pes[7]
+    var at = 9 + [0, 0, 5, 10][Int(flags >> 6)]
+    at += (flags & 0x20 != 0 ? 6 : 0) + (flags & 0x10 != 0 ? 3 : 0) + (flags & 0x08 != 0 ? 1 : 0)
+    at += (flags & 0x04 != 0 ? 1 : 0) + (flags & 0x02 != 0 ? 2 : 0)
+    // PES_extension flags: private data (16 bytes), pack header field, sequence counter (2),
+    // P-STD buffer (2), then PES_extension_flag_2 (bit 0).
+    guard at < pes.count, at < 9 + Int(pes[8]) else { return false }
+    let ext = pes[at]
+    at += 1 + (ext & 0x80 != 0 ? 16 : 0)
+    if ext & 0x40 != 0 {
+      guard at < pes.count else { return false }
+      at += 1 + Int(pes[at])
+    }
+    at += (ext & 0x20 != 0 ? 2 : 0) + (ext & 0x10 != 0 ? 2 : 0)
+    guard ext & 0x01 != 0, at + 1 < pes.count, pes[at] & 0x7F > 0, pes[at + 1] & 0x80 == 0 else {
+      return false
+    }
+    return pes[at + 1] == 0x76
+  }
+
   /// The picture size of H.264 (sequence parameter set) or MPEG-2 (sequence header) video.
   static func picture(codec: StreamCodec, payload: ArraySlice<UInt8>) -> Picture? {
     switch codec {
@@ -102,6 +128,11 @@ enum ElementaryStreamProbe {
         }
       }
       return nil
+    case .hevc:
+      guard let sps = hevcColour(codec: codec, payload: payload)?.sequenceParameterSet else {
+        return nil
+      }
+      return Picture(width: sps.width, height: sps.height, interlaced: false)
     case .mpeg2Video:
       var picture: Picture?
       for start in startCodes(payload) where start + 3 < payload.endIndex {
@@ -139,6 +170,13 @@ enum ElementaryStreamProbe {
     default:
       return extendedSound(codec: codec, payload: payload)
     }
+  }
+
+  /// The colour description of HEVC video (its first access unit's SPS and HDR SEI messages);
+  /// `nil` for other codecs or when the bytes do not parse.
+  static func hevcColour(codec: StreamCodec, payload: ArraySlice<UInt8>?) -> HEVCColourMetadata? {
+    guard codec == .hevc, let payload else { return nil }
+    return try? HEVCColourMetadata(parsingAnnexB: payload)
   }
 
   /// Positions just after each `00 00 01` start code.

@@ -8,7 +8,7 @@ import Testing
 /// playlist.
 @Suite("Authored codec streams")
 struct AuthoredCodecStreamTests {
-  static let names = ["hdr10-eac3", "dts", "truehd", "lpcm", "ac3"]
+  static let names = ["hdr10-eac3", "dts", "truehd", "lpcm", "ac3", "hevc-sdr"]
   static let root = Fixtures.generated("codecs")
   static let present = FileManager.default.fileExists(atPath: root + "/ac3/BDMV/PLAYLIST")
 
@@ -52,13 +52,13 @@ struct AuthoredCodecStreamTests {
     #expect(video.count == ffVideo.count && audio.count == ffAudio.count, "\(name)")
     for (ours, theirs) in zip(video, ffVideo) {
       #expect(ours.codec == Self.expectedCodec[theirs["codec_name"] as? String ?? ""], "\(name)")
-      if theirs["color_transfer"] as? String == "smpte2084" {
-        // The builder does not read the HEVC VUI, so it records SDR/unspecified colour in the
-        // UHD attributes of an HDR10 clip; ffprobe sees PQ transfer and BT.2020 primaries.
-        withKnownIssue("the BDMV builder does not record HDR10 in the HEVC stream attributes") {
-          #expect(ours.dynamicRange == "HDR10", "\(name)")
-          #expect(ours.colorSpace == "BT.2020", "\(name)")
-        }
+      if theirs["codec_name"] as? String == "hevc" {
+        // The UHD stream attributes the builder records from the SPS VUI: HDR10 for the PQ
+        // transfer (ST 2084), SDR otherwise; the colour space from the primaries.
+        let transfer = theirs["color_transfer"] as? String
+        #expect(ours.dynamicRange == (transfer == "smpte2084" ? "HDR10" : "SDR"), "\(name)")
+        let primaries = ["bt2020": "BT.2020", "bt709": "BT.709"]
+        #expect(ours.colorSpace == primaries[theirs["color_primaries"] as? String ?? ""], "\(name)")
       }
     }
     for (ours, theirs) in zip(audio, ffAudio) {

@@ -39,7 +39,7 @@ struct FuzzRegressionTests {
 
   static let known: Set<String> = [
     "udf", "iso9660", "index", "movieobject", "hdmv", "ics", "mpls", "clpi", "ifo", "navpack", "ts",
-    "ps", "timeseek", "segment", "image", "dvdvm", "bdjo", "jar", "class",
+    "ps", "timeseek", "segment", "image", "dvdvm", "bdjo", "jar", "class", "hevc",
   ]
 
   /// The harnesses' calls (kept in step with Tests/Fuzz/Sources/disckit-fuzz).
@@ -109,6 +109,8 @@ struct FuzzRegressionTests {
       let hundredths = bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
       _ = try? TransportStreamTimeSeek.seek(
         source: MemoryByteSource(Array(bytes.dropFirst(4))), to: Double(hundredths) / 100)
+    case "hevc":
+      _ = try? HEVCColourMetadata(parsingAnnexB: bytes[...])
     case "segment":
       if let request = try? JSONDecoder().decode(SegmentRequest.self, from: Data(bytes)) {
         _ = request.evaluate()

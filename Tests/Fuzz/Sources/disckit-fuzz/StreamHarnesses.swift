@@ -32,6 +32,14 @@ enum TimeSeekHarness: FuzzHarness {
   }
 }
 
+/// HEVC colour metadata: an Annex B byte stream's SPS (VUI) and HDR10 SEI messages.
+enum HEVCHarness: FuzzHarness {
+  static let name = "hevc"
+  static func run(_ bytes: UnsafeRawBufferPointer) {
+    _ = try? HEVCColourMetadata(parsingAnnexB: [UInt8](bytes)[...])
+  }
+}
+
 /// One line of `disckit segment --json-lines`: a JSON request decoded and evaluated.
 enum SegmentHarness: FuzzHarness {
   static let name = "segment"
