@@ -50,34 +50,11 @@ public struct MatroskaExtraction: Sendable {
       throw ExitCode(HelperProgram.unavailableExitCode)
     }
     try reportingErrors {
-      let disc = try image.open()
+      let title = try options.chosenTitle(in: try Disc(image: try image.open()))
       let source: Source
-      switch disc.kind {
-      case .bluray, .uhdBluray, .avchd:
-        let bluray = try BlurayDisc(disc: disc)
-        let title = try BlurayCLI.chooseTitle(bluray, options)
-        if options.angle > title.angleCount {
-          throw DiscKitError(
-            .invalidArgument, "--angle", at: nil,
-            "title \(title.name) has \(title.angleCount) angle(s)")
-        }
-        source = .bluray(title)
-      case .dvd:
-        if options.playlist != nil {
-          throw DiscKitError(
-            .invalidArgument, disc.path, at: nil,
-            "--playlist applies to Blu-ray; use --title on a DVD")
-        }
-        let dvd = try DVDDisc(fileSystem: disc.fileSystem)
-        guard let number = try dvd.titleNumber(options.titleChoice, selection: options.select)
-        else {
-          throw DiscKitError(.notFound, disc.path, at: nil, "no main title found")
-        }
-        source = .dvd(dvd, title: number, angle: options.angle)
-      case .data:
-        throw DiscKitError(
-          .unsupported, disc.path, at: nil,
-          "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
+      switch title.content {
+      case .bluray(let bluray): source = .bluray(bluray)
+      case .dvd(let dvd, let disc): source = .dvd(disc, title: dvd.number, angle: title.angle)
       }
       let request = MatroskaExtraction(
         source: source, output: options.output, force: options.force,
