@@ -105,6 +105,16 @@ public struct DiscTitle: Sendable {
     self.angle = angle
   }
 
+  /// A Blu-ray title at the angle it was read at, outside a title list.
+  package init(bluray title: BlurayTitle) throws(DiscKitError) {
+    try self.init(bluray: title.disc, title: title, number: nil, requestedAngle: title.angle + 1)
+  }
+
+  /// DVD title `number` at `angle` (1-based), outside a title list.
+  package init(dvd disc: DVDDisc, number: Int, angle: Int) throws(DiscKitError) {
+    try self.init(dvd: disc, title: try disc.title(number), number: nil, angle: angle)
+  }
+
   private init(copying other: DiscTitle, number: Int?) {
     content = other.content
     key = other.key

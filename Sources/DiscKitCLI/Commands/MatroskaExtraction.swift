@@ -15,16 +15,8 @@ enum ExtractFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// `disckit` itself has no ``handler``: it replaces itself with `disckit-mkv`, which sets one
 /// and runs the same command line.
 public struct MatroskaExtraction: Sendable {
-  /// The title to write.
-  public enum Source: Sendable {
-    /// A Blu-ray title (its chosen angle).
-    case bluray(BlurayTitle)
-    /// A DVD title and its 1-based angle.
-    case dvd(DVDDisc, title: Int, angle: Int)
-  }
-
-  /// The title to write.
-  public var source: Source
+  /// The title to write, at its angle.
+  public var title: DiscTitle
   /// The output path (`-` for standard output).
   public var output: String
   /// Whether an existing file may be replaced.
@@ -51,21 +43,11 @@ public struct MatroskaExtraction: Sendable {
     }
     try reportingErrors {
       let title = try options.chosenTitle(in: try Disc(image: try image.open()))
-      let source: Source
-      switch title.content {
-      case .bluray(let bluray): source = .bluray(bluray)
-      case .dvd(let dvd, let disc): source = .dvd(disc, title: dvd.number, angle: title.angle)
-      }
       let request = MatroskaExtraction(
-        source: source, output: options.output, force: options.force,
+        title: title, output: options.output, force: options.force,
         chapters: try options.chapters.map { try ExtractOptions.parseChapters($0) })
-      let name: String
-      switch source {
-      case .bluray(let title): name = title.name
-      case .dvd(_, let title, _): name = "title \(title)"
-      }
       let bar = ProgressBar(
-        total: options.output == "-" ? 0 : 1, label: "mkv \(name)")
+        total: options.output == "-" ? 0 : 1, label: "mkv title \(title.key)")
       do {
         // The title's bytes read so far, of its size.
         try handler(request) { done, total in bar.update(done, of: total) }
