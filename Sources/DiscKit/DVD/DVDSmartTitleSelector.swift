@@ -43,7 +43,7 @@ public enum DVDSmartTitleSelector {
   }
 
   /// Chooses the main title of `disc`: the menu search first, then the static rules.
-  public static func select(_ disc: DVDDisc) -> Selection {
+  package static func select(_ disc: DVDDisc) -> Selection {
     var chosen = selectStatically(disc)
     let search = DVDMainFeatureSearch.run(disc)
     chosen.navigation = search
@@ -152,7 +152,7 @@ public enum DVDSmartTitleSelector {
   }
 
   /// The static rules alone (the choice before the menu search existed).
-  public static func selectStatically(_ disc: DVDDisc) -> Selection {
+  package static func selectStatically(_ disc: DVDDisc) -> Selection {
     var setAside: [Int: TitleExclusion] = [:]
     var candidates: [DVDTitle] = []
     var seen: [[UInt64]: Int] = [:]

@@ -12,11 +12,11 @@
 /// map past the cell table) this selector skips the title or stops at the table's end instead.
 public enum LsdvdTitleSelector {
   /// One chapter as lsdvd prints it.
-  public struct Chapter: Sendable, Hashable {
+  package struct Chapter: Sendable, Hashable {
     /// The summed playback time of the chapter's cells (every angle), in lsdvd's milliseconds.
-    public var lengthMilliseconds: Int
+    package var lengthMilliseconds: Int
     /// The program's entry cell (1-based), from the PGC's program map.
-    public var startCell: Int
+    package var startCell: Int
   }
 
   /// One audio stream as lsdvd prints it.
@@ -59,7 +59,7 @@ public enum LsdvdTitleSelector {
     /// The number of chapters the title search table declares.
     public var reportedChapterCount: Int
     /// The first PGC's programs.
-    public var chapters: [Chapter]
+    package var chapters: [Chapter]
     /// The playback time of each cell of the first PGC, in lsdvd's milliseconds.
     public var cellLengthsMilliseconds: [Int]
     /// The audio streams the first PGC enables.
