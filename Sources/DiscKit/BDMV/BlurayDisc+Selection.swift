@@ -27,7 +27,7 @@ extension BlurayDisc {
   ///
   /// The disc's own evidence: navigation (the ``HDMVMachine`` runs), menus (IG buttons run from
   /// their menu's state), the clips present, and `named` evidence supplied by the caller.
-  public func selectionEvidence(named: [TitleEvidence] = []) -> SmartTitleSelector.Evidence {
+  package func selectionEvidence(named: [TitleEvidence] = []) -> SmartTitleSelector.Evidence {
     selectionEvidence(named: named, runs: navigationRuns())
   }
 
