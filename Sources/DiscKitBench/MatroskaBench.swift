@@ -70,15 +70,14 @@ enum MatroskaBench {
   /// a core.
   static func run() throws {
     let folder = try prepare()
-    let disc = try BlurayDisc(disc: try DiscImage.open(path: folder))
-    let title = try disc.title(playlist: "00000.mpls")
+    let title = try Disc.open(path: folder).title(key: "00000")
     let size = title.size
     let ours = root + "/disckit.mkv"
     let theirs = root + "/mkvmerge.mkv"
     let selfUsage = RUSAGE_SELF.rawValue
     let children = RUSAGE_CHILDREN.rawValue
     let library = try measure(selfUsage) {
-      try MatroskaWriter.write(try MatroskaTitle(bluray: title), toPath: ours, overwrite: true)
+      try MatroskaWriter.write(try MatroskaTitle(title: title), toPath: ours, overwrite: true)
     }
     let mkvmerge = try measure(children) {
       try Timing.tool("mkvmerge", ["-q", "-o", theirs, folder + "/BDMV/PLAYLIST/00000.mpls"])

@@ -1,9 +1,11 @@
-/// A chapter of a Matroska file, on the title timeline (90 kHz, 0 = the title's start).
+import DiscKit
+
+/// A chapter of a Matroska file, on the title timeline (0 = the title's start).
 public struct MatroskaChapter: Sendable, Hashable, Codable {
-  /// The chapter's start (90 kHz ticks from the title's start).
-  public var start90k: UInt64
-  /// The chapter's end (90 kHz ticks from the title's start).
-  public var end90k: UInt64
+  /// The chapter's start, from the title's start.
+  public var start: MediaTime
+  /// The chapter's end, from the title's start.
+  public var end: MediaTime
   /// The chapter's name (`Chapter 01`, ...).
   public var title: String
   /// Where the chapter's bytes start in the title's byte source (a Blu-ray mark's random access
@@ -12,9 +14,9 @@ public struct MatroskaChapter: Sendable, Hashable, Codable {
   public var byteOffset: Int64?
 
   /// A chapter.
-  public init(start90k: UInt64, end90k: UInt64, title: String, byteOffset: Int64? = nil) {
-    self.start90k = start90k
-    self.end90k = end90k
+  public init(start: MediaTime, end: MediaTime, title: String, byteOffset: Int64? = nil) {
+    self.start = start
+    self.end = end
     self.title = title
     self.byteOffset = byteOffset
   }

@@ -9,7 +9,7 @@ import SystemPackage
   import Musl
 #endif
 
-/// A write-only `AVIOContext` over an ``AtomicFileWriter``: positional writes into its temporary
+/// A write-only `AVIOContext` over an ``DiscKitOutput/AtomicFileWriter``: positional writes into its temporary
 /// file (seekable, so the muxer writes cues, duration and seek head), or a plain stream to
 /// standard output or a device (not seekable: Matroska without cues).
 final class MatroskaOutput {

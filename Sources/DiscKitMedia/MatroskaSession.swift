@@ -154,7 +154,7 @@ final class MatroskaSession {
     for (i, chapter) in title.chapters.enumerated() {
       guard
         disckit_add_chapter(
-          muxer, Int64(i + 1), Int64(clamping: chapter.start90k), Int64(clamping: chapter.end90k),
+          muxer, Int64(i + 1), chapter.start.ticks, chapter.end.ticks,
           chapter.title) >= 0
       else {
         throw DiscKitError(.io, writer.destination, at: nil, "cannot allocate a chapter")

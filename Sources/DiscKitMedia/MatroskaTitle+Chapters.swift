@@ -21,10 +21,11 @@ extension MatroskaTitle {
         .invalidArgument, "--chapters", at: nil, "\(name) has \(chapters.count) chapters")
     }
     let first = chapters[range.lowerBound - 1]
-    let start = first.start90k
+    let start = UInt64(clamping: first.start.ticks)
     let end =
       range.upperBound < chapters.count
-      ? max(start, chapters[range.upperBound].start90k) : max(start, duration90k)
+      ? max(start, UInt64(clamping: chapters[range.upperBound].start.ticks))
+      : max(start, duration90k)
     // Each piece's place on the title timeline; keep those that play inside start..<end.
     var kept: [MatroskaPiece] = []
     for (i, piece) in pieces.enumerated() {
@@ -52,9 +53,11 @@ extension MatroskaTitle {
     part.duration90k = end - origin
     part.chapters = chapters[(range.lowerBound - 1)..<range.upperBound].enumerated().map {
       i, c in
-      MatroskaChapter(
-        start90k: c.start90k - min(c.start90k, origin),
-        end90k: min(c.end90k, end) - min(min(c.end90k, end), origin),
+      let chapterStart = UInt64(clamping: c.start.ticks)
+      let chapterEnd = min(UInt64(clamping: c.end.ticks), end)
+      return MatroskaChapter(
+        start: MediaTime(clamping: chapterStart - min(chapterStart, origin)),
+        end: MediaTime(clamping: chapterEnd - min(chapterEnd, origin)),
         title: Self.chapterName(i + 1), byteOffset: c.byteOffset)
     }
     return part

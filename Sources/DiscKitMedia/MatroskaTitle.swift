@@ -4,8 +4,8 @@ import DiscKit
 /// are demuxed on their own (Blu-ray clips, DVD cells) with their place on the title timeline,
 /// the tracks, the chapters and the segment title.
 ///
-/// Build it from a ``BlurayTitle`` (``init(bluray:)``) or a DVD title
-/// (``init(dvd:title:angle:)``); the values are plain data and can be adjusted before writing.
+/// Build it from a title of either kind (``init(title:)``); the values are plain data and can be
+/// adjusted before writing.
 public struct MatroskaTitle: Sendable {
   /// The multiplex the title's bytes are in.
   public enum Container: String, Sendable, Hashable, Codable {
@@ -55,14 +55,46 @@ public struct MatroskaTitle: Sendable {
     self.skippedStreams = skippedStreams
   }
 
-  /// A Blu-ray title (its chosen angle): every primary video, primary audio and primary PG
-  /// stream of the first play item's STN table that is in the play item's own clip, languages
-  /// from the STN table, chapters from the entry marks, clips mapped onto the title timeline
+  /// A title at its angle, from the façade.
+  ///
+  /// A Blu-ray title: every primary video, primary audio and primary PG stream of the first play
+  /// item's STN table that is in the play item's own clip, languages from the STN table,
+  /// chapters from ``DiscTitle/chapters``, clips mapped onto the title timeline
   /// (`title time = titleStart + (PTS - IN_time) mod 2^33`).
   ///
-  /// - Throws: the errors of ``BlurayTitle/byteSource()``; ``DiscKitError/Code/unsupported``
-  ///   when the title has no bytes.
-  public init(bluray title: BlurayTitle) throws(DiscKitError) {
+  /// A DVD title: its video, every audio stream and every subpicture stream of the title's
+  /// program chain, languages from the IFO (as ISO 639-2), the chapters of
+  /// ``DiscTitle/chapters``, and one piece per run of cells from the same VOB, placed on the
+  /// title timeline by the navigation packs' PTMs (`VOBU_S_PTM` of the first VOBU, `VOBU_E_PTM`
+  /// of the last): a chapter starts where its first cell's first VOBU really plays, which on
+  /// NTSC discs is up to 0.1 % later than the IFO's nominal 30-frame cell times (lsdvd's
+  /// figures).
+  ///
+  /// - Throws: the errors of ``DiscTitle/byteSource()``; ``DiscKitError/Code/unsupported`` when
+  ///   the title has no bytes; on a DVD ``DiscKitError/Code/malformed`` naming the cell when its
+  ///   first sector is not a navigation pack (first VOBU of each cell, last VOBU of
+  ///   non-interleaved cells).
+  public init(title: DiscTitle) throws(DiscKitError) {
+    switch title.content {
+    case .bluray(let bluray): try self.init(bluray: bluray, chapters: title.chapters)
+    case .dvd(let dvd, let disc):
+      try self.init(dvd: disc, title: dvd.number, angle: title.angle, chapters: title.chapters)
+    }
+  }
+
+  /// A Blu-ray title at its angle (``init(title:)``).
+  package init(bluray title: BlurayTitle) throws(DiscKitError) {
+    try self.init(title: DiscTitle(bluray: title))
+  }
+
+  /// DVD title `number` at `angle` (1-based) (``init(title:)``).
+  package init(dvd disc: DVDDisc, title number: Int, angle: Int = 1) throws(DiscKitError) {
+    try self.init(title: DiscTitle(dvd: disc, number: number, angle: angle))
+  }
+
+  private init(bluray title: BlurayTitle, chapters titleChapters: [DiscTitle.Chapter])
+    throws(DiscKitError)
+  {
     let source = try title.byteSource()
     guard source.size > 0 else {
       throw DiscKitError(.unsupported, "title \(title.name)", at: nil, "the title has no bytes")
@@ -118,11 +150,10 @@ public struct MatroskaTitle: Sendable {
           duration90k: duration))
     }
     let duration = title.duration90k
-    let chapters = title.chapters.map { c in
-      let start = UInt64(c.titleTime) * 2
-      return MatroskaChapter(
-        start90k: start, end90k: min(start + UInt64(c.duration) * 2, max(duration, start)),
-        title: Self.chapterName(c.index + 1), byteOffset: c.offset)
+    let chapters = titleChapters.map { c in
+      MatroskaChapter(
+        start: c.start, end: min(c.start + c.duration, max(MediaTime(clamping: duration), c.start)),
+        title: Self.chapterName(c.number), byteOffset: c.offset)
     }
     self.init(
       name: title.name, source: source, container: .transportStream, pieces: pieces,
@@ -130,17 +161,9 @@ public struct MatroskaTitle: Sendable {
       duration90k: duration, skippedStreams: skipped)
   }
 
-  /// A DVD title (`angle` 1-based): its video, every audio stream and every subpicture stream
-  /// of the title's program chain, languages from the IFO (as ISO 639-2), chapters from the
-  /// PTT, and one piece per run of cells from the same VOB, placed on the title timeline by
-  /// the navigation packs' PTMs (`VOBU_S_PTM` of the first VOBU, `VOBU_E_PTM` of the last):
-  /// a chapter starts where its first cell's first VOBU really plays, which on NTSC discs is
-  /// up to 0.1 % later than the IFO's nominal 30-frame cell times (lsdvd's figures).
-  ///
-  /// - Throws: the errors of ``DVDDisc/byteSource(title:angle:chapters:)``;
-  ///   ``DiscKitError/Code/malformed`` naming the cell when its first sector is not a navigation
-  ///   pack (first VOBU of each cell, last VOBU of non-interleaved cells).
-  public init(dvd disc: DVDDisc, title number: Int, angle: Int = 1) throws(DiscKitError) {
+  private init(
+    dvd disc: DVDDisc, title number: Int, angle: Int, chapters titleChapters: [DiscTitle.Chapter]
+  ) throws(DiscKitError) {
     let title = try disc.title(number)
     let source = try disc.byteSource(title: number, angle: angle)
     guard source.size > 0 else {
@@ -230,16 +253,17 @@ public struct MatroskaTitle: Sendable {
     }
     let duration = pieceEnd
     var chapters: [MatroskaChapter] = []
-    for chapter in title.chapters {
+    for chapter in titleChapters {
       guard let first = source.cells.firstIndex(where: { $0.chapter == chapter.number }) else {
         continue
       }
+      let start = MediaTime(clamping: cellTimes[first])
       if let previous = chapters.indices.last {
-        chapters[previous].end90k = max(chapters[previous].start90k, cellTimes[first])
+        chapters[previous].end = max(chapters[previous].start, start)
       }
       chapters.append(
         MatroskaChapter(
-          start90k: cellTimes[first], end90k: duration,
+          start: start, end: MediaTime(clamping: duration),
           title: Self.chapterName(chapters.count + 1), byteOffset: source.cellStarts[first]))
     }
     self.init(

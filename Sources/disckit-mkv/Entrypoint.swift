@@ -12,12 +12,7 @@ struct Entrypoint {
     // Named temporary output files are removed on SIGINT/SIGTERM/SIGHUP.
     TemporaryFileCleanup.enableSignalHandlers()
     MatroskaExtraction.handler = { request, progress in
-      var title: MatroskaTitle
-      switch request.source {
-      case .bluray(let bluray): title = try MatroskaTitle(bluray: bluray)
-      case .dvd(let disc, let number, let angle):
-        title = try MatroskaTitle(dvd: disc, title: number, angle: angle)
-      }
+      var title = try MatroskaTitle(title: request.title)
       if let chapters = request.chapters { title = try title.chapters(chapters) }
       try MatroskaWriter.write(
         title, toPath: request.output, overwrite: request.force, progress: progress)

@@ -27,7 +27,7 @@ extension BlurayDisc {
   ///
   /// The disc's own evidence: navigation (the ``HDMVMachine`` runs), menus (IG buttons run from
   /// their menu's state), the clips present, and `named` evidence supplied by the caller.
-  public func selectionEvidence(named: [TitleEvidence] = []) -> SmartTitleSelector.Evidence {
+  package func selectionEvidence(named: [TitleEvidence] = []) -> SmartTitleSelector.Evidence {
     selectionEvidence(named: named, runs: navigationRuns())
   }
 
@@ -62,7 +62,7 @@ extension BlurayDisc {
   ///   - named: named evidence (``TitleEvidence/Kind/bdj``, ``TitleEvidence/Kind/projectFile``,
   ///     keyed by playlist: `00800`), trusted before the navigation; by default what
   ///     ``namedEvidence(limits:)`` finds in the disc's BD-J programs and project files.
-  public func smartSelection(minSeconds: Double = 20, named: [TitleEvidence]? = nil)
+  package func smartSelection(minSeconds: Double = 20, named: [TitleEvidence]? = nil)
     -> SmartTitleSelector.Result
   {
     let runs = navigationRuns()
@@ -76,7 +76,7 @@ extension BlurayDisc {
   /// The main title (``smartSelection(minSeconds:)``), opened at `angle` (0-based).
   ///
   /// - Throws: ``DiscKitError/Code/notFound`` when no playlist qualifies.
-  public func mainTitle(angle: Int = 0) throws(DiscKitError) -> BlurayTitle {
+  package func mainTitle(angle: Int = 0) throws(DiscKitError) -> BlurayTitle {
     let selection = smartSelection()
     guard let main = selection.main else {
       throw DiscKitError(.notFound, "main title", at: nil, selection.reason)

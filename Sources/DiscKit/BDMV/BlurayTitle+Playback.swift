@@ -22,7 +22,15 @@ extension BlurayTitle {
   public func playbackStart(forTitleTime time90k: UInt64)
     throws(DiscKitError) -> PlaybackStart
   {
-    let offset = byteOffset(forTitleTime: time90k)
+    try playbackStart(atRandomAccessPoint: byteOffset(forTitleTime: time90k))
+  }
+
+  /// Where playback from the random access point at title byte `offset` starts (a time's EP-map
+  /// position, a chapter's ``Chapter/offset``): moved back over the PSI packets before it, as
+  /// libbluray's first read after `bd_seek_time` or `bd_seek_chapter`.
+  package func playbackStart(atRandomAccessPoint offset: Int64)
+    throws(DiscKitError) -> PlaybackStart
+  {
     guard
       let clip = clips.last(where: { $0.byteCount > 0 && $0.titleOffset <= offset }),
       offset < clip.titleOffset + clip.byteCount

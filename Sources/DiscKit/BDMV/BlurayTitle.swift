@@ -75,21 +75,21 @@ public struct BlurayTitle: Sendable {
     public var byteEnd: Int64
   }
 
-  /// A chapter (entry mark).
-  public struct Chapter: Sendable, Hashable {
+  /// A chapter (entry mark), as libbluray computes it (the public form is ``DiscTitle/Chapter``).
+  package struct Chapter: Sendable, Hashable {
     /// 0-based chapter index.
-    public var index: Int
+    package var index: Int
     /// The mark's play item.
-    public var playItem: Int
+    package var playItem: Int
     /// Start and duration in title time (45 kHz, as libbluray computes them).
-    public var titleTime: UInt32
+    package var titleTime: UInt32
     /// The chapter's duration (45 kHz): the mark's `duration`, or, when that is 0, the time to the
     /// next entry mark or to the end of the title.
-    public var duration: UInt32
+    package var duration: UInt32
     /// The random access point of the mark in the title (packets): libbluray's `title_pkt`.
-    public var titlePacket: UInt32
+    package var titlePacket: UInt32
     /// The byte offset of that point (`titlePacket * 192`, libbluray's `chapter.offset`).
-    public var offset: Int64 { Int64(titlePacket) * 192 }
+    package var offset: Int64 { Int64(titlePacket) * 192 }
   }
 
   /// The disc this title comes from.
@@ -105,7 +105,7 @@ public struct BlurayTitle: Sendable {
   /// The clip ranges, one per play item.
   public let clips: [Clip]
   /// The chapters.
-  public let chapters: [Chapter]
+  package let chapters: [Chapter]
   /// The duration (45 kHz, libbluray's wrapping uint32 sum).
   public let duration45k: UInt32
   /// Total packets (libbluray's uint32 `title->packets`).

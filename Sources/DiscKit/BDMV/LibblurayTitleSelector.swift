@@ -3,44 +3,44 @@
 ///
 /// The playlists must be given in libbluray's enumeration order (on an image the directory's
 /// on-disc order; on a folder libbluray uses `readdir()` order, which depends on the file system).
-public enum LibblurayTitleSelector {
+package enum LibblurayTitleSelector {
   /// `TITLES_FILTER_DUP_TITLE` / `TITLES_FILTER_DUP_CLIP`.
-  public struct Flags: OptionSet, Sendable, Hashable {
+  package struct Flags: OptionSet, Sendable, Hashable {
     /// The flag bits (libbluray's `TITLES_*` values).
-    public let rawValue: UInt8
+    package let rawValue: UInt8
     /// Creates flags from libbluray's bit values.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// `TITLES_FILTER_DUP_TITLE`: leave out a playlist identical to one already listed.
-    public static let duplicateTitles = Flags(rawValue: 1)
+    package static let duplicateTitles = Flags(rawValue: 1)
     /// `TITLES_FILTER_DUP_CLIP`: leave out a playlist that plays one (clip, in, out) segment more
     /// than twice.
-    public static let duplicateClips = Flags(rawValue: 2)
+    package static let duplicateClips = Flags(rawValue: 2)
     /// `TITLES_RELEVANT`.
-    public static let relevant: Flags = [.duplicateTitles, .duplicateClips]
+    package static let relevant: Flags = [.duplicateTitles, .duplicateClips]
     /// `TITLES_ALL`.
-    public static let all: Flags = []
+    package static let all: Flags = []
   }
 
   /// One playlist and its fate.
-  public struct Entry: Sendable {
+  package struct Entry: Sendable {
     /// The playlist file name, e.g. `00800.mpls`.
-    public var name: String
+    package var name: String
     /// Index in the title list, or `nil` when excluded.
-    public var titleIndex: Int?
+    package var titleIndex: Int?
     /// Why the playlist is left out, or `nil` when it is listed: ``TitleExclusion/unreadable(_:)``
     /// (without an error), ``TitleExclusion/duplicate(of:)``,
     /// ``TitleExclusion/repeatedSegments`` or ``TitleExclusion/tooShort``.
-    public var exclusion: TitleExclusion?
+    package var exclusion: TitleExclusion?
   }
 
   /// The outcome.
-  public struct Result: Sendable {
+  package struct Result: Sendable {
     /// Every playlist, in enumeration order.
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// The titles' playlist names (libbluray's title numbering, 0-based).
-    public var titles: [String]
+    package var titles: [String]
     /// The main title: an index into ``titles`` (libbluray's `main_title_idx`; 0 when the list is empty).
-    public var mainTitle: Int
+    package var mainTitle: Int
   }
 
   /// Builds the list.
@@ -49,7 +49,7 @@ public enum LibblurayTitleSelector {
   ///   - playlists: `(name, playlist)` in enumeration order; `nil` playlists are unreadable.
   ///   - minSeconds: libbluray's `min_title_length`.
   ///   - known: libbluray's `MainFeature`/`Playlists` disc property (normally absent).
-  public static func select(
+  package static func select(
     _ playlists: [(name: String, playlist: MoviePlaylist?)], flags: Flags, minSeconds: UInt32 = 0,
     known: String? = nil
   ) -> Result {
@@ -94,7 +94,7 @@ public enum LibblurayTitleSelector {
   }
 
   /// `_pl_cmp == 0`: libbluray's notion of two identical playlists.
-  public static func samePlaylist(_ a: MoviePlaylist, _ b: MoviePlaylist) -> Bool {
+  package static func samePlaylist(_ a: MoviePlaylist, _ b: MoviePlaylist) -> Bool {
     guard a.playItems.count == b.playItems.count, a.marks.count == b.marks.count,
       a.subPaths.count == b.subPaths.count, a.extensionSubPaths.count == b.extensionSubPaths.count
     else { return false }
@@ -114,7 +114,7 @@ public enum LibblurayTitleSelector {
   }
 
   /// `!_filter_repeats(pl, limit)`: some (clip, in, out) segment occurs more than `limit` times.
-  public static func hasRepeatedSegments(_ pl: MoviePlaylist, limit: Int) -> Bool {
+  package static func hasRepeatedSegments(_ pl: MoviePlaylist, limit: Int) -> Bool {
     var counts: [SegmentKey: Int] = [:]
     for item in pl.playItems {
       let key = SegmentKey(clip: item.clip.clipID, inTime: item.inTime, outTime: item.outTime)

@@ -33,17 +33,17 @@
 /// the choice falls in a family of two or more and no evidence names a member, the result is
 /// ``Confidence/ambiguous`` and the lowest-numbered member is chosen (a stated, deterministic
 /// rule, not a claim).
-public enum SmartTitleSelector {
+package enum SmartTitleSelector {
   /// A candidate playlist.
-  public struct Candidate: Sendable {
+  package struct Candidate: Sendable {
     /// The playlist file name, e.g. `00800.mpls`.
-    public var name: String
+    package var name: String
     /// The playlist number (800 for `00800.mpls`).
-    public var number: Int
+    package var number: Int
     /// The parsed playlist, or `nil` when it could not be read.
-    public var playlist: MoviePlaylist?
+    package var playlist: MoviePlaylist?
     /// Creates a candidate.
-    public init(name: String, number: Int, playlist: MoviePlaylist?) {
+    package init(name: String, number: Int, playlist: MoviePlaylist?) {
       self.name = name
       self.number = number
       self.playlist = playlist
@@ -52,23 +52,23 @@ public enum SmartTitleSelector {
 
   /// Evidence about which playlists the disc itself plays, by playlist number; each entry is a
   /// sentence saying where it comes from.
-  public struct Evidence: Sendable {
+  package struct Evidence: Sendable {
     /// Named evidence (``TitleEvidence/Kind/bdj``, ``TitleEvidence/Kind/projectFile``),
     /// supplied by the caller; ``TitleEvidence/key`` is the playlist's key (`00800`).
-    public var named: [TitleEvidence]
+    package var named: [TitleEvidence]
     /// Playlists the HDMV navigation starts.
-    public var navigation: [Int: [String]]
+    package var navigation: [Int: [String]]
     /// Playlists menu buttons lead to.
-    public var menu: [Int: [String]]
+    package var menu: [Int: [String]]
     /// The clip ids that are on the disc (clip information read); `nil` when not known.
-    public var availableClips: Set<String>?
+    package var availableClips: Set<String>?
     /// Playlist number → the bytes it plays (``BlurayTitle/size``).
-    public var playlistBytes: [Int: Int64] = [:]
+    package var playlistBytes: [Int: Int64] = [:]
     /// The bytes of the disc's stream files (`BDMV/STREAM`); `nil` when not known (no streams).
-    public var capacityBytes: Int64?
+    package var capacityBytes: Int64?
 
     /// Creates evidence.
-    public init(
+    package init(
       named: [TitleEvidence] = [], navigation: [Int: [String]] = [:], menu: [Int: [String]] = [:],
       availableClips: Set<String>? = nil
     ) {
@@ -80,35 +80,35 @@ public enum SmartTitleSelector {
   }
 
   /// One playlist's fate.
-  public struct Entry: Sendable {
+  package struct Entry: Sendable {
     /// The playlist file name, e.g. `00800.mpls`.
-    public var name: String
+    package var name: String
     /// `nil` when kept; otherwise why it was set aside (``TitleExclusion/duplicate(of:)``, ...).
-    public var excluded: TitleExclusion?
+    package var excluded: TitleExclusion?
     /// Navigation titles that play this playlist (index title numbers; 0 = first play).
-    public var playedByTitles: [Int]
+    package var playedByTitles: [Int]
   }
 
   /// The outcome.
-  public struct Result: Sendable {
+  package struct Result: Sendable {
     /// Every candidate in input order.
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// The main playlist's name, if any playlist survives.
-    public var main: String?
+    package var main: String?
     /// Why the main title was chosen.
-    public var reason: String
+    package var reason: String
     /// The evidence for the main title and against the playlists it was preferred to,
     /// strongest kind first.
-    public var evidence: [TitleEvidence] = []
+    package var evidence: [TitleEvidence] = []
     /// What decided (`nil` when there is no main title).
-    public var confidence: TitleConfidence? = nil
+    package var confidence: TitleConfidence? = nil
     /// When ``confidence`` is ``TitleConfidence/ambiguous``: the playlists (file names) that
     /// nothing DiscKit reads tells apart from the main title, the main title among them.
-    public var candidates: [String] = []
+    package var candidates: [String] = []
     /// The families among the surviving playlists.
     package var families: [PlaylistFamily] = []
     /// The number of playlists in the main playlist's family (1 when it has none).
-    public var familySize = 1
+    package var familySize = 1
   }
 
   /// Selects.
@@ -121,7 +121,7 @@ public enum SmartTitleSelector {
   ///   - relaxMinimum: when every otherwise acceptable playlist is too short (a disc of short
   ///     clips), consider them anyway rather than report no main title. Pass `false` when the
   ///     user asked for the minimum explicitly.
-  public static func select(
+  package static func select(
     _ candidates: [Candidate], navigation: [Int: [Int]] = [:], evidence: Evidence = Evidence(),
     minSeconds: Double = 20, relaxMinimum: Bool = true
   )

@@ -4,10 +4,13 @@
 /// .BUP copy when the IFO is missing or does not parse. A title set that cannot be read does not
 /// fail the disc: its titles carry the error (see ``titles``).
 ///
+/// Most users open it through ``Disc``, which lists its titles and picks the main one the same
+/// way on both kinds:
+///
 /// ```swift
-/// let disc = try DVDDisc.open(path: "movie.iso")
-/// let main = DVDSmartTitleSelector.select(disc)
-/// let stream = try disc.byteSource(title: main.title ?? 1)
+/// let disc = try Disc.open(path: "movie.iso")
+/// let main = try disc.mainTitle()          // TitleSelection.lsdvd for lsdvd's choice
+/// let stream = try main.byteSource()
 /// ```
 public struct DVDDisc: Sendable {
   /// An IFO that was read, with whether its .BUP copy had to be used.

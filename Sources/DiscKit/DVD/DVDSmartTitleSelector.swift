@@ -20,30 +20,30 @@
 ///
 /// Among the rest the longest title by the sum of its cells wins (ties go to the earlier title).
 /// When every title is set aside, lsdvd's longest track is used and the reason says so.
-public enum DVDSmartTitleSelector {
+package enum DVDSmartTitleSelector {
   /// The outcome: the chosen title, why, and why every other title was set aside.
-  public struct Selection: Sendable, Hashable {
+  package struct Selection: Sendable, Hashable {
     /// The chosen title number, or `nil` when the disc has none.
-    public var title: Int?
+    package var title: Int?
     /// Why this title was chosen.
-    public var reason: String
+    package var reason: String
     /// For each title set aside, why (title number → reason).
-    public var setAside: [Int: TitleExclusion]
+    package var setAside: [Int: TitleExclusion]
     /// What the menu search found (nil when it was not run).
-    public var navigation: DVDMainFeatureSearch.Result? = nil
+    package var navigation: DVDMainFeatureSearch.Result? = nil
     /// Whether the title comes from the menu search (else from the static rules).
-    public var fromNavigation: Bool = false
+    package var fromNavigation: Bool = false
     /// The evidence for the chosen title.
-    public var evidence: [TitleEvidence] = []
+    package var evidence: [TitleEvidence] = []
     /// What decided (`nil` when there is no title).
-    public var confidence: TitleConfidence? = nil
+    package var confidence: TitleConfidence? = nil
     /// When ``confidence`` is ``TitleConfidence/ambiguous``: the title numbers as long as the
     /// chosen one (within 1 %), the chosen one among them.
-    public var candidates: [Int] = []
+    package var candidates: [Int] = []
   }
 
   /// Chooses the main title of `disc`: the menu search first, then the static rules.
-  public static func select(_ disc: DVDDisc) -> Selection {
+  package static func select(_ disc: DVDDisc) -> Selection {
     var chosen = selectStatically(disc)
     let search = DVDMainFeatureSearch.run(disc)
     chosen.navigation = search
@@ -152,7 +152,7 @@ public enum DVDSmartTitleSelector {
   }
 
   /// The static rules alone (the choice before the menu search existed).
-  public static func selectStatically(_ disc: DVDDisc) -> Selection {
+  package static func selectStatically(_ disc: DVDDisc) -> Selection {
     var setAside: [Int: TitleExclusion] = [:]
     var candidates: [DVDTitle] = []
     var seen: [[UInt64]: Int] = [:]
@@ -257,7 +257,7 @@ public enum DVDSmartTitleSelector {
   }
 
   /// `H:MM:SS.mmm` from 90 kHz ticks.
-  public static func format(_ ticks: Int64) -> String {
+  package static func format(_ ticks: Int64) -> String {
     let ms = ticks / 90
     let h = ms / 3_600_000
     let m = ms / 60_000 % 60

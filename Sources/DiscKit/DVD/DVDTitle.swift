@@ -21,7 +21,7 @@ public struct DVDTitle: Sendable {
   /// The first chapter's PGC (the one lsdvd measures).
   public var firstProgramChain: DVDProgramChain
   /// The chapters.
-  public var chapters: [DVDChapter]
+  package var chapters: [DVDChapter]
   /// Every cell in playback order (all angles).
   public var cells: [DVDTitleCell]
   /// Video attributes of the title set.

@@ -10,76 +10,76 @@
 /// title set IFO cannot be opened, or whose first PGC, cell table or program map is missing, are
 /// skipped. Where lsdvd would read out of bounds (a PTT or PGC number past its table, a program
 /// map past the cell table) this selector skips the title or stops at the table's end instead.
-public enum LsdvdTitleSelector {
+package enum LsdvdTitleSelector {
   /// One chapter as lsdvd prints it.
-  public struct Chapter: Sendable, Hashable {
+  package struct Chapter: Sendable, Hashable {
     /// The summed playback time of the chapter's cells (every angle), in lsdvd's milliseconds.
-    public var lengthMilliseconds: Int
+    package var lengthMilliseconds: Int
     /// The program's entry cell (1-based), from the PGC's program map.
-    public var startCell: Int
+    package var startCell: Int
   }
 
   /// One audio stream as lsdvd prints it.
-  public struct Audio: Sendable, Hashable {
+  package struct Audio: Sendable, Hashable {
     /// The two-letter language code, or `xx` when either byte is not a letter.
-    public var languageCode: String
+    package var languageCode: String
     /// lsdvd's name of the coding mode (`ac3`, `mpeg1`, `mpeg2`, `lpcm`, `sdds`, `dts`, or `?`).
-    public var format: String
+    package var format: String
     /// The number of channels.
-    public var channels: Int
+    package var channels: Int
     /// The program stream id: the coding's base id plus the stream number of the PGC's audio
     /// control.
-    public var streamID: Int
+    package var streamID: Int
   }
 
   /// One subpicture stream as lsdvd prints it.
-  public struct Subpicture: Sendable, Hashable {
+  package struct Subpicture: Sendable, Hashable {
     /// The two-letter language code, or `xx` when either byte is not a letter.
-    public var languageCode: String
+    package var languageCode: String
     /// `0x20` plus the attribute slot, as lsdvd 0.17 prints it.
-    public var streamID: Int
+    package var streamID: Int
   }
 
   /// One listed title (an lsdvd "track").
-  public struct Track: Sendable, Hashable {
+  package struct Track: Sendable, Hashable {
     /// The 1-based title number on the disc.
-    public var number: Int
+    package var number: Int
     /// The first PGC's playback time, in lsdvd's milliseconds.
-    public var lengthMilliseconds: Int
+    package var lengthMilliseconds: Int
     /// The title set (VTS) number.
-    public var titleSet: Int
+    package var titleSet: Int
     /// The title's number within its title set.
-    public var titleInSet: Int
+    package var titleInSet: Int
     /// The frame rate of the first PGC's playback time (25 or 29.97; -1 when unknown).
-    public var framesPerSecond: Double
+    package var framesPerSecond: Double
     /// `"NTSC"` when the title set's video format is 0, otherwise `"PAL"`.
-    public var format: String
+    package var format: String
     /// The number of angles in the title search table.
-    public var angles: Int
+    package var angles: Int
     /// The number of chapters the title search table declares.
-    public var reportedChapterCount: Int
+    package var reportedChapterCount: Int
     /// The first PGC's programs.
-    public var chapters: [Chapter]
+    package var chapters: [Chapter]
     /// The playback time of each cell of the first PGC, in lsdvd's milliseconds.
-    public var cellLengthsMilliseconds: [Int]
+    package var cellLengthsMilliseconds: [Int]
     /// The audio streams the first PGC enables.
-    public var audio: [Audio]
+    package var audio: [Audio]
     /// The subpicture streams the first PGC enables.
-    public var subpictures: [Subpicture]
+    package var subpictures: [Subpicture]
   }
 
   /// lsdvd's listing of a disc.
-  public struct Report: Sendable, Hashable {
+  package struct Report: Sendable, Hashable {
     /// The titles lsdvd lists.
-    public var tracks: [Track]
+    package var tracks: [Track]
     /// lsdvd's `longest_track` (0 when no title has a length).
-    public var longestTrack: Int
+    package var longestTrack: Int
   }
 
   static let audioFormats = ["ac3", "?", "mpeg1", "mpeg2", "lpcm", "sdds", "dts"]
 
   /// lsdvd's listing of `disc`.
-  public static func report(_ disc: DVDDisc) -> Report {
+  package static func report(_ disc: DVDDisc) -> Report {
     var tracks: [Track] = []
     var maxLength = 0
     var maxTrack = 0
@@ -136,7 +136,7 @@ public enum LsdvdTitleSelector {
   }
 
   /// lsdvd's longest track, or `nil` when it would print 0.
-  public static func select(_ disc: DVDDisc) -> Int? {
+  package static func select(_ disc: DVDDisc) -> Int? {
     let longest = report(disc).longestTrack
     return longest == 0 ? nil : longest
   }

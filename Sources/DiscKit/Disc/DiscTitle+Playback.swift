@@ -50,14 +50,23 @@ extension DiscTitle {
     throws(DiscKitError) -> any ByteSource
   {
     let whole = try byteSource(timeline: timeline)
+    return try cut(whole, from: start, to: whole.size, structure: "title \(key) from \(start.time)")
+  }
+
+  /// `start`'s prefix (on the timeline of `whole`) followed by `whole` from `start`'s offset to
+  /// `end`, as one source.
+  func cut(_ whole: any ByteSource, from start: PlaybackStart, to end: Int64, structure: String)
+    throws(DiscKitError) -> any ByteSource
+  {
     let from = min(max(start.offset, 0), whole.size)
+    let to = min(max(end, from), whole.size)
     var parts: [ConcatenatedByteSource.Extent] = []
     if !start.prefix.isEmpty {
       let prefix = try prefixSource(start, of: whole)
       parts.append(.init(source: prefix, offset: 0, length: prefix.size))
     }
-    parts.append(.init(source: whole, offset: from, length: whole.size - from))
-    return try ConcatenatedByteSource(parts, structure: "title \(key) from \(start.time)")
+    parts.append(.init(source: whole, offset: from, length: to - from))
+    return try ConcatenatedByteSource(parts, structure: structure)
   }
 
   /// The prefix of `start` as a source on the timeline of `whole` (the title's bytes from

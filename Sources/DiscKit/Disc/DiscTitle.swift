@@ -105,6 +105,16 @@ public struct DiscTitle: Sendable {
     self.angle = angle
   }
 
+  /// A Blu-ray title at the angle it was read at, outside a title list.
+  package init(bluray title: BlurayTitle) throws(DiscKitError) {
+    try self.init(bluray: title.disc, title: title, number: nil, requestedAngle: title.angle + 1)
+  }
+
+  /// DVD title `number` at `angle` (1-based), outside a title list.
+  package init(dvd disc: DVDDisc, number: Int, angle: Int) throws(DiscKitError) {
+    try self.init(dvd: disc, title: try disc.title(number), number: nil, angle: angle)
+  }
+
   private init(copying other: DiscTitle, number: Int?) {
     content = other.content
     key = other.key
@@ -126,7 +136,7 @@ public struct DiscTitle: Sendable {
   /// How long the title plays.
   public var duration: MediaTime {
     switch content {
-    case .bluray(let title): MediaTime(clamping: title.duration90k)
+    case .bluray(let title): MediaTime(ticks45k: title.duration45k)
     case .dvd(let title, _): MediaTime(ticks: title.duration90k)
     }
   }
@@ -201,12 +211,42 @@ public struct DiscTitle: Sendable {
     }
   }
 
-  /// Blu-ray: each play item's place on the title timeline (clip, in/out PTS, title start,
-  /// bytes); DVD: empty.
-  public var clips: [BlurayTitle.ClipTimeline] {
-    switch content {
-    case .bluray(let title): title.timelines
-    case .dvd: []
+  /// A Blu-ray play item's clip range: where it plays on the title timeline and where its bytes
+  /// are.
+  public struct Clip: Sendable, Hashable {
+    /// The clip read (`00012`).
+    public var clipID: String
+    /// The play item's in-time, in the clip's own time base (its PTS epoch).
+    public var inTime: MediaTime
+    /// The play item's out-time, in the clip's own time base.
+    public var outTime: MediaTime
+    /// Where the play item starts on the title timeline.
+    public var start: MediaTime
+    /// The STC sequence of the in and out times.
+    public var stcID: Int
+    /// The connection condition (1 non-seamless, 5 and 6 seamless).
+    public var connectionCondition: Int
+    /// The range's source packets (192 bytes) in its stream file.
+    public var packets: Range<Int64>
+    /// The range's bytes in ``DiscTitle/byteSource()``.
+    public var bytes: Range<Int64>
+    /// The play item's angles.
+    public var angleCount: Int
+  }
+
+  /// Blu-ray: each play item's clip range, in play order (at the title's angle); DVD: empty.
+  public var clips: [Clip] {
+    guard case .bluray(let title) = content else { return [] }
+    return title.clips.map { clip in
+      // A range ending before it starts (a warning of the title) has no bytes in the title.
+      let valid = clip.endPacket >= clip.startPacket
+      return Clip(
+        clipID: clip.clipID, inTime: MediaTime(ticks45k: clip.inTime),
+        outTime: MediaTime(ticks45k: clip.outTime), start: MediaTime(ticks45k: clip.titleTime),
+        stcID: Int(clip.stcID), connectionCondition: Int(clip.connectionCondition),
+        packets: Int64(clip.startPacket)..<Int64(valid ? clip.endPacket : clip.startPacket),
+        bytes: clip.titleOffset..<(clip.titleOffset + (valid ? clip.byteCount : 0)),
+        angleCount: title.playlist.playItems[clip.index].angleCount)
     }
   }
 

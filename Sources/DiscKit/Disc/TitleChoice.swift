@@ -1,6 +1,6 @@
 /// Which title a user asks for: what `disckit extract` and `disckit scan` take as `--main`,
 /// `--title N` and `--playlist P`.
-public enum TitleChoice: Sendable, Hashable {
+package enum TitleChoice: Sendable, Hashable {
   /// The main title the selection chooses.
   case main
   /// Title N as `disckit titles` numbers it: on a Blu-ray the selection's list numbering, on a
@@ -11,7 +11,7 @@ public enum TitleChoice: Sendable, Hashable {
   case playlist(String)
 
   /// The choice of the usual three options (at most one is set; none means the main title).
-  public init(title: Int?, playlist: String?) {
+  package init(title: Int?, playlist: String?) {
     if let playlist {
       self = .playlist(playlist)
     } else if let title {
@@ -25,7 +25,7 @@ public enum TitleChoice: Sendable, Hashable {
 extension BlurayDisc {
   /// The playlist a user names: the file `text` (any case), else the playlist whose number is
   /// the leading digits of `text`.
-  public func playlistFile(matching text: String) -> PlaylistFile? {
+  package func playlistFile(matching text: String) -> PlaylistFile? {
     playlistFile(named: text) ?? playlistFile(number: Int(text.prefix(while: \.isNumber)) ?? -1)
   }
 
@@ -33,7 +33,7 @@ extension BlurayDisc {
   ///
   /// - Throws: ``DiscKitError/Code/notFound`` for an unknown playlist or title number, or a disc
   ///   without titles; parse errors of the playlist.
-  public func title(
+  package func title(
     _ choice: TitleChoice, selection: TitleSelection = .smart, angle: Int = 0
   ) throws(DiscKitError) -> BlurayTitle {
     if case .playlist(let text) = choice {
@@ -61,7 +61,7 @@ extension DVDDisc {
   /// `nil` when the choice is the main title and the selection finds none.
   ///
   /// - Throws: ``DiscKitError/Code/invalidArgument`` for ``TitleChoice/playlist(_:)``.
-  public func titleNumber(_ choice: TitleChoice, selection: TitleSelection = .smart)
+  package func titleNumber(_ choice: TitleChoice, selection: TitleSelection = .smart)
     throws(DiscKitError) -> Int?
   {
     switch choice {
@@ -80,7 +80,7 @@ extension Disc {
   /// - Throws: ``DiscKitError/Code/notFound`` for an unknown playlist or title, or a disc
   ///   without a main title; ``DiscKitError/Code/invalidArgument`` for a playlist on a DVD or an
   ///   angle the title does not have.
-  public func title(_ choice: TitleChoice, selection: TitleSelection = .smart, angle: Int = 1)
+  package func title(_ choice: TitleChoice, selection: TitleSelection = .smart, angle: Int = 1)
     throws(DiscKitError) -> DiscTitle
   {
     switch choice {

@@ -15,6 +15,16 @@ public struct TitleList: Sendable {
     public var playedByTitles: [Int]
     /// Whether this is the main title.
     public var isMain: Bool
+    /// How long the title plays, from its navigation file (the playlist, the DVD title's program
+    /// chain); `nil` when that cannot be read.
+    public var duration: MediaTime? = nil
+    /// The title's angles, from its navigation file (the playlist, the DVD title search table);
+    /// `nil` when that cannot be read.
+    public var angleCount: Int? = nil
+    /// Blu-ray: why the playlist cannot be read, when it cannot.
+    public var error: DiscKitError? = nil
+    /// DVD: the title set of the title and the title's number in it (title search table).
+    package var dvdTitleSet: (set: Int, title: Int)? = nil
   }
 
   /// The selection used.
@@ -90,7 +100,9 @@ extension TitleList {
           .init(
             number: entry.titleIndex.map { $0 + 1 }, key: Disc.key(ofPlaylist: file.name),
             excluded: reason, playedByTitles: navigation[file.number] ?? [],
-            isMain: file.name == mainName))
+            isMain: file.name == mainName,
+            duration: file.playlist.map { MediaTime(ticks45k: $0.duration45k) },
+            angleCount: file.playlist?.angleCount, error: file.error))
       }
       self.init(
         selection: selection, entries: entries, mainKey: mainName.map(Disc.key(ofPlaylist:)),
@@ -125,7 +137,9 @@ extension TitleList {
           .init(
             number: entry.excluded == nil ? number : nil, key: Disc.key(ofPlaylist: file.name),
             excluded: entry.excluded, playedByTitles: entry.playedByTitles,
-            isMain: file.name == result.main))
+            isMain: file.name == result.main,
+            duration: file.playlist.map { MediaTime(ticks45k: $0.duration45k) },
+            angleCount: file.playlist?.angleCount, error: file.error))
       }
       self.init(
         selection: selection, entries: entries, mainKey: result.main.map(Disc.key(ofPlaylist:)),
@@ -179,10 +193,14 @@ extension TitleList {
       {
         continue
       }
+      let search = disc.videoManager.titles.titles
+      let info = index < search.count ? search[index] : nil
       entries.append(
         .init(
           number: number, key: String(number), excluded: aside[number], playedByTitles: [],
-          isMain: isMain))
+          isMain: isMain, duration: (try? result.get()).map { MediaTime(ticks: $0.duration90k) },
+          angleCount: info?.angleCount,
+          dvdTitleSet: info.map { (set: $0.titleSet, title: $0.titleInSet) }))
     }
     self.init(
       selection: selection, entries: entries, mainKey: main.map(String.init), reason: reason,

@@ -46,7 +46,7 @@ public struct ScanDocument: Encodable, Sendable {
       report: try title.scan(at: time, timeline: timeline, window: window, options: options),
       title: TitleStart(
         key: title.key, at90k: time?.ticks, offset: offset,
-        clips: title.clips.isEmpty ? nil : title.clips, timeline: timeline))
+        clips: Self.clips(title), timeline: timeline))
   }
 
   /// Scans `title` from byte `offset` of its ``DiscTitle/byteSource(timeline:)``.
@@ -58,7 +58,20 @@ public struct ScanDocument: Encodable, Sendable {
       report: try title.scan(from: offset, timeline: timeline, window: window, options: options),
       title: TitleStart(
         key: title.key, at90k: nil, offset: offset,
-        clips: title.clips.isEmpty ? nil : title.clips, timeline: timeline))
+        clips: Self.clips(title), timeline: timeline))
+  }
+
+  /// The title's clip ranges as the document lists them (`nil` on a DVD).
+  private static func clips(_ title: DiscTitle) -> [BlurayTitle.ClipTimeline]? {
+    let clips = title.clips
+    guard !clips.isEmpty else { return nil }
+    return clips.map {
+      BlurayTitle.ClipTimeline(
+        clipID: $0.clipID, inTime90k: UInt64(clamping: $0.inTime.ticks),
+        outTime90k: UInt64(clamping: $0.outTime.ticks),
+        titleStart90k: UInt64(clamping: $0.start.ticks), stcID: UInt8(clamping: $0.stcID),
+        byteStart: $0.bytes.lowerBound, byteEnd: $0.bytes.upperBound)
+    }
   }
 
   private enum Key: String, CodingKey { case seek, title }

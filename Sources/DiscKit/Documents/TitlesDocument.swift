@@ -166,8 +166,7 @@ extension TitlesDocument {
       selection: selection, includeExcluded: includeExcluded, minimumLength: minimumLength)
     var titles: [Title] = []
     for entry in list.entries { titles.append(Self.title(disc, entry)) }
-    var warnings: [String] = []
-    if case .bluray(let bluray) = disc.navigation { warnings = bluray.warnings.map(\.description) }
+    let warnings = disc.warnings.map(\.description)
     self.init(
       source: disc.image.path, kind: disc.kind, label: disc.label, selection: selection,
       main: list.mainKey, mainNumber: list.entries.first { $0.isMain }?.number,
@@ -192,10 +191,9 @@ extension TitlesDocument {
     var streams = Streams(
       video: pick(.video), audio: pick(.audio), subtitles: pick(.subtitle),
       interactive: pick(.interactive))
-    if case .bluray(let bluray) = title.content {
-      let stn = bluray.playlist.playItems.first?.streams ?? StreamNumberTable()
-      streams.secondaryAudio = stn.secondaryAudio.count
-      streams.secondaryVideo = stn.secondaryVideo.count
+    if let secondary = title.secondaryStreamCounts {
+      streams.secondaryAudio = secondary.audio
+      streams.secondaryVideo = secondary.video
     }
     return streams
   }
@@ -206,24 +204,19 @@ extension TitlesDocument {
       excluded: entry.excluded?.description,
       duration90k: nil, duration: nil, size: nil, angles: 0, chapters: [],
       streams: Streams(video: [], audio: [], subtitles: [], interactive: []))
-    switch disc.navigation {
-    case .bluray(let bluray):
+    row.angles = entry.angleCount ?? 0
+    row.duration90k = entry.duration?.ticks
+    row.duration = entry.duration?.description
+    if let placement = entry.dvdTitleSet {
+      row.dvd = DVDDetails(titleSet: placement.set, titleInSet: placement.title, cells: 0)
+    }
+    if disc.kind != .dvd {
       row.playlist = entry.key + ".mpls"
       row.playedByTitles = entry.playedByTitles
-      guard let file = bluray.playlistFile(named: entry.key + ".mpls"), let playlist = file.playlist
-      else {
+      guard entry.angleCount != nil else {
         row.excluded = row.excluded ?? TitleExclusion.unreadable(nil).description
-        row.error = bluray.playlistFile(named: entry.key + ".mpls")?.error.map { "\($0)" }
+        row.error = entry.error.map { "\($0)" }
         return row
-      }
-      row.angles = playlist.angleCount
-      row.duration90k = Int64(playlist.duration45k) * 2
-      row.duration = MediaTime(ticks45k: playlist.duration45k).description
-    case .dvd(let dvd):
-      if let number = Int(entry.key), number >= 1, number <= dvd.titles.count {
-        let info = dvd.videoManager.titles.titles[number - 1]
-        row.dvd = DVDDetails(titleSet: info.titleSet, titleInSet: info.titleInSet, cells: 0)
-        row.angles = info.angleCount
       }
     }
     let title: DiscTitle
@@ -244,24 +237,16 @@ extension TitlesDocument {
     }
     row.streams = streams(title)
     row.warnings = title.warnings.isEmpty ? nil : title.warnings.map(\.description)
-    switch title.content {
-    case .bluray(let bluray):
-      row.clips = bluray.clips.map {
+    if disc.kind != .dvd {
+      row.clips = title.clips.map {
         Clip(
-          clip: $0.clipID, in90k: Int64($0.inTime) * 2, out90k: Int64($0.outTime) * 2,
-          start90k: Int64($0.titleTime) * 2, stc: Int($0.stcID),
-          connection: Int($0.connectionCondition), startPacket: Int64($0.startPacket),
-          endPacket: Int64($0.endPacket), size: $0.byteCount,
-          angles: bluray.playlist.playItems[$0.index].angleCount)
+          clip: $0.clipID, in90k: $0.inTime.ticks, out90k: $0.outTime.ticks,
+          start90k: $0.start.ticks, stc: $0.stcID, connection: $0.connectionCondition,
+          startPacket: $0.packets.lowerBound, endPacket: $0.packets.upperBound,
+          size: Int64($0.bytes.count), angles: $0.angleCount)
       }
-    case .dvd(let dvdTitle, _):
-      row.dvd = DVDDetails(
-        titleSet: dvdTitle.titleSet, titleInSet: dvdTitle.titleInSet,
-        cells: dvdTitle.cells(angle: 1).count, lsdvdLengthMs: dvdTitle.lsdvdMilliseconds,
-        video: .init(
-          format: dvdTitle.video.formatName, aspect: dvdTitle.video.aspectName,
-          width: dvdTitle.video.width, height: dvdTitle.video.height))
     }
+    row.dvd = title.dvdDetails ?? row.dvd
     return row
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiscKit
+import DiscKitOutput
 
 extension TitleTimeline: ExpressibleByArgument {}
 
@@ -84,15 +85,35 @@ struct ExtractCommand: ParsableCommand {
       return
     }
     try reportingErrors {
-      let disc = try image.open()
-      switch disc.kind {
-      case .bluray, .uhdBluray, .avchd: try BlurayCLI.extract(disc: disc, options: options)
-      case .dvd: try DVDCLI.extract(disc: disc, options: options)
-      case .data:
-        throw DiscKitError(
-          .unsupported, disc.path, at: nil,
-          "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
-      }
+      try Self.extract(try Disc(image: try image.open()), options: options)
+    }
+  }
+
+  /// Writes the title the options choose (its chapter range, on its timeline) to the output,
+  /// atomically, with a progress bar; and the chapter file when one is asked for.
+  static func extract(_ disc: Disc, options: ExtractOptions) throws {
+    let title = try options.chosenTitle(in: disc)
+    let chapters = try options.chapters.map { try ExtractOptions.parseChapters($0) }
+    let source =
+      try chapters.map { try title.byteSource(timeline: options.timeline, chapters: $0) }
+      ?? title.byteSource(timeline: options.timeline)
+    if let path = options.chaptersFile {
+      let list = ChapterFile.rebased(
+        starts: title.chapters.map(\.start.ticks), durations: title.chapters.map(\.duration.ticks),
+        range: chapters)
+      try ChapterFile.write(ChapterFile.ffmetadata(list), to: path, overwrite: options.force)
+    }
+    let sink = try AtomicFileWriter(destination: options.output, overwrite: options.force)
+    let bar = ProgressBar(
+      total: sink.isStreaming ? 0 : source.size, label: "extract title \(title.key)")
+    do {
+      try source.copy(to: sink) { bar.update($0) }
+      bar.finish()
+      try sink.commit()
+    } catch {
+      bar.finish()
+      sink.abort()
+      throw error
     }
   }
 }

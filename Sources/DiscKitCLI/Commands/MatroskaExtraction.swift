@@ -15,16 +15,8 @@ enum ExtractFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// `disckit` itself has no ``handler``: it replaces itself with `disckit-mkv`, which sets one
 /// and runs the same command line.
 public struct MatroskaExtraction: Sendable {
-  /// The title to write.
-  public enum Source: Sendable {
-    /// A Blu-ray title (its chosen angle).
-    case bluray(BlurayTitle)
-    /// A DVD title and its 1-based angle.
-    case dvd(DVDDisc, title: Int, angle: Int)
-  }
-
-  /// The title to write.
-  public var source: Source
+  /// The title to write, at its angle.
+  public var title: DiscTitle
   /// The output path (`-` for standard output).
   public var output: String
   /// Whether an existing file may be replaced.
@@ -50,45 +42,12 @@ public struct MatroskaExtraction: Sendable {
       throw ExitCode(HelperProgram.unavailableExitCode)
     }
     try reportingErrors {
-      let disc = try image.open()
-      let source: Source
-      switch disc.kind {
-      case .bluray, .uhdBluray, .avchd:
-        let bluray = try BlurayDisc(disc: disc)
-        let title = try BlurayCLI.chooseTitle(bluray, options)
-        if options.angle > title.angleCount {
-          throw DiscKitError(
-            .invalidArgument, "--angle", at: nil,
-            "title \(title.name) has \(title.angleCount) angle(s)")
-        }
-        source = .bluray(title)
-      case .dvd:
-        if options.playlist != nil {
-          throw DiscKitError(
-            .invalidArgument, disc.path, at: nil,
-            "--playlist applies to Blu-ray; use --title on a DVD")
-        }
-        let dvd = try DVDDisc(fileSystem: disc.fileSystem)
-        guard let number = try dvd.titleNumber(options.titleChoice, selection: options.select)
-        else {
-          throw DiscKitError(.notFound, disc.path, at: nil, "no main title found")
-        }
-        source = .dvd(dvd, title: number, angle: options.angle)
-      case .data:
-        throw DiscKitError(
-          .unsupported, disc.path, at: nil,
-          "neither BDMV/index.bdmv nor VIDEO_TS/VIDEO_TS.IFO found")
-      }
+      let title = try options.chosenTitle(in: try Disc(image: try image.open()))
       let request = MatroskaExtraction(
-        source: source, output: options.output, force: options.force,
+        title: title, output: options.output, force: options.force,
         chapters: try options.chapters.map { try ExtractOptions.parseChapters($0) })
-      let name: String
-      switch source {
-      case .bluray(let title): name = title.name
-      case .dvd(_, let title, _): name = "title \(title)"
-      }
       let bar = ProgressBar(
-        total: options.output == "-" ? 0 : 1, label: "mkv \(name)")
+        total: options.output == "-" ? 0 : 1, label: "mkv title \(title.key)")
       do {
         // The title's bytes read so far, of its size.
         try handler(request) { done, total in bar.update(done, of: total) }

@@ -53,8 +53,7 @@ struct MatroskaChapterRangeTests {
     let starts = info.chapters.map { Double($0.start90k) / 90000 }
     #expect(starts.count >= 3, "the languages title has chapters every 2 s over two clips")
     let title = try MatroskaTitle(
-      bluray: try BlurayDisc(disc: try DiscImage.open(path: "\(Self.mkv)/languages.iso"))
-        .title(playlist: "00000.mpls"))
+      title: try Disc.open(path: "\(Self.mkv)/languages.iso").title(key: "00000"))
     let whole = dir.file("whole.mkv")
     try MatroskaWriter.write(title, toPath: whole, overwrite: false)
     // A chapter inside the first clip, a range across the clip boundary, the last chapter.
@@ -78,8 +77,7 @@ struct MatroskaChapterRangeTests {
     let lengths = lsdvd.chapters.map { Double($0.split(separator: "@")[0]) ?? -1 }
     #expect(lengths.count == 2)
     let starts = lengths.indices.map { i in lengths[..<i].reduce(0, +) }
-    let disc = try DVDDisc(fileSystem: try DiscImage.open(path: folder).fileSystem)
-    let title = try MatroskaTitle(dvd: disc, title: 1)
+    let title = try MatroskaTitle(title: try Disc.open(path: folder).title(key: "1"))
     let whole = dir.file("whole.mkv")
     try MatroskaWriter.write(title, toPath: whole, overwrite: false)
     let part = dir.file("chapter-2.mkv")
@@ -96,8 +94,7 @@ struct MatroskaChapterRangeTests {
   @Test(.enabled(if: ready, why))
   func chapterRangeBeyondTheTitleIsAnError() throws {
     let title = try MatroskaTitle(
-      bluray: try BlurayDisc(disc: try DiscImage.open(path: "\(Self.mkv)/languages.iso"))
-        .title(playlist: "00000.mpls"))
+      title: try Disc.open(path: "\(Self.mkv)/languages.iso").title(key: "00000"))
     #expect(throws: DiscKitError.self) { try title.chapters(1...(title.chapters.count + 1)) }
   }
 
@@ -128,8 +125,7 @@ struct MatroskaChapterRangeTests {
     #expect(run.status <= 1, "mkvmerge --split: \(run.stderr)")
     let ours = dir.file("disckit-part.mkv")
     let title = try MatroskaTitle(
-      bluray: try BlurayDisc(disc: try DiscImage.open(path: "\(Self.mkv)/languages.iso"))
-        .title(playlist: "00000.mpls"))
+      title: try Disc.open(path: "\(Self.mkv)/languages.iso").title(key: "00000"))
     try MatroskaWriter.write(try title.chapters(2...2), toPath: ours, overwrite: false)
     let a = try MatroskaOracle.read(ours)
     let b = try MatroskaOracle.read(theirs)

@@ -36,7 +36,7 @@ struct ContinuousScanTests {
     let directory = try TemporaryDirectory("disckit-continuous-scan")
     var differed = false
     for (index, clip) in clips.enumerated() {
-      let time = MediaTime(ticks: Int64(clip.titleStart90k) + 45_000)
+      let time = clip.start + MediaTime(ticks: 45_000)
       var found: [TitleTimeline: Int64] = [:]
       for timeline in TitleTimeline.allCases {
         let scanned = try #require(
