@@ -26,6 +26,7 @@ struct ReadmeExampleTests {
     let title = try disc.mainTitle()                     // or disc.title(key: "00800"), disc.title(number: 2)
     print(title.duration, title.size, title.chapters.count, title.streams.map(\.language))
     let source = try title.byteSource(timeline: .continuous)  // positional reads from any task
+    let part = try title.byteSource(timeline: .original, chapters: 2...4)  // = bd_seek_chapter + bd_read
     let start = try title.playbackStart(at: MediaTime(seconds: 600))
     let scan = try title.scan(at: MediaTime(seconds: 600))   // first keyframe, audio, PAT gate
     ```
@@ -41,25 +42,28 @@ struct ReadmeExampleTests {
 
   /// The snippet's lines after `import DiscKit`, verbatim, and what they made.
   static func libraryExample(_ Disc: SampleDisc.Type) throws -> (
-    DiscKit.Disc, TitleList, DiscTitle, any ByteSource, DiscTitle.PlaybackStart, DiscTitle.ScanReport
+    DiscKit.Disc, TitleList, DiscTitle, any ByteSource, any ByteSource, DiscTitle.PlaybackStart,
+    DiscTitle.ScanReport
   ) {
     // README begin
-    let disc = try Disc.open(path: "movie.iso")          // UDF, ISO9660 or a folder; Sendable
-    let list = try disc.titleList()                      // numbered as `disckit titles` numbers them
-    print(list.reason)                                   // why the main title is the main title
-    let title = try disc.mainTitle()                     // or disc.title(key: "00800"), disc.title(number: 2)
+    let disc = try Disc.open(path: "movie.iso")  // UDF, ISO9660 or a folder; Sendable
+    let list = try disc.titleList()  // numbered as `disckit titles` numbers them
+    print(list.reason)  // why the main title is the main title
+    let title = try disc.mainTitle()  // or disc.title(key: "00800"), disc.title(number: 2)
     print(title.duration, title.size, title.chapters.count, title.streams.map(\.language))
     let source = try title.byteSource(timeline: .continuous)  // positional reads from any task
+    let part = try title.byteSource(timeline: .original, chapters: 2...4)  // = bd_seek_chapter + bd_read
     let start = try title.playbackStart(at: MediaTime(seconds: 600))
-    let scan = try title.scan(at: MediaTime(seconds: 600))   // first keyframe, audio, PAT gate
+    let scan = try title.scan(at: MediaTime(seconds: 600))  // first keyframe, audio, PAT gate
     // README end
-    return (disc, list, title, source, start, scan)
+    return (disc, list, title, source, part, start, scan)
   }
 
   @Test func theReadmeHoldsExactlyTheSnippet() throws {
     let readme = try String(
       contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let section = try #require(readme.range(of: "\n## Library\n"), "README has a ## Library section")
+    let section = try #require(
+      readme.range(of: "\n## Library\n"), "README has a ## Library section")
     let rest = readme[section.upperBound...]
     let next = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
     let fence = try #require(rest[..<next].range(of: "```swift\n"))
@@ -80,7 +84,7 @@ struct ReadmeExampleTests {
 
   @Test(.enabled(if: hasSample, "TestImages/sample-bluray.iso is missing"))
   func libraryExampleRuns() throws {
-    let (disc, list, title, source, start, scan) = try Self.libraryExample(SampleDisc.self)
+    let (disc, list, title, source, part, start, scan) = try Self.libraryExample(SampleDisc.self)
     // Compared with how TestImages/scripts/sample-bluray.sh made the disc: title 1 (the first
     // playlist, 00000) is clips a + b, 4 s + 3 s, with a chapter every 2 s.
     #expect(disc.kind == .bluray)
@@ -88,6 +92,8 @@ struct ReadmeExampleTests {
     #expect(title.key == "00000")
     #expect(abs(title.duration.seconds - 7) < 0.05)
     #expect(title.chapters.count == 4)
+    // Chapters 2-4 are the title from 2 s on: fewer bytes than the whole, starting with a packet.
+    #expect(part.size > 0 && part.size < source.size)
     // 600 s is past the end of a 7 s title; the start is still a BDAV source packet in it: a
     // 4-byte header, then the TS sync byte.
     #expect(start.offset >= 0 && start.offset < source.size)
