@@ -46,15 +46,15 @@ struct ReadmeExampleTests {
     DiscTitle.ScanReport
   ) {
     // README begin
-    let disc = try Disc.open(path: "movie.iso")  // UDF, ISO9660 or a folder; Sendable
-    let list = try disc.titleList()  // numbered as `disckit titles` numbers them
-    print(list.reason)  // why the main title is the main title
-    let title = try disc.mainTitle()  // or disc.title(key: "00800"), disc.title(number: 2)
+    let disc = try Disc.open(path: "movie.iso")          // UDF, ISO9660 or a folder; Sendable
+    let list = try disc.titleList()                      // numbered as `disckit titles` numbers them
+    print(list.reason)                                   // why the main title is the main title
+    let title = try disc.mainTitle()                     // or disc.title(key: "00800"), disc.title(number: 2)
     print(title.duration, title.size, title.chapters.count, title.streams.map(\.language))
     let source = try title.byteSource(timeline: .continuous)  // positional reads from any task
     let part = try title.byteSource(timeline: .original, chapters: 2...4)  // = bd_seek_chapter + bd_read
     let start = try title.playbackStart(at: MediaTime(seconds: 600))
-    let scan = try title.scan(at: MediaTime(seconds: 600))  // first keyframe, audio, PAT gate
+    let scan = try title.scan(at: MediaTime(seconds: 600))   // first keyframe, audio, PAT gate
     // README end
     return (disc, list, title, source, part, start, scan)
   }
@@ -62,8 +62,7 @@ struct ReadmeExampleTests {
   @Test func theReadmeHoldsExactlyTheSnippet() throws {
     let readme = try String(
       contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let section = try #require(
-      readme.range(of: "\n## Library\n"), "README has a ## Library section")
+    let section = try #require(readme.range(of: "\n## Library\n"), "README has a ## Library section")
     let rest = readme[section.upperBound...]
     let next = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
     let fence = try #require(rest[..<next].range(of: "```swift\n"))
