@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (the README example lines keep the README's column alignment)
 import DiscKit
 import DiscKitTestSupport
 import Foundation
