@@ -147,8 +147,12 @@ package enum LibblurayTitleSelector {
   }
 
   static func streamsScore(_ pl: MoviePlaylist) -> Int {
-    let audio = pl.playItems.map(\.streams.audio.count).max() ?? 0
-    let pg = pl.playItems.map(\.streams.primaryPGCount).max() ?? 0
+    var audio = 0
+    var pg = 0
+    for k in pl.playItems.indices {
+      audio = max(audio, pl.playItems[k].streams.audio.count)
+      pg = max(pg, pl.playItems[k].streams.primaryPGCount)
+    }
     return audio * 2 + pg
   }
 

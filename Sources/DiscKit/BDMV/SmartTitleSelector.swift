@@ -358,16 +358,17 @@ package enum SmartTitleSelector {
   private static func excludeDuplicates(
     _ candidates: [Candidate], _ entries: inout [Entry], _ evidence: Evidence
   ) {
-    func rank(_ i: Int) -> Int {
+    // Ranked once per candidate (a BD-J menu can name thousands of playlists: no scan of the
+    // named evidence inside the sort).
+    let named = Set(evidence.named.compactMap { Int($0.key) })
+    let rank = candidates.indices.map { i -> Int in
       let n = candidates[i].number
-      if evidence.named.contains(where: { Int($0.key) == n }) { return 0 }
+      if named.contains(n) { return 0 }
       if evidence.navigation[n] != nil || !entries[i].playedByTitles.isEmpty { return 1 }
       return evidence.menu[n] != nil ? 2 : 3
     }
     let order = candidates.indices.filter { entries[$0].excluded == nil }.sorted { a, b in
-      let na = rank(a)
-      let nb = rank(b)
-      return (na, candidates[a].number, a) < (nb, candidates[b].number, b)
+      (rank[a], candidates[a].number, a) < (rank[b], candidates[b].number, b)
     }
     var kept: [[LibblurayTitleSelector.SegmentKey]: String] = [:]
     for i in order {
@@ -416,21 +417,32 @@ package enum SmartTitleSelector {
   /// The best of `pool`: longest, then (within 1 %) more chapters, more streams, fewer
   /// out-of-order segments, the lower playlist number.
   private static func best(of pool: [Int], _ candidates: [Candidate]) -> Int? {
-    pool.max { a, b in
-      // "a < b" means b is better.
-      let da = duration(candidates[a])
-      let db = duration(candidates[b])
-      if abs(da - db) > 0.01 * max(da, db) { return da < db }
-      let ca = candidates[a].playlist?.chapterCount ?? 0
-      let cb = candidates[b].playlist?.chapterCount ?? 0
-      if ca != cb { return ca < cb }
-      let sa = candidates[a].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0
-      let sb = candidates[b].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0
-      if sa != sb { return sa < sb }
-      let ia = inversions(candidates[a])
-      let ib = inversions(candidates[b])
-      if ia != ib { return ia > ib }
-      return (candidates[a].number, a) > (candidates[b].number, b)
+    // Each candidate's ranking fields computed once, not in every comparison.
+    struct Key {
+      var index: Int
+      var duration: Double
+      var chapters: Int
+      var streams: Int
+      var inversions: Int
+      var number: Int
     }
+    let keys = pool.map { i in
+      Key(
+        index: i, duration: duration(candidates[i]),
+        chapters: candidates[i].playlist?.chapterCount ?? 0,
+        streams: candidates[i].playlist.map(LibblurayTitleSelector.streamsScore) ?? 0,
+        inversions: inversions(candidates[i]), number: candidates[i].number)
+    }
+    return keys.max { a, b in
+      // "a < b" means b is better.
+      if abs(a.duration - b.duration) > 0.01 * max(a.duration, b.duration) {
+        return a.duration < b.duration
+      }
+      if a.chapters != b.chapters { return a.chapters < b.chapters }
+      if a.streams != b.streams { return a.streams < b.streams }
+      if a.inversions != b.inversions { return a.inversions > b.inversions }
+      return (a.number, a.index) > (b.number, b.index)
+    }?.index
   }
+
 }
