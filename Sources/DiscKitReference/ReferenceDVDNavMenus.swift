@@ -39,6 +39,37 @@ extension Reference.DVDNav {
     return (Int(pci.hli.hl_gi.hli_ss & 3), list)
   }
 
+  /// The button groups of a navigation pack's PCI as `navRead_PCI` parses them: `btngr_ns`, the
+  /// three `btngrN_dsp_ty`, `btn_ns` and all 36 `btni_t` slots.
+  public static func buttonGroups(sector: [UInt8]) -> (
+    count: Int, types: [Int], buttonCount: Int, slots: [Button]
+  )? {
+    guard sector.count >= 2048 else { return nil }
+    var bytes = sector
+    var pci = pci_t()
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      navRead_PCI(&pci, base + 0x2D)
+    }
+    let gi = pci.hli.hl_gi
+    let slots = Mirror(reflecting: pci.hli.btnit).children.compactMap { $0.value as? btni_t }.map
+    { b in
+      var command: UInt64 = 0
+      for byte in Mirror(reflecting: b.cmd.bytes).children.compactMap({ $0.value as? UInt8 }) {
+        command = command << 8 | UInt64(byte)
+      }
+      return Button(
+        x: Int(min(b.x_start, b.x_end))...Int(max(b.x_start, b.x_end)),
+        y: Int(min(b.y_start, b.y_end))...Int(max(b.y_start, b.y_end)),
+        up: Int(b.up), down: Int(b.down), left: Int(b.left), right: Int(b.right),
+        autoAction: Int(b.auto_action_mode), command: command)
+    }
+    return (
+      Int(gi.btngr_ns), [Int(gi.btngr1_dsp_ty), Int(gi.btngr2_dsp_ty), Int(gi.btngr3_dsp_ty)],
+      Int(gi.btn_ns), slots
+    )
+  }
+
   /// Where libdvdnav ends up after a path of button presses.
   public enum Outcome: Sendable, Hashable {
     /// The first cell of a title (disc title number, PGC number in the title set, cell).

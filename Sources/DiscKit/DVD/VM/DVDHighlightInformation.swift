@@ -13,6 +13,12 @@ public struct DVDHighlightInformation: Sendable, Hashable {
     public var displayType: Int
     /// The group's buttons, numbered 1… as the player numbers them.
     public var buttons: [DVDButton]
+
+    /// A group from its parts.
+    package init(displayType: Int, buttons: [DVDButton]) {
+      self.displayType = displayType
+      self.buttons = buttons
+    }
   }
 
   /// `hli_ss` (2 bits): 0 no highlight information, 1 new, 2 same as the previous VOBU's

@@ -9,19 +9,19 @@ extension DVDMainFeatureSearch {
   public static let randomOutcomesPerStep = 64
 
   /// One outcome of a VM step.
-  struct Fork {
-    var vm: DVDVirtualMachine
+  package struct Fork {
+    package var vm: DVDVirtualMachine
     /// What the step's closure returned (a button press: whether it linked).
-    var linked: Bool
+    package var linked: Bool
     /// The `rnd` outcomes taken, for the path (empty without `rnd`).
-    var note: String
+    package var note: String
   }
 
   /// Runs `step` on a copy of `vm` once per combination of `rnd` outcomes it meets: every
   /// outcome of an `rnd` 1…N with N ≤ ``enumeratedRandomBound``, one seeded draw of a larger
   /// one. Deterministic: the VM is a value and a plan of outcomes fixes every draw. Without
   /// `rnd` this is one run.
-  static func explore(
+  package static func explore(
     _ vm: DVDVirtualMachine, warnings: inout [String],
     _ step: (inout DVDVirtualMachine) -> Bool
   ) -> [Fork] {
@@ -68,38 +68,38 @@ extension DVDMainFeatureSearch {
   }
 
   /// A button to press and how the path names its group.
-  struct Press {
-    var button: DVDButton
-    var label: String
+  package struct Press {
+    package var button: DVDButton
+    package var label: String
   }
 
   /// The buttons to press at a menu cell: those of the group a player in `display` (SPRM 14)
   /// shows, then the buttons of the other groups whose command differs from the shown group's
   /// button of the same number (a player in another display mode would run them).
-  static func presses(_ groups: [DVDHighlightInformation.ButtonGroup], display: UInt16) -> [Press]
+  package static func presses(_ groups: [DVDHighlightInformation.ButtonGroup], display: UInt16) -> [Press]
   {
     guard !groups.isEmpty else { return [] }
     let shown = shownGroup(groups, display: display)
-    func name(_ index: Int) -> String {
-      groups.count == 1
-        ? "" : " (group \(index + 1), \(displayName(groups[index].displayType)))"
-    }
-    var list = groups[shown].buttons.map { Press(button: $0, label: name(shown)) }
+    var extra: [(group: Int, button: DVDButton)] = []
     for (index, group) in groups.enumerated() where index != shown {
       for button in group.buttons {
         let twin = groups[shown].buttons.first { $0.number == button.number }
-        if twin?.command != button.command {
-          list.append(Press(button: button, label: name(index)))
-        }
+        if twin?.command != button.command { extra.append((index, button)) }
       }
     }
-    return list
+    // Groups that only move the rectangles (dvdauthor writes three such for a 16:9 menu) are
+    // not named in the path.
+    func name(_ index: Int) -> String {
+      extra.isEmpty ? "" : " (group \(index + 1), \(displayName(groups[index].displayType)))"
+    }
+    return groups[shown].buttons.map { Press(button: $0, label: name(shown)) }
+      + extra.map { Press(button: $0.button, label: name($0.group)) }
   }
 
   /// The group a player shows for SPRM 14 `display` (bits 11-10: TV aspect, 3 = 16:9; bits 9-8:
   /// 0 normal, 1 pan & scan, 2 letterbox): on a 16:9 TV the wide group; on a 4:3 TV the group of
   /// the preferred mode, else the other 4:3 mode; else a normal (4:3) group; else the first.
-  static func shownGroup(_ groups: [DVDHighlightInformation.ButtonGroup], display: UInt16) -> Int
+  package static func shownGroup(_ groups: [DVDHighlightInformation.ButtonGroup], display: UInt16) -> Int
   {
     let wide = 1
     let letterbox = 2
