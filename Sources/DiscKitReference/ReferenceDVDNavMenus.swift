@@ -52,8 +52,8 @@ extension Reference.DVDNav {
       navRead_PCI(&pci, base + 0x2D)
     }
     let gi = pci.hli.hl_gi
-    let slots = Mirror(reflecting: pci.hli.btnit).children.compactMap { $0.value as? btni_t }.map
-    { b in
+    let slots = Mirror(reflecting: pci.hli.btnit).children.compactMap { $0.value as? btni_t }.map {
+      b in
       var command: UInt64 = 0
       for byte in Mirror(reflecting: b.cmd.bytes).children.compactMap({ $0.value as? UInt8 }) {
         command = command << 8 | UInt64(byte)

@@ -38,7 +38,9 @@ import Testing
   }
 
   /// JumpTT `title`: 30 02 00 00 00 tt 00 00.
-  static func jumpTitle(_ title: UInt8) -> DVDCommand { command([0x30, 0x02, 0, 0, 0, title, 0, 0]) }
+  static func jumpTitle(_ title: UInt8) -> DVDCommand {
+    command([0x30, 0x02, 0, 0, 0, title, 0, 0])
+  }
 
   // MARK: the navigation timer
 
@@ -70,7 +72,8 @@ import Testing
   /// seconds after the expiry do not pass.
   @Test(.enabled(if: haveDiscs, missing))
   func timerExpiresToSPRM10() throws {
-    var vm = DVDVirtualMachine(program: DVDVirtualMachineProgram(disc: try Self.open("dvd-menu-timer-cut")))
+    var vm = DVDVirtualMachine(
+      program: DVDVirtualMachineProgram(disc: try Self.open("dvd-menu-timer-cut")))
     vm.start()
     vm.execute(Self.jumpTitle(1))
     #expect(vm.titleNumber == 1)
@@ -91,7 +94,8 @@ import Testing
   /// A timer naming a PGC the title set does not have: a warning, and playback goes on.
   @Test(.enabled(if: haveDiscs, missing))
   func timerToMissingPGC() throws {
-    var vm = DVDVirtualMachine(program: DVDVirtualMachineProgram(disc: try Self.open("dvd-menu-timer-cut")))
+    var vm = DVDVirtualMachine(
+      program: DVDVirtualMachineProgram(disc: try Self.open("dvd-menu-timer-cut")))
     vm.start()
     vm.execute(Self.jumpTitle(1))
     vm.execute(Self.command([0x52, 0, 0, 1, 0, 99, 0, 0]))
@@ -105,7 +109,8 @@ import Testing
   /// The discs' menus: only the timer reaches the feature (dvd-menu-timer: title 4 from the
   /// still of title 1; dvd-menu-timer-cut: title 2, two seconds into title 1), and the evidence
   /// says so. Without the timer the search would pick title 2 and title 1.
-  @Test(.enabled(if: haveDiscs, missing), arguments: [("dvd-menu-timer", 4), ("dvd-menu-timer-cut", 2)])
+  @Test(
+    .enabled(if: haveDiscs, missing), arguments: [("dvd-menu-timer", 4), ("dvd-menu-timer-cut", 2)])
   func timerReachesTheFeature(_ name: String, _ feature: Int) throws {
     let selection = DVDSmartTitleSelector.select(try Self.open(name))
     #expect(selection.title == feature, "\(selection.reason)")
@@ -198,7 +203,8 @@ import Testing
     }
     #expect(result.best?.title == 4)
     #expect(DVDMainFeatureSearch.run(disc) == result)
-    let theirs = try Reference.DVDNav.follow(path: Fixtures.generated("dvd-menu-random"), buttons: [1])
+    let theirs = try Reference.DVDNav.follow(
+      path: Fixtures.generated("dvd-menu-random"), buttons: [1])
     guard case .title(let title, _, _) = theirs else {
       Issue.record("libdvdnav reached \(theirs)")
       return
@@ -211,7 +217,9 @@ import Testing
   static func group(_ type: Int, _ commands: [UInt64]) -> DVDHighlightInformation.ButtonGroup {
     let buttons = commands.enumerated().compactMap { index, raw -> DVDButton? in
       var bytes = [UInt8](repeating: 0, count: 10)
-      for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(raw >> UInt64(shift) & 0xFF)) }
+      for shift in stride(from: 56, through: 0, by: -8) {
+        bytes.append(UInt8(raw >> UInt64(shift) & 0xFF))
+      }
       var reader = BinaryReader(bytes, structure: "btni")
       return try? DVDButton(number: index + 1, parsing: &reader)
     }
@@ -226,7 +234,9 @@ import Testing
     #expect(DVDMainFeatureSearch.shownGroup(groups, display: 0x200) == 1)
     #expect(DVDMainFeatureSearch.shownGroup(groups, display: 0xC00) == 0)
     #expect(DVDMainFeatureSearch.shownGroup([Self.group(0, [1])], display: 0x100) == 0)
-    #expect(DVDMainFeatureSearch.shownGroup([Self.group(1, [1]), Self.group(2, [1])], display: 0x100) == 1)
+    #expect(
+      DVDMainFeatureSearch.shownGroup([Self.group(1, [1]), Self.group(2, [1])], display: 0x100) == 1
+    )
   }
 
   /// Presses: the shown group's buttons, then the other groups' buttons whose command differs.
@@ -235,7 +245,8 @@ import Testing
     let presses = DVDMainFeatureSearch.presses(groups, display: 0x100)
     #expect(presses.map(\.button.command.raw) == [10, 20, 21])
     #expect(presses[2].label.contains("group 2, letterbox"))
-    let same = DVDMainFeatureSearch.presses([Self.group(1, [10]), Self.group(4, [10])], display: 0x100)
+    let same = DVDMainFeatureSearch.presses(
+      [Self.group(1, [10]), Self.group(4, [10])], display: 0x100)
     #expect(same.count == 1 && same[0].label.isEmpty)
   }
 

@@ -60,7 +60,8 @@ extension DVDMainFeatureSearch {
       let note =
         log.isEmpty
         ? ""
-        : " (" + log.map { "rnd GPRM\($0.register) = \($0.value) of 1…\($0.bound)" }
+        : " ("
+          + log.map { "rnd GPRM\($0.register) = \($0.value) of 1…\($0.bound)" }
           .joined(separator: ", ") + ")"
       forks.append(Fork(vm: copy, linked: linked, note: note))
     }
@@ -76,7 +77,8 @@ extension DVDMainFeatureSearch {
   /// The buttons to press at a menu cell: those of the group a player in `display` (SPRM 14)
   /// shows, then the buttons of the other groups whose command differs from the shown group's
   /// button of the same number (a player in another display mode would run them).
-  package static func presses(_ groups: [DVDHighlightInformation.ButtonGroup], display: UInt16) -> [Press]
+  package static func presses(_ groups: [DVDHighlightInformation.ButtonGroup], display: UInt16)
+    -> [Press]
   {
     guard !groups.isEmpty else { return [] }
     let shown = shownGroup(groups, display: display)
@@ -99,7 +101,8 @@ extension DVDMainFeatureSearch {
   /// The group a player shows for SPRM 14 `display` (bits 11-10: TV aspect, 3 = 16:9; bits 9-8:
   /// 0 normal, 1 pan & scan, 2 letterbox): on a 16:9 TV the wide group; on a 4:3 TV the group of
   /// the preferred mode, else the other 4:3 mode; else a normal (4:3) group; else the first.
-  package static func shownGroup(_ groups: [DVDHighlightInformation.ButtonGroup], display: UInt16) -> Int
+  package static func shownGroup(_ groups: [DVDHighlightInformation.ButtonGroup], display: UInt16)
+    -> Int
   {
     let wide = 1
     let letterbox = 2

@@ -100,10 +100,13 @@ public enum DVDMainFeatureSearch {
       guard queued.insert(id).inserted else { return }
       queue.append(branch)
     }
-    for fork in explore(DVDVirtualMachine(program: program), warnings: &warnings, { vm in
-      vm.start()
-      return true
-    }) {
+    for fork in explore(
+      DVDVirtualMachine(program: program), warnings: &warnings,
+      { vm in
+        vm.start()
+        return true
+      })
+    {
       queue.append(Branch(vm: fork.vm, path: ["First Play" + fork.note]))
     }
     var head = 0
@@ -218,7 +221,8 @@ public enum DVDMainFeatureSearch {
           }
         }
         let seconds =
-          Int64(cell.playbackTime.wholeSeconds) + (cell.stillTime < 0xFF ? Int64(cell.stillTime) : 0)
+          Int64(cell.playbackTime.wholeSeconds)
+          + (cell.stillTime < 0xFF ? Int64(cell.stillTime) : 0)
         // The navigation timer: an expiry in this cell (or in its infinite still) is one more
         // edge. It ends the branch when it comes before the cell's end; at an infinite still the
         // branch also goes on as if a viewer stepped over the still.
@@ -231,7 +235,8 @@ public enum DVDMainFeatureSearch {
             let title = vm.titleNumber ?? 0
             var recorded = false
             var expired = false
-            for fork in explore(vm, warnings: &warnings, { $0.advance(seconds: left)?.linked ?? false })
+            for fork in explore(
+              vm, warnings: &warnings, { $0.advance(seconds: left)?.linked ?? false })
             where fork.linked {
               expired = true
               let carry =
