@@ -145,7 +145,9 @@ import Testing
   /// rnd 1…4 in one step: four forks, one per outcome, in order.
   @Test func randomIsExplored() {
     var warnings: [String] = []
-    let forks = DVDMainFeatureSearch.explore(Self.emptyVM(), warnings: &warnings) { vm in
+    var budget = 10_000
+    let forks = DVDMainFeatureSearch.explore(Self.emptyVM(), budget: &budget, warnings: &warnings) {
+      vm in
       vm.execute(Self.command([0x78, 0, 0, 0, 0, 4, 0, 0]))  // GPRM0 = rnd 4
       return true
     }
@@ -157,7 +159,9 @@ import Testing
   /// Two draws in one step (rnd 3, then rnd 2): all six pairs.
   @Test func randomPairsAreExplored() {
     var warnings: [String] = []
-    let forks = DVDMainFeatureSearch.explore(Self.emptyVM(), warnings: &warnings) { vm in
+    var budget = 10_000
+    let forks = DVDMainFeatureSearch.explore(Self.emptyVM(), budget: &budget, warnings: &warnings) {
+      vm in
       vm.execute(Self.command([0x78, 0, 0, 0, 0, 3, 0, 0]))
       vm.execute(Self.command([0x78, 0, 0, 1, 0, 2, 0, 0]))
       return true
@@ -170,7 +174,9 @@ import Testing
   /// without forking.
   @Test func largeRandomIsSampled() {
     var warnings: [String] = []
-    let forks = DVDMainFeatureSearch.explore(Self.emptyVM(), warnings: &warnings) { vm in
+    var budget = 10_000
+    let forks = DVDMainFeatureSearch.explore(Self.emptyVM(), budget: &budget, warnings: &warnings) {
+      vm in
       vm.execute(Self.command([0x78, 0, 0, 0, 0, 20, 0, 0]))
       vm.execute(Self.command([0x78, 0, 0, 1, 0, 1, 0, 0]))
       vm.execute(Self.command([0x78, 0, 0, 2, 0, 0, 0, 0]))
@@ -282,6 +288,18 @@ import Testing
   }
 
   // MARK: bad input
+
+  /// The search's command budget is shared by every branch: a tiny one ends the search early,
+  /// with a warning.
+  @Test(.enabled(if: haveDiscs, missing))
+  func commandBudget() throws {
+    let disc = try Self.open("dvd-menu-random")
+    let result = DVDMainFeatureSearch.run(
+      disc, limits: .init(menuStates: 400, cells: 20_000, commands: 3))
+    #expect(
+      result.warnings.contains { $0.contains("command budget ran out") }, "\(result.warnings)")
+    #expect(result.plays.count < 4)
+  }
 
   /// Seeded byte flips in the timer and random discs' IFOs and menu VOB: the search ends.
   @Test(.enabled(if: haveDiscs, missing), arguments: ["dvd-menu-timer", "dvd-menu-random"])

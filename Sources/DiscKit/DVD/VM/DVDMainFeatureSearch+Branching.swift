@@ -20,20 +20,29 @@ extension DVDMainFeatureSearch {
   /// Runs `step` on a copy of `vm` once per combination of `rnd` outcomes it meets: every
   /// outcome of an `rnd` 1…N with N ≤ ``enumeratedRandomBound``, one seeded draw of a larger
   /// one. Deterministic: the VM is a value and a plan of outcomes fixes every draw. Without
-  /// `rnd` this is one run.
+  /// `rnd` this is one run. Every run takes its commands from `budget` (the search's, shared by
+  /// all branches); when it is spent no more outcomes are explored.
   package static func explore(
-    _ vm: DVDVirtualMachine, warnings: inout [String],
+    _ vm: DVDVirtualMachine, budget: inout Int, warnings: inout [String],
     _ step: (inout DVDVirtualMachine) -> Bool
   ) -> [Fork] {
     var forks: [Fork] = []
     var plans: [[UInt16]] = [[]]
     var runs = 0
     while let plan = plans.popLast() {
+      if runs > 0 && budget <= 0 {
+        let note = "the search's command budget ran out; rnd outcomes were left unexplored"
+        if !warnings.contains(note) { warnings.append(note) }
+        break
+      }
       runs += 1
       var copy = vm
       copy.plannedDraws = plan
       copy.drawLog = []
+      copy.commandsLeft = min(copy.commandsLeft, max(0, budget))
+      let allowance = copy.commandsLeft
       let linked = step(&copy)
+      budget -= allowance - copy.commandsLeft
       let log = copy.drawLog
       var extended = plan
       var split = false
@@ -56,7 +65,7 @@ extension DVDMainFeatureSearch {
         }
         extended.append(UInt16(draw.value))
       }
-      if split { continue }
+      if split && budget > 0 { continue }
       let note =
         log.isEmpty
         ? ""

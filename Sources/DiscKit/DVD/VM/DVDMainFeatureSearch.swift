@@ -15,13 +15,17 @@ public enum DVDMainFeatureSearch {
     public var menuStates: Int
     /// Cells played at most, over the whole search.
     public var cells: Int
-    /// The defaults: 400 menu states, 20,000 cells.
+    /// Navigation commands run at most, over the whole search (every branch and every `rnd`
+    /// outcome takes from it).
+    public var commands: Int
+    /// The defaults: 400 menu states, 20,000 cells, 2,000,000 commands.
     public static let `default` = Limits(menuStates: 400, cells: 20_000)
 
     /// Limits from their values.
-    public init(menuStates: Int, cells: Int) {
+    public init(menuStates: Int, cells: Int, commands: Int = 2_000_000) {
       self.menuStates = menuStates
       self.cells = cells
+      self.commands = commands
     }
   }
 
@@ -92,6 +96,7 @@ public enum DVDMainFeatureSearch {
     let program = DVDVirtualMachineProgram(disc: disc)
     var reader = DVDMenuButtonReader(fileSystem: disc.fileSystem)
     var warnings: [String] = []
+    var commandsLeft = limits.commands
     var queue: [Branch] = []
     var queued: Set<[AnyHashable]> = []
     /// Queues a forked branch unless the same position with the same visit is already queued.
@@ -101,7 +106,7 @@ public enum DVDMainFeatureSearch {
       queue.append(branch)
     }
     for fork in explore(
-      DVDVirtualMachine(program: program), warnings: &warnings,
+      DVDVirtualMachine(program: program), budget: &commandsLeft, warnings: &warnings,
       { vm in
         vm.start()
         return true
@@ -155,8 +160,12 @@ public enum DVDMainFeatureSearch {
           closeVisit("stopped")
           break
         }
-        guard let cell = branch.vm.currentCell, cellsLeft > 0 else {
+        guard let cell = branch.vm.currentCell, cellsLeft > 0, commandsLeft > 0 else {
           if cellsLeft <= 0 { warnings.append("the cell budget ran out; the search is partial") }
+          if commandsLeft <= 0 {
+            let note = "the command budget ran out; the search is partial"
+            if !warnings.contains(note) { warnings.append(note) }
+          }
           closeVisit("stopped")
           break
         }
@@ -188,7 +197,7 @@ public enum DVDMainFeatureSearch {
               for press in presses(groups, display: vm.registers.system[14]) {
                 pressed += 1
                 for fork in explore(
-                  vm, warnings: &warnings,
+                  vm, budget: &commandsLeft, warnings: &warnings,
                   { $0.activate(button: press.button.number, command: press.button.command) })
                 where fork.linked {
                   queue.append(
@@ -236,7 +245,8 @@ public enum DVDMainFeatureSearch {
             var recorded = false
             var expired = false
             for fork in explore(
-              vm, warnings: &warnings, { $0.advance(seconds: left)?.linked ?? false })
+              vm, budget: &commandsLeft, warnings: &warnings,
+              { $0.advance(seconds: left)?.linked ?? false })
             where fork.linked {
               expired = true
               let carry =
@@ -264,7 +274,7 @@ public enum DVDMainFeatureSearch {
         }
         branch.visit?.played += content
         let forks = explore(
-          branch.vm, warnings: &warnings,
+          branch.vm, budget: &commandsLeft, warnings: &warnings,
           { vm in
             vm.advance(seconds: seconds)
             vm.finishCell()
