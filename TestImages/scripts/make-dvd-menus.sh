@@ -21,8 +21,9 @@
 #                      SPRM 10 = PGC 2, title 2 (6 s); the menu's button plays title 1.
 #                      (dvdauthor cannot write SetNVTMR: a placeholder "g12 = 4242" in the pre commands
 #                      is patched in the IFO and BUP to SetNVTMR, 52 00 00 ss 00 pp 00 00.)
-#   dvd-menu-random    random trailers: the menu's button draws g1 = random(4) and jumps to title g1
-#                      (2, 3, 6 or 10 s); title 5 (12 s) is reached by nothing.
+#   dvd-menu-random    random trailers: the menu's button 1 draws g1 = random(4) and jumps to title g1
+#                      (2, 3, 6 or 10 s); button 2 draws g2 = random(20) (over the search's bound of 16:
+#                      sampled) and plays title 1; title 5 (12 s) is reached by nothing.
 #   dvd-menu-damaged   the decoy disc with VTS_01_0.IFO damaged (its .BUP intact) and a ghost title set:
 #                      VTS 2 (holding a 10 s decoy title) is listed in VIDEO_TS.IFO but its files are gone.
 # Menus are 1 s motion clips held with pause="inf", buttons made with spumux; titles are ffmpeg lavfi
@@ -227,9 +228,10 @@ set_timer dvd-menu-timer-cut VTS_01_0 2 2
 cat > "$tmp/dvd-menu-random.xml" <<XML
 <dvdauthor dest="$tmp/dvd-menu-random" jumppad="0">
   <vmgm><fpc>jump menu 1;</fpc><menus><video format="ntsc" aspect="16:9"/>
-    <pgc entry="title"><vob file="$tmp/menu1.mpg" pause="inf"/>
+    <pgc entry="title"><vob file="$tmp/menu2.mpg" pause="inf"/>
       <button name="b1">g1 = random(4); if (g1 == 1) jump title 1; if (g1 == 2) jump title 2;
-        if (g1 == 3) jump title 3; jump title 4;</button></pgc>
+        if (g1 == 3) jump title 3; jump title 4;</button>
+      <button name="b2">g2 = random(20); jump title 1;</button></pgc>
   </menus></vmgm>
   <titleset><titles><video format="ntsc" aspect="16:9"/><audio lang="en"/>
     <pgc><vob file="$tmp/t2.mpg"/><post>call vmgm menu 1;</post></pgc>
