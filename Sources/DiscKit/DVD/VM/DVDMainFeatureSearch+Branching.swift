@@ -60,7 +60,7 @@ extension DVDMainFeatureSearch {
           if !warnings.contains(note) { warnings.append(note) }
         } else {
           let note =
-            "GPRM\(draw.register) = rnd 1…\(draw.bound) was sampled (one fixed-seed draw, \(draw.value)), not explored: over \(enumeratedRandomBound) outcomes"
+            "GPRM\(draw.register) = rnd 1…\(draw.bound) was sampled (one fixed-seed draw each time it runs), not explored: over \(enumeratedRandomBound) outcomes"
           if !warnings.contains(note) { warnings.append(note) }
         }
         extended.append(UInt16(draw.value))

@@ -28,7 +28,8 @@ enum DVDVMHarness: FuzzHarness {
     if let files = disc(array),
       let disc = try? DVDDisc(fileSystem: MemoryFiles(files: files))
     {
-      _ = DVDMainFeatureSearch.run(disc, limits: .init(menuStates: 16, cells: 400))
+      _ = DVDMainFeatureSearch.run(
+        disc, limits: .init(menuStates: 8, cells: 200, commands: 20_000))
     }
     var vm = DVDVirtualMachine(
       program: DVDVirtualMachineProgram(
