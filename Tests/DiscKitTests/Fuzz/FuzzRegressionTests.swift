@@ -99,7 +99,7 @@ struct FuzzRegressionTests {
         let disc = try? DVDDisc(fileSystem: MemoryFileSystem(files: files))
       {
         _ = DVDMainFeatureSearch.run(
-          disc, limits: .init(menuStates: 8, cells: 200, commands: 20_000))
+          disc, limits: .init(menuStates: 4, cells: 64, commands: 5_000))
       }
       var vm = DVDVirtualMachine(
         program: DVDVirtualMachineProgram(

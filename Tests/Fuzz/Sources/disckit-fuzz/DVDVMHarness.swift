@@ -29,7 +29,7 @@ enum DVDVMHarness: FuzzHarness {
       let disc = try? DVDDisc(fileSystem: MemoryFiles(files: files))
     {
       _ = DVDMainFeatureSearch.run(
-        disc, limits: .init(menuStates: 8, cells: 200, commands: 20_000))
+        disc, limits: .init(menuStates: 4, cells: 64, commands: 5_000))
     }
     var vm = DVDVirtualMachine(
       program: DVDVirtualMachineProgram(
