@@ -136,4 +136,53 @@ extension Reference.DVDNav {
     }
     return .limit
   }
+
+  /// Drives libdvdnav as ``follow(path:buttons:maxBlocks:)`` does, pressing all of `buttons`,
+  /// and lists the disc titles whose cells play after the last press (each title once per
+  /// visit, in order) until the next menu with buttons, the stop or the block limit.
+  public static func titlesPlayed(path: String, buttons: [Int], maxBlocks: Int = 100_000)
+    throws(DiscKitError) -> [Int]
+  {
+    var handle: OpaquePointer?
+    guard dvdnav_open(&handle, path) == DVDNAV_STATUS_OK, let nav = handle else {
+      throw DiscKitError(.cannotOpen, "libdvdnav", at: nil, "dvdnav_open failed for \(path)")
+    }
+    defer { dvdnav_close(nav) }
+    var buffer = [UInt8](repeating: 0, count: 2048)
+    var pending = buttons[...]
+    var pressedAll = buttons.isEmpty
+    var titles: [Int] = []
+    for _ in 0..<maxBlocks {
+      var event: Int32 = 0
+      var length: Int32 = 0
+      let status = buffer.withUnsafeMutableBufferPointer {
+        dvdnav_get_next_block(nav, $0.baseAddress, &event, &length)
+      }
+      guard status == DVDNAV_STATUS_OK else { break }
+      switch event {
+      case DVDNAV_NAV_PACKET:
+        guard dvdnav_is_domain_vts(nav) != 1, let pci = dvdnav_get_current_nav_pci(nav),
+          pci.pointee.hli.hl_gi.btn_ns > 0, pci.pointee.hli.hl_gi.hli_ss & 3 != 0
+        else { break }
+        guard let next = pending.popFirst() else { return titles }
+        dvdnav_button_select_and_activate(nav, pci, Int32(next))
+        pressedAll = pending.isEmpty
+      case DVDNAV_STILL_FRAME:
+        dvdnav_still_skip(nav)
+      case DVDNAV_WAIT:
+        dvdnav_wait_skip(nav)
+      case DVDNAV_STOP:
+        return titles
+      case DVDNAV_CELL_CHANGE:
+        guard pressedAll, dvdnav_is_domain_vts(nav) == 1 else { break }
+        var title: Int32 = 0
+        var part: Int32 = 0
+        dvdnav_current_title_info(nav, &title, &part)
+        if titles.last != Int(title) { titles.append(Int(title)) }
+      default:
+        break
+      }
+    }
+    return titles
+  }
 }
