@@ -39,6 +39,37 @@ extension Reference.DVDNav {
     return (Int(pci.hli.hl_gi.hli_ss & 3), list)
   }
 
+  /// The button groups of a navigation pack's PCI as `navRead_PCI` parses them: `btngr_ns`, the
+  /// three `btngrN_dsp_ty`, `btn_ns` and all 36 `btni_t` slots.
+  public static func buttonGroups(sector: [UInt8]) -> (
+    count: Int, types: [Int], buttonCount: Int, slots: [Button]
+  )? {
+    guard sector.count >= 2048 else { return nil }
+    var bytes = sector
+    var pci = pci_t()
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      navRead_PCI(&pci, base + 0x2D)
+    }
+    let gi = pci.hli.hl_gi
+    let slots = Mirror(reflecting: pci.hli.btnit).children.compactMap { $0.value as? btni_t }.map {
+      b in
+      var command: UInt64 = 0
+      for byte in Mirror(reflecting: b.cmd.bytes).children.compactMap({ $0.value as? UInt8 }) {
+        command = command << 8 | UInt64(byte)
+      }
+      return Button(
+        x: Int(min(b.x_start, b.x_end))...Int(max(b.x_start, b.x_end)),
+        y: Int(min(b.y_start, b.y_end))...Int(max(b.y_start, b.y_end)),
+        up: Int(b.up), down: Int(b.down), left: Int(b.left), right: Int(b.right),
+        autoAction: Int(b.auto_action_mode), command: command)
+    }
+    return (
+      Int(gi.btngr_ns), [Int(gi.btngr1_dsp_ty), Int(gi.btngr2_dsp_ty), Int(gi.btngr3_dsp_ty)],
+      Int(gi.btn_ns), slots
+    )
+  }
+
   /// Where libdvdnav ends up after a path of button presses.
   public enum Outcome: Sendable, Hashable {
     /// The first cell of a title (disc title number, PGC number in the title set, cell).
@@ -104,5 +135,54 @@ extension Reference.DVDNav {
       }
     }
     return .limit
+  }
+
+  /// Drives libdvdnav as ``follow(path:buttons:maxBlocks:)`` does, pressing all of `buttons`,
+  /// and lists the disc titles whose cells play after the last press (each title once per
+  /// visit, in order) until the next menu with buttons, the stop or the block limit.
+  public static func titlesPlayed(path: String, buttons: [Int], maxBlocks: Int = 100_000)
+    throws(DiscKitError) -> [Int]
+  {
+    var handle: OpaquePointer?
+    guard dvdnav_open(&handle, path) == DVDNAV_STATUS_OK, let nav = handle else {
+      throw DiscKitError(.cannotOpen, "libdvdnav", at: nil, "dvdnav_open failed for \(path)")
+    }
+    defer { dvdnav_close(nav) }
+    var buffer = [UInt8](repeating: 0, count: 2048)
+    var pending = buttons[...]
+    var pressedAll = buttons.isEmpty
+    var titles: [Int] = []
+    for _ in 0..<maxBlocks {
+      var event: Int32 = 0
+      var length: Int32 = 0
+      let status = buffer.withUnsafeMutableBufferPointer {
+        dvdnav_get_next_block(nav, $0.baseAddress, &event, &length)
+      }
+      guard status == DVDNAV_STATUS_OK else { break }
+      switch event {
+      case DVDNAV_NAV_PACKET:
+        guard dvdnav_is_domain_vts(nav) != 1, let pci = dvdnav_get_current_nav_pci(nav),
+          pci.pointee.hli.hl_gi.btn_ns > 0, pci.pointee.hli.hl_gi.hli_ss & 3 != 0
+        else { break }
+        guard let next = pending.popFirst() else { return titles }
+        dvdnav_button_select_and_activate(nav, pci, Int32(next))
+        pressedAll = pending.isEmpty
+      case DVDNAV_STILL_FRAME:
+        dvdnav_still_skip(nav)
+      case DVDNAV_WAIT:
+        dvdnav_wait_skip(nav)
+      case DVDNAV_STOP:
+        return titles
+      case DVDNAV_CELL_CHANGE:
+        guard pressedAll, dvdnav_is_domain_vts(nav) == 1 else { break }
+        var title: Int32 = 0
+        var part: Int32 = 0
+        dvdnav_current_title_info(nav, &title, &part)
+        if titles.last != Int(title) { titles.append(Int(title)) }
+      default:
+        break
+      }
+    }
+    return titles
   }
 }

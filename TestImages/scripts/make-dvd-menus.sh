@@ -13,6 +13,17 @@
 #   dvd-menu-99        "99 titles" at full count, after Disney's The Black Cauldron: 99 titles, the feature
 #                      is title 39 (6 s + 3 s, 3 chapters, 4 cells), decoy title 10 is a second longer with the same
 #                      chapter and cell counts; the menu's "Play" button jumps to title 39.
+#   dvd-menu-timer     navigation timer at a still: the menu's button plays title 1 (2 s, then an infinite
+#                      still) whose pre command sets the timer to 3 s and SPRM 10 = PGC 4; stepping over
+#                      the still, its post command plays title 2 (6 s); only the timer reaches title 4
+#                      (10 s); title 3 (12 s) is reached by nothing.
+#   dvd-menu-timer-cut navigation timer in playback: title 1 is 10 s long but sets the timer to 2 s with
+#                      SPRM 10 = PGC 2, title 2 (6 s); the menu's button plays title 1.
+#                      (dvdauthor cannot write SetNVTMR: a placeholder "g12 = 4242" in the pre commands
+#                      is patched in the IFO and BUP to SetNVTMR, 52 00 00 ss 00 pp 00 00.)
+#   dvd-menu-random    random trailers: the menu's button 1 draws g1 = random(4) and jumps to title g1
+#                      (2, 3, 6 or 10 s); button 2 draws g2 = random(20) (over the search's bound of 16:
+#                      sampled) and plays title 1; title 5 (12 s) is reached by nothing.
 #   dvd-menu-damaged   the decoy disc with VTS_01_0.IFO damaged (its .BUP intact) and a ghost title set:
 #                      VTS 2 (holding a 10 s decoy title) is listed in VIDEO_TS.IFO but its files are gone.
 # Menus are 1 s motion clips held with pause="inf", buttons made with spumux; titles are ffmpeg lavfi
@@ -167,6 +178,71 @@ cat > "$tmp/dvd-menu-register.xml" <<XML
 </dvdauthor>
 XML
 author dvd-menu-register
+
+# SetNVTMR for the placeholder "g12 = 4242" (71 00 00 0c 10 92 00 00) in a disc's IFO and BUP.
+set_timer() { # disc-name ifo seconds pgc
+  local f
+  for f in "$OUT/$1/VIDEO_TS/$2.IFO" "$OUT/$1/VIDEO_TS/$2.BUP"; do
+    python3 - "$f" "$3" "$4" <<'PY'
+import sys
+path, seconds, pgc = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+data = open(path, "rb").read()
+old = bytes.fromhex("7100000c10920000")
+assert data.count(old) == 1, (path, data.count(old))
+new = bytes([0x52, 0, seconds >> 8, seconds & 0xFF, pgc >> 8, pgc & 0xFF, 0, 0])
+open(path, "wb").write(data.replace(old, new))
+PY
+  done
+}
+
+cat > "$tmp/dvd-menu-timer.xml" <<XML
+<dvdauthor dest="$tmp/dvd-menu-timer" jumppad="0">
+  <vmgm><fpc>jump menu 1;</fpc><menus><video format="ntsc" aspect="16:9"/>
+    <pgc entry="title"><vob file="$tmp/menu1.mpg" pause="inf"/><button name="b1">jump title 1;</button></pgc>
+  </menus></vmgm>
+  <titleset><titles><video format="ntsc" aspect="16:9"/><audio lang="en"/>
+    <pgc><pre>g12 = 4242;</pre><vob file="$tmp/t2.mpg" pause="inf"/><post>jump title 2;</post></pgc>
+    <pgc><vob file="$tmp/t6.mpg"/><post>call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/t10.mpg"/><vob file="$tmp/t2.mpg"/></pgc>
+    <pgc><vob file="$tmp/t10.mpg"/><post>call vmgm menu 1;</post></pgc>
+  </titles></titleset>
+</dvdauthor>
+XML
+author dvd-menu-timer
+set_timer dvd-menu-timer VTS_01_0 3 4
+
+cat > "$tmp/dvd-menu-timer-cut.xml" <<XML
+<dvdauthor dest="$tmp/dvd-menu-timer-cut" jumppad="0">
+  <vmgm><fpc>jump menu 1;</fpc><menus><video format="ntsc" aspect="16:9"/>
+    <pgc entry="title"><vob file="$tmp/menu1.mpg" pause="inf"/><button name="b1">jump title 1;</button></pgc>
+  </menus></vmgm>
+  <titleset><titles><video format="ntsc" aspect="16:9"/><audio lang="en"/>
+    <pgc><pre>g12 = 4242;</pre><vob file="$tmp/t10.mpg"/><post>call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/t6.mpg"/><post>call vmgm menu 1;</post></pgc>
+  </titles></titleset>
+</dvdauthor>
+XML
+author dvd-menu-timer-cut
+set_timer dvd-menu-timer-cut VTS_01_0 2 2
+
+cat > "$tmp/dvd-menu-random.xml" <<XML
+<dvdauthor dest="$tmp/dvd-menu-random" jumppad="0">
+  <vmgm><fpc>jump menu 1;</fpc><menus><video format="ntsc" aspect="16:9"/>
+    <pgc entry="title"><vob file="$tmp/menu2.mpg" pause="inf"/>
+      <button name="b1">g1 = random(4); if (g1 == 1) jump title 1; if (g1 == 2) jump title 2;
+        if (g1 == 3) jump title 3; jump title 4;</button>
+      <button name="b2">g2 = random(20); jump title 1;</button></pgc>
+  </menus></vmgm>
+  <titleset><titles><video format="ntsc" aspect="16:9"/><audio lang="en"/>
+    <pgc><vob file="$tmp/t2.mpg"/><post>call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/t3.mpg"/><post>call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/t6.mpg"/><post>call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/t10.mpg"/><post>call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/t10.mpg"/><vob file="$tmp/t2.mpg"/></pgc>
+  </titles></titleset>
+</dvdauthor>
+XML
+author dvd-menu-random
 
 decoy_xml dvd-menu-damaged '<titleset><titles><video format="ntsc" aspect="16:9"/><audio lang="en"/>
     <pgc><vob file="'"$tmp"'/t10.mpg"/></pgc></titles></titleset>'

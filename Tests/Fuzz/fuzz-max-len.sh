@@ -6,7 +6,8 @@ fuzz_max_len() {
   case "$1" in
     udf | iso9660 | image) echo 131072 ;;
     ts | ps | timeseek | hevc) echo 65536 ;;
-    index | mpls | ifo | dvdvm | bdjo) echo 16384 ;;
+    index | mpls | ifo | bdjo) echo 16384 ;;
+    dvdvm) echo 32768 ;;  # a VIDEO_TS.IFO, a VTS_01_0.IFO and menu NAV packs (the search)
     class) echo 65536 ;;
     range) echo 4096 ;;
     *) echo 262144 ;;

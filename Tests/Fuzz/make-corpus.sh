@@ -58,6 +58,16 @@ for f in $(search "${roots[@]}" -iname '*.mpls'); do seed mpls "$f"; done
 for f in $(search "${roots[@]}" -iname '*.clpi'); do seed clpi "$f"; done
 for f in $(search "${roots[@]}" \( -iname '*.IFO' -o -iname '*.BUP' \)); do seed ifo "$f"; done
 for f in $(search "${roots[@]}" \( -iname 'VIDEO_TS.IFO' -o -iname 'VIDEO_TS.BUP' \)); do seed dvdvm "$f"; done
+# Whole small discs for the search: VIDEO_TS.IFO, VTS_01_0.IFO and the first two menu VOB sectors
+# (the generated menu discs: timer, rnd, button groups).
+for d in $(search "$gen" -maxdepth 1 -type d -name 'dvd-menu-*'); do
+  v="$d/VIDEO_TS"
+  [ -f "$v/VIDEO_TS.IFO" ] && [ -f "$v/VTS_01_0.IFO" ] || continue
+  mkdir -p "$corpus/dvdvm"
+  { cat "$v/VIDEO_TS.IFO" "$v/VTS_01_0.IFO"; [ -f "$v/VIDEO_TS.VOB" ] && head -c 4096 "$v/VIDEO_TS.VOB"; } \
+    | head -c "$(fuzz_max_len dvdvm)" > "$corpus/dvdvm/disc-$(basename "$d")"
+  n=$((n + 1))
+done
 # BD-J: BDJO and JAR files found in the roots, plus a zip with stored and deflated members made
 # here (python3's zipfile) and a class file compiled here when javac is installed.
 for f in $(search "${roots[@]}" -iname '*.bdjo'); do seed bdjo "$f"; done

@@ -96,6 +96,13 @@ package enum DVDSmartTitleSelector {
             "advertises \(format(play.advertised.ticks)) but plays \(format(play.played.ticks)) (\(play.ending))"
         ))
     }
+    // An `rnd` over 16 outcomes (or past the budgets) was sampled: the search is not exhaustive.
+    for warning in search.warnings where warning.contains("rnd") {
+      list.append(
+        TitleEvidence(
+          kind: .navigation, key: String(best.title),
+          detail: "not every rnd outcome explored: " + warning))
+    }
     let reached = Set(search.plays.map(\.title))
     for (index, result) in disc.titles.enumerated() where !reached.contains(index + 1) {
       if case .success(let t) = result, t.duration90k > best.played.ticks {
@@ -132,6 +139,9 @@ package enum DVDSmartTitleSelector {
     if let lie = cutShort.max(by: { $0.advertised < $1.advertised }), lie.advertised > best.played {
       reason +=
         "; title \(lie.title) advertises \(format(lie.advertised.ticks)) but plays \(format(lie.played.ticks)) (\(lie.ending))"
+    }
+    if let sampled = search.warnings.first(where: { $0.contains("rnd") }) {
+      reason += "; " + sampled
     }
     let broken = disc.titleSets.values.filter {
       if case .failure = $0.info { return true } else { return false }

@@ -13,7 +13,7 @@ import Testing
 @Suite struct DVDVirtualMachineTests {
   static let menuDiscs = [
     "dvd-menu-clean", "dvd-menu-decoy", "dvd-menu-lying", "dvd-menu-register", "dvd-menu-damaged",
-    "dvd-menu-99",
+    "dvd-menu-99", "dvd-menu-timer", "dvd-menu-timer-cut", "dvd-menu-random",
   ]
   static func has(_ name: String) -> Bool {
     FileManager.default.fileExists(atPath: Fixtures.generated(name) + "/VIDEO_TS/VIDEO_TS.IFO")
@@ -45,11 +45,14 @@ import Testing
 
   /// Every button path (breadth-first, up to three presses) reaches the same place in DiscKit's
   /// VM as in libdvdnav. The damaged disc is left out: libdvdnav cannot open a disc whose
-  /// title set is listed but missing (it is checked against the authoring below).
+  /// title set is listed but missing (it is checked against the authoring below). The timer
+  /// discs are compared too: neither libdvdnav nor `follow` runs the navigation timer (see
+  /// DVDTimerRandomGroupTests). The random disc is not: libdvdnav draws with rand().
   @Test(
     .enabled(if: haveDiscs, missing),
     arguments: [
       "dvd-menu-clean", "dvd-menu-decoy", "dvd-menu-lying", "dvd-menu-register", "dvd-menu-99",
+      "dvd-menu-timer", "dvd-menu-timer-cut",
     ])
   func buttonPathsMatchLibdvdnav(_ name: String) throws {
     let disc = try Self.open(name)
@@ -75,6 +78,7 @@ import Testing
     arguments: [
       ("dvd-menu-clean", 1), ("dvd-menu-decoy", 5), ("dvd-menu-lying", 2),
       ("dvd-menu-register", 3), ("dvd-menu-damaged", 5), ("dvd-menu-99", 39),
+      ("dvd-menu-timer", 4), ("dvd-menu-timer-cut", 2), ("dvd-menu-random", 4),
     ])
   func mainFeatureFollowsTheMenus(_ name: String, _ feature: Int) throws {
     let disc = try Self.open(name)
@@ -90,6 +94,7 @@ import Testing
   func lsdvdPicksTheDecoys() throws {
     for (name, decoy) in [
       ("dvd-menu-decoy", 2), ("dvd-menu-lying", 1), ("dvd-menu-register", 1), ("dvd-menu-99", 10),
+      ("dvd-menu-timer", 3), ("dvd-menu-timer-cut", 1), ("dvd-menu-random", 5),
     ] {
       let theirs = try LsdvdOracle.run(Fixtures.generated(name))
       #expect(theirs.longestTrack == decoy, "\(name)")
@@ -110,10 +115,13 @@ import Testing
     #expect(register.reason.contains("GPRM3 = 7"), "\(register.reason)")
   }
 
-  /// Every navigation pack of every menu VOB: DiscKit's buttons equal libdvdread's.
+  /// Every navigation pack of every menu VOB: DiscKit's buttons equal libdvdread's, and so do
+  /// the button groups (`btngr_ns`, `btngrN_dsp_ty`, group g's buttons in slots
+  /// 36/n·g ..< 36/n·g + btn_ns).
   @Test(.enabled(if: haveDiscs, missing))
   func buttonsMatchNavReadPCI() throws {
     var packs = 0
+    var multiGroup = 0
     for name in Self.menuDiscs {
       let dir = Fixtures.generated(name) + "/VIDEO_TS/"
       for file in try FileManager.default.contentsOfDirectory(atPath: dir)
@@ -129,17 +137,34 @@ import Testing
           #expect(
             ours.count == (theirs.status == 0 ? 0 : theirs.buttons.count), "\(file) @\(start)")
           for (a, b) in zip(ours, theirs.buttons) {
-            let same: Bool =
-              a.x == b.x && a.y == b.y && a.command.raw == b.command && a.up == b.up
-              && a.down == b.down && a.left == b.left && a.right == b.right
-              && a.autoAction == b.autoAction
-            #expect(same, "\(file) @\(start): \(a) vs \(b)")
+            #expect(Self.same(a, b), "\(file) @\(start): \(a) vs \(b)")
+          }
+          let groups = try #require(Reference.DVDNav.buttonGroups(sector: sector))
+          if let hli = pack.highlight {
+            #expect(hli.groupCount == groups.count, "\(file) @\(start)")
+            for (index, group) in hli.groups.enumerated() {
+              #expect(group.displayType == groups.types[index], "\(file) @\(start) group \(index)")
+              let base = 36 / max(1, groups.count) * index
+              #expect(group.buttons.count == min(groups.buttonCount, 36 / max(1, groups.count)))
+              for (j, button) in group.buttons.enumerated() {
+                #expect(
+                  button.number == j + 1 && Self.same(button, groups.slots[base + j]),
+                  "\(file) @\(start) group \(index) button \(j + 1)")
+              }
+            }
+            if hli.groups.count > 1 { multiGroup += 1 }
           }
           packs += 1
         }
       }
     }
     #expect(packs > 0)
+    #expect(multiGroup > 0, "dvdauthor writes three groups for a 16:9 menu")
+  }
+
+  static func same(_ a: DVDButton, _ b: Reference.DVDNav.Button) -> Bool {
+    a.x == b.x && a.y == b.y && a.command.raw == b.command && a.up == b.up && a.down == b.down
+      && a.left == b.left && a.right == b.right && a.autoAction == b.autoAction
   }
 
   // MARK: commands (encodings derived by hand from the command layout)

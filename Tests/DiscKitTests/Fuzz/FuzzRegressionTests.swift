@@ -79,6 +79,9 @@ struct FuzzRegressionTests {
       _ = try? DVDTitleSetInfo(bytes: bytes)
     case "navpack": _ = try? DVDNavigationPack(sector: bytes, at: 0)
     case "dvdvm":
+      // As Tests/Fuzz's DVDVMHarness: the VMG's First Play and menus (cells played through the
+      // navigation timer), a VIDEO_TS.IFO + VTS_01_0.IFO (+ NAV packs) input as a whole disc for
+      // the main-feature search, and the bytes as a command list.
       let limits = DVDVirtualMachine.Limits(links: 2000, commands: 20_000)
       if let vmg = try? DVDVideoManagerInfo(bytes: bytes) {
         let program = DVDVirtualMachineProgram(
@@ -86,7 +89,17 @@ struct FuzzRegressionTests {
           managerMenus: try? vmg.menus?.get(), titleSets: [:])
         var vm = DVDVirtualMachine(program: program, limits: limits)
         vm.start()
-        for _ in 0..<64 where vm.currentCell != nil { vm.finishCell() }
+        for _ in 0..<64 {
+          guard let cell = vm.currentCell else { break }
+          vm.advance(seconds: Int64(cell.playbackTime.wholeSeconds))
+          vm.finishCell()
+        }
+      }
+      if let files = Self.dvdDisc(bytes),
+        let disc = try? DVDDisc(fileSystem: MemoryFileSystem(files: files))
+      {
+        _ = DVDMainFeatureSearch.run(
+          disc, limits: .init(menuStates: 4, cells: 64, commands: 5_000))
       }
       var vm = DVDVirtualMachine(
         program: DVDVirtualMachineProgram(
@@ -95,6 +108,7 @@ struct FuzzRegressionTests {
       while index + 8 <= bytes.count {
         vm.execute(
           DVDCommand(raw: bytes[index..<index + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+        vm.advance(seconds: Int64(bytes[index] & 7))
         index += 8
       }
     case "ts":
@@ -125,7 +139,9 @@ struct FuzzRegressionTests {
           guard let title = try? bluray.title(playlist: file.name) else { continue }
           _ = try? title.playbackStart(forTitleTime: 90_000)
         }
-        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() { sample(source) }
+        if let main = try? bluray.mainTitle(), let source = try? main.byteSource() {
+          sample(source)
+        }
         _ = bluray.namedEvidence()
       } else if let dvd = try? DVDDisc(fileSystem: disc.fileSystem) {
         for case .success(let title) in dvd.titles.prefix(8) {
@@ -179,5 +195,28 @@ struct FuzzRegressionTests {
     for offset in [0, size / 2, size - Int64(window)] where offset >= 0 && offset < size {
       _ = buffer.withUnsafeMutableBytes { try? source.read(at: offset, into: $0) }
     }
+  }
+
+  /// VIDEO_TS.IFO, VTS_01_0.IFO (from the "DVDVIDEO-VTS" at a 2048-byte boundary) and
+  /// VIDEO_TS.VOB (from the first pack header after it), as the dvdvm harness cuts them.
+  static func dvdDisc(_ bytes: [UInt8]) -> [String: [UInt8]]? {
+    let vts = Array("DVDVIDEO-VTS".utf8)
+    guard bytes.count > 2048, bytes.starts(with: Array("DVDVIDEO-VMG".utf8)) else { return nil }
+    var split = 2048
+    while split + vts.count <= bytes.count, !bytes[split..<split + vts.count].elementsEqual(vts) {
+      split += 2048
+    }
+    guard split + vts.count <= bytes.count else { return nil }
+    var end = split + 2048
+    while end + 4 <= bytes.count, !bytes[end..<end + 4].elementsEqual([0, 0, 1, 0xBA]) {
+      end += 2048
+    }
+    end = min(end, bytes.count)
+    var files = [
+      "/VIDEO_TS/VIDEO_TS.IFO": Array(bytes[..<split]),
+      "/VIDEO_TS/VTS_01_0.IFO": Array(bytes[split..<end]),
+    ]
+    if end < bytes.count { files["/VIDEO_TS/VIDEO_TS.VOB"] = Array(bytes[end...]) }
+    return files
   }
 }

@@ -15,13 +15,17 @@ public enum DVDMainFeatureSearch {
     public var menuStates: Int
     /// Cells played at most, over the whole search.
     public var cells: Int
-    /// The defaults: 400 menu states, 20,000 cells.
+    /// Navigation commands run at most, over the whole search (every branch and every `rnd`
+    /// outcome takes from it).
+    public var commands: Int
+    /// The defaults: 400 menu states, 20,000 cells, 2,000,000 commands.
     public static let `default` = Limits(menuStates: 400, cells: 20_000)
 
     /// Limits from their values.
-    public init(menuStates: Int, cells: Int) {
+    public init(menuStates: Int, cells: Int, commands: Int = 2_000_000) {
       self.menuStates = menuStates
       self.cells = cells
+      self.commands = commands
     }
   }
 
@@ -56,32 +60,64 @@ public enum DVDMainFeatureSearch {
     public var best: Play? { plays.first }
   }
 
-  /// A branch waiting to be explored: a VM at a cell, and how it got there.
+  /// A title visit in progress: the title and the content time played so far (90 kHz).
+  struct Visit: Hashable {
+    var title: Int
+    var played: Int64
+  }
+
+  /// A branch waiting to be explored: a VM at a cell, how it got there, and the title visit it
+  /// continues (a branch forked in a title by `rnd` or the navigation timer).
   struct Branch {
     var vm: DVDVirtualMachine
     var path: [String]
+    var visit: Visit? = nil
   }
 
+  /// A VM position: menu states are explored once each; forked branches are queued once each.
   struct MenuKey: Hashable {
     var domain: DVDDomain
     var titleSet: Int
     var programChain: Int
     var cell: Int
     var general: [UInt16]
+    var timer: [UInt16]  // SPRM 9, 10
+  }
+
+  static func key(_ vm: DVDVirtualMachine) -> MenuKey {
+    MenuKey(
+      domain: vm.domain, titleSet: vm.titleSet, programChain: vm.programChainNumber,
+      cell: vm.cellNumber, general: vm.registers.general,
+      timer: [vm.registers.system[9], vm.registers.system[10]])
   }
 
   /// Runs the search on `disc`.
   public static func run(_ disc: DVDDisc, limits: Limits = .default) -> Result {
     let program = DVDVirtualMachineProgram(disc: disc)
     var reader = DVDMenuButtonReader(fileSystem: disc.fileSystem)
-    var vm = DVDVirtualMachine(program: program)
-    vm.start()
-    var queue: [Branch] = [Branch(vm: vm, path: ["First Play"])]
+    var warnings: [String] = []
+    var commandsLeft = limits.commands
+    var queue: [Branch] = []
+    var queued: Set<[AnyHashable]> = []
+    /// Queues a forked branch unless the same position with the same visit is already queued.
+    func enqueue(_ branch: Branch) {
+      let id: [AnyHashable] = [key(branch.vm), branch.visit?.title ?? 0]
+      guard queued.insert(id).inserted else { return }
+      queue.append(branch)
+    }
+    for fork in explore(
+      DVDVirtualMachine(program: program), budget: &commandsLeft, warnings: &warnings,
+      { vm in
+        vm.start()
+        return true
+      })
+    {
+      queue.append(Branch(vm: fork.vm, path: ["First Play" + fork.note]))
+    }
     var head = 0
     var seenMenus: Set<MenuKey> = []
     var best: [Int: (order: Int, play: Play)] = [:]
     var order = 0
-    var warnings: [String] = []
     var cellsLeft = limits.cells
     var menuStates = 0
     var pressed = 0
@@ -104,43 +140,45 @@ public enum DVDMainFeatureSearch {
       if let known = best[play.title], known.play.played >= play.played { return }
       best[play.title] = (order, play)
     }
+    func format(_ ticks: Int64) -> String { DVDSmartTitleSelector.format(ticks) }
 
     while head < queue.count {
       var branch = queue[head]
       head += 1
-      var visit: (title: Int, played: Int64)?
       var playedHere: Set<MenuKey> = []
       func closeVisit(_ ending: String) {
-        guard let v = visit else { return }
+        guard let v = branch.visit else { return }
         let full = advertised[v.title] ?? MediaTime(ticks: 0)
         record(
           Play(
             title: v.title, played: MediaTime(ticks: v.played), advertised: full,
             path: branch.path, ending: ending))
-        visit = nil
+        branch.visit = nil
       }
       branchLoop: while true {
         if branch.vm.stopped {
           closeVisit("stopped")
           break
         }
-        guard let cell = branch.vm.currentCell, cellsLeft > 0 else {
+        guard let cell = branch.vm.currentCell, cellsLeft > 0, commandsLeft > 0 else {
           if cellsLeft <= 0 { warnings.append("the cell budget ran out; the search is partial") }
+          if commandsLeft <= 0 {
+            let note = "the command budget ran out; the search is partial"
+            if !warnings.contains(note) { warnings.append(note) }
+          }
           closeVisit("stopped")
           break
         }
         cellsLeft -= 1
         let vm = branch.vm
-        let key = MenuKey(
-          domain: vm.domain, titleSet: vm.titleSet, programChain: vm.programChainNumber,
-          cell: vm.cellNumber, general: vm.registers.general)
+        let here = key(vm)
         if vm.domain == .title, let title = vm.titleNumber {
-          if let v = visit, v.title != title { closeVisit("left for title \(title)") }
-          if visit == nil { visit = (title, 0) }
-        } else if visit != nil {
+          if let v = branch.visit, v.title != title { closeVisit("left for title \(title)") }
+          if branch.visit == nil { branch.visit = Visit(title: title, played: 0) }
+        } else if branch.visit != nil {
           closeVisit(vm.domain == .title ? "left the title" : "left for a menu")
         }
-        guard playedHere.insert(key).inserted else {
+        guard playedHere.insert(here).inserted else {
           closeVisit("loops")
           break
         }
@@ -149,21 +187,26 @@ public enum DVDMainFeatureSearch {
           || (vm.cellNumber == (vm.currentProgramChain?.cellPlayback?.count ?? 0)
             && vm.currentProgramChain?.stillTime == 0xFF)
         if vm.domain != .title {
-          let buttons = reader.buttons(
+          let groups = reader.groups(
             titleSet: vm.domain == .titleSetMenu ? vm.titleSet : 0, cell: cell)
-          if !buttons.isEmpty {
+          if !groups.isEmpty {
             sawButtons = true
-            if seenMenus.insert(key).inserted, menuStates < limits.menuStates {
+            if seenMenus.insert(here).inserted, menuStates < limits.menuStates {
               menuStates += 1
               let place = describe(vm)
-              for button in buttons {
-                var copy = vm
+              for press in presses(groups, display: vm.registers.system[14]) {
                 pressed += 1
-                guard copy.activate(button: button.number, command: button.command) else {
-                  continue
+                for fork in explore(
+                  vm, budget: &commandsLeft, warnings: &warnings,
+                  { $0.activate(button: press.button.number, command: press.button.command) })
+                where fork.linked {
+                  queue.append(
+                    Branch(
+                      vm: fork.vm,
+                      path: branch.path + [
+                        "\(place) button \(press.button.number)\(press.label)\(fork.note)"
+                      ]))
                 }
-                queue.append(
-                  Branch(vm: copy, path: branch.path + ["\(place) button \(button.number)"]))
               }
             } else if menuStates >= limits.menuStates {
               warnings.append("the menu state budget ran out; the search is partial")
@@ -173,7 +216,9 @@ public enum DVDMainFeatureSearch {
             break branchLoop
           }
         }
-        if vm.domain == .title, visit != nil, cell.countsForDuration {
+        // The content this cell plays (a cell past the end of the title VOBs plays nothing).
+        var content: Int64 = 0
+        if vm.domain == .title, branch.visit != nil, cell.countsForDuration {
           let available = sectors(vm.titleSet)
           if available > 0, Int64(cell.lastSector) >= available {
             // A player cannot read it: the cell plays nothing (a warning, not a failure).
@@ -181,17 +226,72 @@ public enum DVDMainFeatureSearch {
               "title \(vm.titleNumber ?? 0) cell \(vm.cellNumber) lies outside the title VOBs (sector \(cell.lastSector) of \(available)); it plays nothing"
             if !warnings.contains(note) { warnings.append(note) }
           } else {
-            visit?.played += cell.playbackTime.ticks90k
+            content = cell.playbackTime.ticks90k
           }
         }
-        branch.vm.clock += Int64(cell.playbackTime.wholeSeconds)
-        branch.vm.finishCell()
-        if branch.vm.domain == .title, let v = visit, branch.vm.titleNumber == v.title,
+        let seconds =
+          Int64(cell.playbackTime.wholeSeconds)
+          + (cell.stillTime < 0xFF ? Int64(cell.stillTime) : 0)
+        // The navigation timer: an expiry in this cell (or in its infinite still) is one more
+        // edge. It ends the branch when it comes before the cell's end; at an infinite still the
+        // branch also goes on as if a viewer stepped over the still.
+        if vm.navigationTimerRunning {
+          let left = Int64(vm.registers.system[9])
+          let inPlayback = left <= seconds
+          if inPlayback || infiniteStill {
+            var handed = branch.visit
+            handed?.played += inPlayback ? min(content, left * 90_000) : content
+            let title = vm.titleNumber ?? 0
+            var recorded = false
+            var expired = false
+            for fork in explore(
+              vm, budget: &commandsLeft, warnings: &warnings,
+              { $0.advance(seconds: left)?.linked ?? false })
+            where fork.linked {
+              expired = true
+              let carry =
+                fork.vm.domain == .title && fork.vm.titleNumber == handed?.title ? handed : nil
+              let step =
+                "navigation timer expired after \(left) s of title \(title) → SPRM 10: VTS \(vm.titleSet) PGC \(vm.registers.system[10])\(fork.note)"
+              if carry == nil, inPlayback, !recorded, let v = handed {
+                recorded = true
+                let full = advertised[v.title]?.ticks ?? 0
+                record(
+                  Play(
+                    title: v.title, played: MediaTime(ticks: v.played),
+                    advertised: MediaTime(ticks: full), path: branch.path,
+                    ending:
+                      "left after \(format(v.played)) of \(format(full)): the navigation timer expired"
+                  ))
+              }
+              enqueue(Branch(vm: fork.vm, path: branch.path + [step], visit: carry))
+            }
+            if expired && inPlayback {
+              branch.visit = nil
+              break branchLoop
+            }
+          }
+        }
+        branch.visit?.played += content
+        let forks = explore(
+          branch.vm, budget: &commandsLeft, warnings: &warnings,
+          { vm in
+            vm.advance(seconds: seconds)
+            vm.finishCell()
+            return true
+          })
+        guard let first = forks.first else { break }
+        for fork in forks.dropFirst() {
+          enqueue(Branch(vm: fork.vm, path: branch.path + ["rnd" + fork.note], visit: branch.visit))
+        }
+        if !first.note.isEmpty { branch.path.append("rnd" + first.note) }
+        branch.vm = first.vm
+        if branch.vm.domain == .title, let v = branch.visit, branch.vm.titleNumber == v.title,
           !branch.vm.stopped, branch.vm.currentCell != nil
         {
           continue
         }
-        if let v = visit {
+        if let v = branch.visit {
           let full = advertised[v.title]?.ticks ?? 0
           let next =
             branch.vm.stopped
@@ -200,7 +300,7 @@ public enum DVDMainFeatureSearch {
               ? "title \(branch.vm.titleNumber ?? 0)" : "a menu")
           closeVisit(
             v.played < full
-              ? "left for \(next) after \(DVDSmartTitleSelector.format(v.played)) of \(DVDSmartTitleSelector.format(full))"
+              ? "left for \(next) after \(format(v.played)) of \(format(full))"
               : "played to the end, then \(next)")
         }
       }

@@ -4,7 +4,7 @@
 struct DVDMenuButtonReader {
   let fileSystem: any DiscFileSystem
   var files: [Int: (any ByteSource)?] = [:]
-  var cache: [Int64: [DVDButton]] = [:]
+  var cache: [Int64: [DVDHighlightInformation.ButtonGroup]] = [:]
   var warnings: [String] = []
   var reads = 0
   /// Navigation packs read at most (the menus of a disc need a few hundred).
@@ -12,17 +12,25 @@ struct DVDMenuButtonReader {
 
   init(fileSystem: any DiscFileSystem) { self.fileSystem = fileSystem }
 
-  /// The buttons of `cell`, in the VMGM (`titleSet` 0) or title set `titleSet`'s menus.
+  /// The buttons of `cell`'s first button group (libdvdnav's), in the VMGM (`titleSet` 0) or
+  /// title set `titleSet`'s menus.
   mutating func buttons(titleSet: Int, cell: DVDCellPlayback) -> [DVDButton] {
+    groups(titleSet: titleSet, cell: cell).first?.buttons ?? []
+  }
+
+  /// The button groups of `cell` (empty when it has no buttons).
+  mutating func groups(titleSet: Int, cell: DVDCellPlayback) -> [DVDHighlightInformation
+    .ButtonGroup]
+  {
     let first = lookup(titleSet: titleSet, sector: cell.firstSector)
     if !first.isEmpty || cell.lastVOBUStartSector == cell.firstSector { return first }
     return lookup(titleSet: titleSet, sector: cell.lastVOBUStartSector)
   }
 
-  mutating func lookup(titleSet: Int, sector: UInt32) -> [DVDButton] {
+  mutating func lookup(titleSet: Int, sector: UInt32) -> [DVDHighlightInformation.ButtonGroup] {
     let key = Int64(titleSet) << 40 | Int64(sector)
     if let known = cache[key] { return known }
-    var result: [DVDButton] = []
+    var result: [DVDHighlightInformation.ButtonGroup] = []
     if reads < maxReads, let file = file(titleSet) {
       reads += 1
       let name = titleSet == 0 ? "VIDEO_TS.VOB" : "VTS_\(titleSet < 10 ? "0" : "")\(titleSet)_0.VOB"
@@ -30,7 +38,7 @@ struct DVDMenuButtonReader {
         let offset = Int64(sector) * 2048
         let bytes = try file.bytes(at: offset, count: 2048, structure: name)
         let pack = try DVDNavigationPack(sector: bytes, at: offset)
-        result = pack.highlight?.buttons ?? []
+        result = pack.highlight?.groups ?? []
       } catch {
         warnings.append("\(name) sector \(sector): \(error.detail)")
       }

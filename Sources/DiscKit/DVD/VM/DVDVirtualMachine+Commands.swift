@@ -157,7 +157,8 @@ extension DVDVirtualMachine {
   }
 
   /// mov, swp, add, sub, mul, div, mod, rnd, and, or, xor on GPRM `reg` (saturating like
-  /// libdvdnav; division by zero gives 0xFFFF; `rnd` gives 1…data from the seeded generator).
+  /// libdvdnav; division by zero gives 0xFFFF; `rnd` gives 1…data: a planned outcome when
+  /// ``plannedDraws`` has one, else from the seeded generator).
   mutating func setOperation(_ op: Int, _ reg: Int, _ reg2: Int, _ data: UInt16) {
     let current = Int(registers.gprm(reg, clock: clock))
     let value = Int(data)
@@ -172,7 +173,7 @@ extension DVDVirtualMachine {
     case 5: result = min(0xFFFF, current * value)
     case 6: result = value == 0 ? 0xFFFF : current / value
     case 7: result = value == 0 ? 0xFFFF : current % value
-    case 8: result = 1 + (value == 0 ? 0 : Int(nextRandom() % UInt64(value)))
+    case 8: result = draw(register: reg, bound: value)
     case 9: result = current & value
     case 10: result = current | value
     case 11: result = current ^ value
@@ -183,6 +184,9 @@ extension DVDVirtualMachine {
 
   /// SetSystem: streams (SPRM 1-3), navigation timer (SPRM 9, 10), GPRM counter mode,
   /// highlighted button (SPRM 8).
+  ///
+  /// SetNVTMR's PGC number is the 15-bit field of bytes 4-5 (the DVD-Video range of SPRM 10 is
+  /// 1-32767); libdvdnav reads byte 5 only, the same for PGC numbers below 256.
   mutating func systemSet(_ c: DVDCommand, _ cond: Bool) {
     switch c.bits(59, 4) {
     case 1:
@@ -192,7 +196,7 @@ extension DVDVirtualMachine {
       }
     case 2:
       let data = regOrData(c, immediate: c.bits(60, 1) != 0, start: 47)
-      let pgc = UInt16(c.bits(23, 8))
+      let pgc = UInt16(c.bits(30, 15))
       if cond {
         registers.system[9] = data
         registers.system[10] = pgc

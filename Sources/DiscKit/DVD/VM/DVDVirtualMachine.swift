@@ -6,8 +6,10 @@
 /// ``DVDVirtualMachineProgram``; it is a value, so "pressing" a button on a copy leaves the
 /// original untouched. It is bounded: every link and every command counts against
 /// ``Limits``, and running out stops the VM with a warning. It is deterministic: GPRM counters
-/// read a simulated clock (``clock``, advanced by the caller as cells play) and the `rnd`
-/// operator draws from a fixed-seed generator.
+/// read a simulated clock (``clock``, advanced by the caller as cells play, see
+/// ``advance(seconds:)``, which also runs the navigation timer) and the `rnd` operator draws
+/// from a fixed-seed generator unless the caller planned its outcomes (``plannedDraws``, which
+/// the main-feature search uses to explore every outcome).
 public struct DVDVirtualMachine: Sendable {
   /// How much work the VM may do before it stops.
   public struct Limits: Sendable, Hashable {
@@ -55,6 +57,16 @@ public struct DVDVirtualMachine: Sendable {
   var pgc: DVDProgramChain?
   var resumePoint: Resume?
   var randomState: UInt64 = 0x9E37_79B9_7F4A_7C15
+  /// Outcomes for the next `rnd` operations, in order (each 1…N of its operation; a value out of
+  /// range is clamped); once used up, `rnd` draws from the seeded generator again.
+  package var plannedDraws: [UInt16] = [] {
+    didSet { plannedIndex = 0 }
+  }
+  var plannedIndex = 0
+  /// The `rnd` operations run since the log was last cleared (at most ``drawLogLimit``).
+  package var drawLog: [RandomDraw] = []
+  /// How many `rnd` operations ``drawLog`` keeps.
+  package static let drawLogLimit = 64
   var linksLeft: Int
   var commandsLeft: Int
   var nesting = 0
@@ -76,10 +88,24 @@ public struct DVDVirtualMachine: Sendable {
   /// The current PGC.
   public var currentProgramChain: DVDProgramChain? { pgc }
 
-  /// The disc title being played (SPRM 4) in the title domain, else `nil`.
+  /// The disc title being played in the title domain, else `nil`: the title in SPRM 5 when its
+  /// chapters use the current PGC, else the first title of the set whose chapters do (a LinkPGCN
+  /// or a navigation timer can move to another title's PGC without a jump; libdvdnav reports
+  /// the title from the chapters the same way).
   public var titleNumber: Int? {
-    domain == .title
-      ? program.titleNumber(titleSet: titleSet, titleInSet: Int(registers.system[5])) : nil
+    guard domain == .title else { return nil }
+    var ttn = Int(registers.system[5])
+    if let titles = program.titleSets[titleSet]?.partsOfTitles.titles {
+      func uses(_ index: Int) -> Bool {
+        titles[index].contains { $0.programChain == programChainNumber }
+      }
+      if !(ttn >= 1 && ttn <= titles.count && uses(ttn - 1)),
+        let other = titles.indices.first(where: uses)
+      {
+        ttn = other + 1
+      }
+    }
+    return program.titleNumber(titleSet: titleSet, titleInSet: ttn)
   }
 
   /// Starts at First Play and runs until the VM reaches a cell to play (or stops).
@@ -121,6 +147,33 @@ public struct DVDVirtualMachine: Sendable {
   mutating func stop(_ why: String) {
     if !stopped { warnings.append(why) }
     stopped = true
+  }
+
+  /// One `rnd` operation: GPRM `register` = 1…`bound`, `value` the outcome.
+  package struct RandomDraw: Sendable, Hashable {
+    /// The GPRM set.
+    package var register: Int
+    /// N: the outcomes are 1…N.
+    package var bound: Int
+    /// The outcome.
+    package var value: Int
+  }
+
+  /// `rnd` 1…`bound` for GPRM `register`: the next planned outcome, else a seeded draw; logged
+  /// (`rnd` of 0 or 1 has one outcome, 1, and is neither planned nor logged).
+  mutating func draw(register: Int, bound: Int) -> Int {
+    guard bound > 1 else { return 1 }
+    let value: Int
+    if plannedIndex < plannedDraws.count {
+      value = min(bound, max(1, Int(plannedDraws[plannedIndex])))
+      plannedIndex += 1
+    } else {
+      value = 1 + Int(nextRandom() % UInt64(bound))
+    }
+    if drawLog.count < Self.drawLogLimit {
+      drawLog.append(RandomDraw(register: register & 0x0F, bound: bound, value: value))
+    }
+    return value
   }
 
   /// A fixed-seed xorshift draw for `rnd`.
