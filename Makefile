@@ -11,7 +11,7 @@ RELEASE := -c release --static-swift-stdlib \
 DISCKIT := .build/release/disckit
 SAMPLE := TestImages/sample-bluray.iso
 
-.PHONY: all deps build install install-files sample images test test-release bench format clean fuzz fuzz-smoke test-sanitize
+.PHONY: all deps build install install-files sample images test test-release bench format clean fuzz fuzz-smoke test-sanitize docs
 
 # `make fuzz`: each libFuzzer harness for FUZZ_SECONDS (or FUZZ_RUNS executions), see Scripts/fuzz.sh.
 FUZZ_SECONDS ?= 60
@@ -80,6 +80,10 @@ bench: deps images
 	$(SWIFT) build $(RELEASE) --product disckit-serve
 	$(SWIFT) build $(RELEASE) --product DiscKitBench
 	.build/release/DiscKitBench
+
+# The DocC catalog with DiscKit's symbol graph into .build/docs; fails on an unresolved link.
+docs: deps
+	Scripts/docs.sh
 
 fuzz: deps images
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Scripts/fuzz.sh

@@ -8,7 +8,7 @@
 /// number, a 16-bit marker `0x0002`, a two-character presentation (`2D`/`3D`), the frame rate and
 /// the duration in seconds as big-endian IEEE floats, and a 32-bit play-item count. Records are
 /// found by scanning every offset and checking every field; a record is evidence only when its
-/// duration matches the playlist's (see ``matches(duration:)``).
+/// duration matches the playlist's (see `matches(duration:)`).
 public struct BlurayProjectFile: Sendable, Hashable {
   /// One playlist record.
   public struct Record: Sendable, Hashable {

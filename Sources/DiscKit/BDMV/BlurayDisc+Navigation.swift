@@ -5,7 +5,7 @@ extension BlurayDisc {
     movieObjects.map { HDMVMachine(index: index, movieObjects: $0) }
   }
 
-  /// First Play, the Top Menu and every index title run in the ``HDMVMachine``.
+  /// First Play, the Top Menu and every index title run in the `HDMVMachine`.
   package func navigationRuns() -> [HDMVRun] {
     hdmvMachine?.explore() ?? []
   }

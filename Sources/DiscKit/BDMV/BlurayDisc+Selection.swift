@@ -1,6 +1,6 @@
 extension BlurayDisc {
   /// Playlist number → the index titles whose navigation plays it (0 = first play), from
-  /// index.bdmv and MovieObject.bdmv run in the ``HDMVMachine`` (First Play and every index
+  /// index.bdmv and MovieObject.bdmv run in the `HDMVMachine` (First Play and every index
   /// title; playlists the Top Menu starts are not listed here).
   public var navigationMap: [Int: [Int]] {
     Self.navigationMap(navigationRuns())
@@ -25,7 +25,7 @@ extension BlurayDisc {
   /// DiscKit's main-title choice over every playlist (see ``SmartTitleSelector``), with the
   /// reason and, for each playlist set aside, why.
   ///
-  /// The disc's own evidence: navigation (the ``HDMVMachine`` runs), menus (IG buttons run from
+  /// The disc's own evidence: navigation (the `HDMVMachine` runs), menus (IG buttons run from
   /// their menu's state), the clips present, and `named` evidence supplied by the caller.
   package func selectionEvidence(named: [TitleEvidence] = []) -> SmartTitleSelector.Evidence {
     selectionEvidence(named: named, runs: navigationRuns())

@@ -251,7 +251,7 @@ public struct BlurayTitle: Sendable {
   /// `base` = the first item's in-time; see ``timestampShifts``), so the title plays as one
   /// timeline. At each join between play items the continuity counters of every PID are
   /// renumbered to follow on, and the packets of a PES cut by a clip range's edge become null
-  /// packets (``joins(of:shifts:)``). A title whose items already follow each other (one clip,
+  /// packets (`joins(of:shifts:)`). A title whose items already follow each other (one clip,
   /// or seamless clips cut from one stream) is byte-identical to `.original`. Positional and
   /// stateless like ``byteSource()``.
   public func byteSource(timeline: TitleTimeline) throws(DiscKitError) -> any ByteSource {

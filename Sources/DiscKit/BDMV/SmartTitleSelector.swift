@@ -18,7 +18,7 @@
 /// 1. **named**: evidence supplied by the caller from the disc's own names for its titles (BD-J
 ///    code, authoring project files);
 /// 2. **navigation**: playlists the disc's HDMV program starts when run (First Play, the Top Menu
-///    and every index title in the ``HDMVMachine``, as libbluray's VM would play them);
+///    and every index title in the `HDMVMachine`, as libbluray's VM would play them);
 /// 3. **menu**: playlists a menu button leads to (the button's commands run in the machine from the
 ///    state its menu was entered with; a button that leads nowhere is no evidence);
 /// 4. **heuristics**: the longest playlist, then (within 1 %) more chapters, more audio/subtitle

@@ -4,7 +4,7 @@
 /// streams (DVD, 2048-byte packs): pack SCR, PES PTS and DTS, and the DVD navigation pack's
 /// times (PCI `VOBU_S_PTM`/`VOBU_E_PTM`/`VOBU_SE_E_PTM`, DSI `NV_PCK_SCR`). Everything else
 /// (arrival time stamps, payloads, packets without timestamps) is the base source's bytes
-/// unchanged, so the size is the same, except what a transport stream's ``joins`` change at
+/// unchanged, so the size is the same, except what a transport stream's `joins` change at
 /// the pieces' edges (continuity counters renumbered, packets of cut-off PES made null packets).
 ///
 /// Positional and stateless: the bytes of a packet depend only on the base bytes around it, never

@@ -9,7 +9,7 @@
 /// 2. bisects packet-aligned file offsets, reading ``probeWindow``-byte windows, for the first
 ///    video PES whose decoding time (DTS, else PTS — decode order is monotonic, so B-frame
 ///    reordering does not disturb the bisection) lies more than `T` after `P0`;
-/// 3. scans backward from there, window by window, with a ``RandomAccessPointFinder`` for the
+/// 3. scans backward from there, window by window, with a `RandomAccessPointFinder` for the
 ///    codec, and takes the **last random access point whose PTS is at most `T` after `P0`**; at
 ///    most ``maxBackwardScan`` bytes are read before it gives up (see ``Result/placement``);
 /// 4. moves the offset back over the PAT (PID 0), PMT and SIT (0x1F) packets that directly

@@ -1,5 +1,5 @@
 /// The outcome of running one entry (First Play, Top Menu, a title, a button) in the
-/// ``HDMVMachine``.
+/// `HDMVMachine`.
 package struct HDMVRun: Sendable {
   /// How a run ended.
   package enum Ending: Sendable, Hashable, CustomStringConvertible {

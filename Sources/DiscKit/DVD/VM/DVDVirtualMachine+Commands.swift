@@ -158,7 +158,7 @@ extension DVDVirtualMachine {
 
   /// mov, swp, add, sub, mul, div, mod, rnd, and, or, xor on GPRM `reg` (saturating like
   /// libdvdnav; division by zero gives 0xFFFF; `rnd` gives 1…data: a planned outcome when
-  /// ``plannedDraws`` has one, else from the seeded generator).
+  /// `plannedDraws` has one, else from the seeded generator).
   mutating func setOperation(_ op: Int, _ reg: Int, _ reg2: Int, _ data: UInt16) {
     let current = Int(registers.gprm(reg, clock: clock))
     let value = Int(data)

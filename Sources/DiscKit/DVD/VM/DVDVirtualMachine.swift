@@ -8,7 +8,7 @@
 /// ``Limits``, and running out stops the VM with a warning. It is deterministic: GPRM counters
 /// read a simulated clock (``clock``, advanced by the caller as cells play, see
 /// ``advance(seconds:)``, which also runs the navigation timer) and the `rnd` operator draws
-/// from a fixed-seed generator unless the caller planned its outcomes (``plannedDraws``, which
+/// from a fixed-seed generator unless the caller planned its outcomes (`plannedDraws`, which
 /// the main-feature search uses to explore every outcome).
 public struct DVDVirtualMachine: Sendable {
   /// How much work the VM may do before it stops.
