@@ -95,10 +95,10 @@ run_one() {
     status=$?
     cat "$log.part" >> "$log"
     local n
-    n="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log.part" | grep -o '[0-9]*$' | tail -1)"
+    n="$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log.part" | grep -o '[0-9]*$' | tail -1)"
     total=$((total + ${n:-0}))
     local e
-    e="$(grep -o 'cov: [0-9]*' "$log.part" | tail -1 | grep -o '[0-9]*')"
+    e="$(grep -ao 'cov: [0-9]*' "$log.part" | tail -1 | grep -o '[0-9]*')"
     [ -n "$e" ] && edges="$e"
     # Inputs that took a second or more (libFuzzer's slow-unit-*): run again at normal priority;
     # within 1 s there, the time was starvation; over it, a hang.
@@ -118,8 +118,8 @@ run_one() {
     [ -n "$hung" ] && break
     [ "$status" -eq 0 ] && break
     local unit
-    unit="$(grep -o 'Test unit written to .*' "$log.part" | tail -1 | sed 's/Test unit written to //')"
-    if grep -q 'libFuzzer: timeout' "$log.part" && [ -f "$unit" ] \
+    unit="$(grep -ao 'Test unit written to .*' "$log.part" | tail -1 | sed 's/Test unit written to //')"
+    if grep -aq 'libFuzzer: timeout' "$log.part" && [ -f "$unit" ] \
       && DISCKIT_FUZZ_TARGET="$h" "$bin" -timeout=1 -rss_limit_mb=256 -runs=2 "$unit" > /dev/null 2>&1; then
       restarts=$((restarts + 1))
       mv "$unit" "$fuzz/artifacts/starved/"
