@@ -6,19 +6,13 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+# The public symbol graphs of the debug build (built first when needed), DiscKit's taken alone.
+dump="$(swift package dump-symbol-graph 2>&1)" || { echo "$dump" >&2; exit 1; }
+graphs="$(echo "$dump" | sed -n 's/^Files written to //p' | tail -1)"
+[ -s "$graphs/DiscKit.symbols.json" ] || { echo "$dump" >&2; echo "docs: no DiscKit symbol graph" >&2; exit 1; }
 symbols=".build/docs-symbols"
-mkdir -p "$symbols"
-# A build path of its own: the symbol-graph flags would otherwise invalidate the debug build. The
-# compiler writes the graph when it compiles the module, so an up-to-date build keeps the last one.
-swift build --target DiscKit --build-path .build/docs-build \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$symbols" >&2 || exit 1
-rm -f "$symbols"/SystemPackage*  # the dependency's own graphs are not documented here
-[ -s "$symbols/DiscKit.symbols.json" ] || {
-  rm -rf .build/docs-build  # no graph from an earlier build: compile again to get one
-  swift build --target DiscKit --build-path .build/docs-build \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$symbols" >&2 || exit 1
-  rm -f "$symbols"/SystemPackage*
-}
+rm -rf "$symbols" && mkdir -p "$symbols"
+cp "$graphs"/DiscKit.symbols.json "$graphs"/DiscKit@*.symbols.json "$symbols"/ 2>/dev/null
 log="$(docc convert Sources/DiscKit/DiscKit.docc --additional-symbol-graph-dir "$symbols" \
   --fallback-display-name DiscKit --fallback-bundle-identifier org.disckit.DiscKit \
   --output-path .build/docs 2>&1)"
