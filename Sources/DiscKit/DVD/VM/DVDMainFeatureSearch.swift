@@ -75,20 +75,45 @@ public enum DVDMainFeatureSearch {
   }
 
   /// A VM position: menu states are explored once each; forked branches are queued once each.
+  ///
+  /// Fixed-size (no heap storage): it is built and hashed at every cell the search plays.
   struct MenuKey: Hashable {
     var domain: DVDDomain
     var titleSet: Int
     var programChain: Int
     var cell: Int
-    var general: [UInt16]
-    var timer: [UInt16]  // SPRM 9, 10
+    var general: SIMD16<UInt16>
+    var timer: SIMD2<UInt16>  // SPRM 9, 10
+
+    func hash(into hasher: inout Hasher) {
+      let place: Int
+      switch domain {
+      case .firstPlay: place = 0
+      case .videoManagerMenu: place = 1
+      case .titleSetMenu: place = 2
+      case .title: place = 3
+      }
+      hasher.combine(place << 60 ^ titleSet << 40 ^ programChain << 20 ^ cell)
+      let words = unsafeBitCast(general, to: SIMD4<UInt64>.self)
+      hasher.combine(words[0])
+      hasher.combine(words[1])
+      hasher.combine(words[2])
+      hasher.combine(words[3])
+      hasher.combine(UInt32(timer[0]) << 16 | UInt32(timer[1]))
+    }
+  }
+
+  /// A queued branch: its position and the title visit it continues.
+  struct QueueKey: Hashable {
+    var menu: MenuKey
+    var title: Int
   }
 
   static func key(_ vm: DVDVirtualMachine) -> MenuKey {
     MenuKey(
       domain: vm.domain, titleSet: vm.titleSet, programChain: vm.programChainNumber,
-      cell: vm.cellNumber, general: vm.registers.general,
-      timer: [vm.registers.system[9], vm.registers.system[10]])
+      cell: vm.cellNumber, general: vm.registers.gp,
+      timer: SIMD2(vm.registers.sp[9], vm.registers.sp[10]))
   }
 
   /// Runs the search on `disc`.
@@ -98,10 +123,10 @@ public enum DVDMainFeatureSearch {
     var warnings: [String] = []
     var commandsLeft = limits.commands
     var queue: [Branch] = []
-    var queued: Set<[AnyHashable]> = []
+    var queued: Set<QueueKey> = []
     /// Queues a forked branch unless the same position with the same visit is already queued.
     func enqueue(_ branch: Branch) {
-      let id: [AnyHashable] = [key(branch.vm), branch.visit?.title ?? 0]
+      let id = QueueKey(menu: key(branch.vm), title: branch.visit?.title ?? 0)
       guard queued.insert(id).inserted else { return }
       queue.append(branch)
     }
@@ -184,8 +209,8 @@ public enum DVDMainFeatureSearch {
         }
         let infiniteStill =
           cell.stillTime == 0xFF
-          || (vm.cellNumber == (vm.currentProgramChain?.cellPlayback?.count ?? 0)
-            && vm.currentProgramChain?.stillTime == 0xFF)
+          || (vm.cellNumber == (vm.chain?.cells.count ?? 0)
+            && vm.chain?.chain.stillTime == 0xFF)
         if vm.domain != .title {
           let groups = reader.groups(
             titleSet: vm.domain == .titleSetMenu ? vm.titleSet : 0, cell: cell)
@@ -194,7 +219,7 @@ public enum DVDMainFeatureSearch {
             if seenMenus.insert(here).inserted, menuStates < limits.menuStates {
               menuStates += 1
               let place = describe(vm)
-              for press in presses(groups, display: vm.registers.system[14]) {
+              for press in presses(groups, display: vm.registers.sp[14]) {
                 pressed += 1
                 for fork in explore(
                   vm, budget: &commandsLeft, warnings: &warnings,
@@ -236,7 +261,7 @@ public enum DVDMainFeatureSearch {
         // edge. It ends the branch when it comes before the cell's end; at an infinite still the
         // branch also goes on as if a viewer stepped over the still.
         if vm.navigationTimerRunning {
-          let left = Int64(vm.registers.system[9])
+          let left = Int64(vm.registers.sp[9])
           let inPlayback = left <= seconds
           if inPlayback || infiniteStill {
             var handed = branch.visit
@@ -252,7 +277,7 @@ public enum DVDMainFeatureSearch {
               let carry =
                 fork.vm.domain == .title && fork.vm.titleNumber == handed?.title ? handed : nil
               let step =
-                "navigation timer expired after \(left) s of title \(title) → SPRM 10: VTS \(vm.titleSet) PGC \(vm.registers.system[10])\(fork.note)"
+                "navigation timer expired after \(left) s of title \(title) → SPRM 10: VTS \(vm.titleSet) PGC \(vm.registers.sp[10])\(fork.note)"
               if carry == nil, inPlayback, !recorded, let v = handed {
                 recorded = true
                 let full = advertised[v.title]?.ticks ?? 0
@@ -324,9 +349,9 @@ public enum DVDMainFeatureSearch {
     case .titleSetMenu: text = "VTS \(vm.titleSet) menu PGC \(vm.programChainNumber)"
     case .title: text = "VTS \(vm.titleSet) PGC \(vm.programChainNumber)"
     }
-    let set = vm.registers.general.enumerated().filter { $0.element != 0 }
+    let set = (0..<16).filter { vm.registers.gp[$0] != 0 }
     if !set.isEmpty {
-      text += " (" + set.map { "GPRM\($0.offset) = \($0.element)" }.joined(separator: ", ") + ")"
+      text += " (" + set.map { "GPRM\($0) = \(vm.registers.gp[$0])" }.joined(separator: ", ") + ")"
     }
     return text
   }
