@@ -70,7 +70,8 @@ public enum DVDMainFeatureSearch {
   /// continues (a branch forked in a title by `rnd` or the navigation timer).
   struct Branch {
     var vm: DVDVirtualMachine
-    var path: [String]
+    /// The path, an index into the search's ``Paths``.
+    var path: Int
     var visit: Visit? = nil
   }
 
@@ -121,23 +122,27 @@ public enum DVDMainFeatureSearch {
     let program = DVDVirtualMachineProgram(disc: disc)
     var reader = DVDMenuButtonReader(fileSystem: disc.fileSystem)
     var warnings: [String] = []
+    var sampled: Set<Int> = []
     var commandsLeft = limits.commands
     var queue: [Branch] = []
     var queued: Set<QueueKey> = []
+    var paths = Paths()
     /// Queues a forked branch unless the same position with the same visit is already queued.
-    func enqueue(_ branch: Branch) {
-      let id = QueueKey(menu: key(branch.vm), title: branch.visit?.title ?? 0)
+    func enqueue(_ vm: DVDVirtualMachine, _ parent: Int, _ step: Step, visit: Visit?) {
+      let id = QueueKey(menu: key(vm), title: visit?.title ?? 0)
       guard queued.insert(id).inserted else { return }
-      queue.append(branch)
+      queue.append(Branch(vm: vm, path: paths.append(parent, step), visit: visit))
     }
     for fork in explore(
       DVDVirtualMachine(program: program), budget: &commandsLeft, warnings: &warnings,
+      sampled: &sampled,
       { vm in
         vm.start()
         return true
       })
     {
-      queue.append(Branch(vm: fork.vm, path: ["First Play" + fork.note]))
+      queue.append(
+        Branch(vm: fork.vm, path: paths.append(-1, .firstPlay(draws: fork.draws))))
     }
     var head = 0
     var seenMenus: Set<MenuKey> = []
@@ -160,24 +165,30 @@ public enum DVDMainFeatureSearch {
       if case .success(let t) = title { advertised[index + 1] = MediaTime(ticks: t.duration90k) }
     }
 
-    func record(_ play: Play) {
+    /// Records a visit of `title`: it is kept when it played longer than the title's best so
+    /// far; only then are its path and ending named.
+    func record(_ visit: Visit, path: Int, ending: () -> String) {
       order += 1
-      if let known = best[play.title], known.play.played >= play.played { return }
-      best[play.title] = (order, play)
+      if let known = best[visit.title], known.play.played.ticks >= visit.played { return }
+      let full = advertised[visit.title] ?? MediaTime(ticks: 0)
+      best[visit.title] = (
+        order,
+        Play(
+          title: visit.title, played: MediaTime(ticks: visit.played), advertised: full,
+          path: paths.names(path), ending: ending())
+      )
     }
     func format(_ ticks: Int64) -> String { DVDSmartTitleSelector.format(ticks) }
 
+    // The positions a branch played, cleared for each branch (its storage kept).
+    var playedHere: Set<MenuKey> = []
     while head < queue.count {
       var branch = queue[head]
       head += 1
-      var playedHere: Set<MenuKey> = []
-      func closeVisit(_ ending: String) {
+      playedHere.removeAll(keepingCapacity: true)
+      func closeVisit(_ ending: @autoclosure () -> String) {
         guard let v = branch.visit else { return }
-        let full = advertised[v.title] ?? MediaTime(ticks: 0)
-        record(
-          Play(
-            title: v.title, played: MediaTime(ticks: v.played), advertised: full,
-            path: branch.path, ending: ending))
+        record(v, path: branch.path, ending: ending)
         branch.visit = nil
       }
       branchLoop: while true {
@@ -218,19 +229,17 @@ public enum DVDMainFeatureSearch {
             sawButtons = true
             if seenMenus.insert(here).inserted, menuStates < limits.menuStates {
               menuStates += 1
-              let place = describe(vm)
+              let place = Place(vm)
               for press in presses(groups, display: vm.registers.sp[14]) {
                 pressed += 1
                 for fork in explore(
-                  vm, budget: &commandsLeft, warnings: &warnings,
+                  vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
                   { $0.activate(button: press.button.number, command: press.button.command) })
                 where fork.linked {
-                  queue.append(
-                    Branch(
-                      vm: fork.vm,
-                      path: branch.path + [
-                        "\(place) button \(press.button.number)\(press.label)\(fork.note)"
-                      ]))
+                  let step = Step.button(
+                    place: place, button: press.button.number, label: press.label,
+                    draws: fork.draws)
+                  queue.append(Branch(vm: fork.vm, path: paths.append(branch.path, step)))
                 }
               }
             } else if menuStates >= limits.menuStates {
@@ -270,26 +279,24 @@ public enum DVDMainFeatureSearch {
             var recorded = false
             var expired = false
             for fork in explore(
-              vm, budget: &commandsLeft, warnings: &warnings,
+              vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
               { $0.advance(seconds: left)?.linked ?? false })
             where fork.linked {
               expired = true
               let carry =
                 fork.vm.domain == .title && fork.vm.titleNumber == handed?.title ? handed : nil
-              let step =
-                "navigation timer expired after \(left) s of title \(title) → SPRM 10: VTS \(vm.titleSet) PGC \(vm.registers.sp[10])\(fork.note)"
+              let step = Step.timer(
+                left: left, title: title, titleSet: vm.titleSet,
+                programChain: vm.registers.sp[10], draws: fork.draws)
               if carry == nil, inPlayback, !recorded, let v = handed {
                 recorded = true
-                let full = advertised[v.title]?.ticks ?? 0
-                record(
-                  Play(
-                    title: v.title, played: MediaTime(ticks: v.played),
-                    advertised: MediaTime(ticks: full), path: branch.path,
-                    ending:
-                      "left after \(format(v.played)) of \(format(full)): the navigation timer expired"
-                  ))
+                record(v, path: branch.path) {
+                  let full = advertised[v.title]?.ticks ?? 0
+                  return
+                    "left after \(format(v.played)) of \(format(full)): the navigation timer expired"
+                }
               }
-              enqueue(Branch(vm: fork.vm, path: branch.path + [step], visit: carry))
+              enqueue(fork.vm, branch.path, step, visit: carry)
             }
             if expired && inPlayback {
               branch.visit = nil
@@ -299,7 +306,7 @@ public enum DVDMainFeatureSearch {
         }
         branch.visit?.played += content
         let forks = explore(
-          branch.vm, budget: &commandsLeft, warnings: &warnings,
+          branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
           { vm in
             vm.advance(seconds: seconds)
             vm.finishCell()
@@ -307,9 +314,11 @@ public enum DVDMainFeatureSearch {
           })
         guard let first = forks.first else { break }
         for fork in forks.dropFirst() {
-          enqueue(Branch(vm: fork.vm, path: branch.path + ["rnd" + fork.note], visit: branch.visit))
+          enqueue(fork.vm, branch.path, .random(draws: fork.draws), visit: branch.visit)
         }
-        if !first.note.isEmpty { branch.path.append("rnd" + first.note) }
+        if !first.draws.isEmpty {
+          branch.path = paths.append(branch.path, .random(draws: first.draws))
+        }
         branch.vm = first.vm
         if branch.vm.domain == .title, let v = branch.visit, branch.vm.titleNumber == v.title,
           !branch.vm.stopped, branch.vm.currentCell != nil
@@ -317,16 +326,18 @@ public enum DVDMainFeatureSearch {
           continue
         }
         if let v = branch.visit {
-          let full = advertised[v.title]?.ticks ?? 0
-          let next =
-            branch.vm.stopped
-            ? "stopped"
-            : (branch.vm.domain == .title
-              ? "title \(branch.vm.titleNumber ?? 0)" : "a menu")
+          let next = branch.vm
           closeVisit(
-            v.played < full
-              ? "left for \(next) after \(format(v.played)) of \(format(full))"
-              : "played to the end, then \(next)")
+            {
+              let full = advertised[v.title]?.ticks ?? 0
+              let target =
+                next.stopped
+                ? "stopped"
+                : (next.domain == .title ? "title \(next.titleNumber ?? 0)" : "a menu")
+              return v.played < full
+                ? "left for \(target) after \(format(v.played)) of \(format(full))"
+                : "played to the end, then \(target)"
+            }())
         }
       }
       warnings += branch.vm.warnings.filter { !warnings.contains($0) }
@@ -340,19 +351,4 @@ public enum DVDMainFeatureSearch {
       warnings: warnings)
   }
 
-  /// "VMGM PGC 1", "VTS 2 menu PGC 3", with the non-zero GPRMs.
-  static func describe(_ vm: DVDVirtualMachine) -> String {
-    var text: String
-    switch vm.domain {
-    case .firstPlay: text = "First Play"
-    case .videoManagerMenu: text = "VMGM PGC \(vm.programChainNumber)"
-    case .titleSetMenu: text = "VTS \(vm.titleSet) menu PGC \(vm.programChainNumber)"
-    case .title: text = "VTS \(vm.titleSet) PGC \(vm.programChainNumber)"
-    }
-    let set = (0..<16).filter { vm.registers.gp[$0] != 0 }
-    if !set.isEmpty {
-      text += " (" + set.map { "GPRM\($0) = \(vm.registers.gp[$0])" }.joined(separator: ", ") + ")"
-    }
-    return text
-  }
 }
