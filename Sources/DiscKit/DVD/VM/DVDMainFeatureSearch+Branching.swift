@@ -23,8 +23,9 @@ extension DVDMainFeatureSearch {
       draws.isEmpty
         ? ""
         : " ("
-          + draws.map { "rnd GPRM\($0.register) = \($0.value) of 1…\($0.bound)" }
-          .joined(separator: ", ") + ")"
+          + TextJoin.join(
+            draws.map { "rnd GPRM\($0.register) = \($0.value) of 1…\($0.bound)" },
+            separator: ", ") + ")"
     }
   }
 
@@ -158,6 +159,6 @@ extension DVDMainFeatureSearch {
     if type & 1 != 0 { names.append("wide") }
     if type & 2 != 0 { names.append("letterbox") }
     if type & 4 != 0 { names.append("pan & scan") }
-    return names.joined(separator: "/")
+    return TextJoin.join(names, separator: "/")
   }
 }

@@ -27,7 +27,9 @@ extension DVDMainFeatureSearch {
       }
       let set = (0..<16).filter { general[$0] != 0 }
       if !set.isEmpty {
-        text += " (" + set.map { "GPRM\($0) = \(general[$0])" }.joined(separator: ", ") + ")"
+        text +=
+          " ("
+          + TextJoin.join(set.map { "GPRM\($0) = \(general[$0])" }, separator: ", ") + ")"
       }
       return text
     }
