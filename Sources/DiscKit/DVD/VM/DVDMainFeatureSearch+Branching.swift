@@ -49,7 +49,10 @@ extension DVDMainFeatureSearch {
     sampled: inout Set<Int>, _ step: (inout DVDVirtualMachine) -> Bool
   ) -> [Fork] {
     var forks: [Fork] = []
-    var plans: [[UInt16]] = [[]]
+    // The plans still to run, last first; the first run's (no planned outcomes) is kept apart
+    // so that a step without `rnd` (nearly every one) allocates no list of plans.
+    var plans: [[UInt16]] = []
+    var firstPlan: [UInt16]? = []
     var runs = 0
     func warn(_ kind: Int, _ draw: DVDVirtualMachine.RandomDraw, _ text: () -> String) {
       guard sampled.insert(kind << 40 ^ draw.register << 20 ^ (draw.bound & 0xFFFFF)).inserted
@@ -57,7 +60,8 @@ extension DVDMainFeatureSearch {
       let note = text()
       if !warnings.contains(note) { warnings.append(note) }
     }
-    while let plan = plans.popLast() {
+    while let plan = firstPlan ?? plans.popLast() {
+      firstPlan = nil
       if runs > 0 && budget <= 0 {
         let note = "the search's command budget ran out; rnd outcomes were left unexplored"
         if !warnings.contains(note) { warnings.append(note) }

@@ -87,20 +87,22 @@ public enum DVDMainFeatureSearch {
     var timer: SIMD2<UInt16>  // SPRM 9, 10
 
     func hash(into hasher: inout Hasher) {
-      let place: Int
+      let place: UInt64
       switch domain {
       case .firstPlay: place = 0
       case .videoManagerMenu: place = 1
       case .titleSetMenu: place = 2
       case .title: place = 3
       }
-      hasher.combine(place << 60 ^ titleSet << 40 ^ programChain << 20 ^ cell)
+      // The fields folded into two words (equal keys fold equally; the Hasher mixes them).
       let words = unsafeBitCast(general, to: SIMD4<UInt64>.self)
-      hasher.combine(words[0])
-      hasher.combine(words[1])
-      hasher.combine(words[2])
-      hasher.combine(words[3])
-      hasher.combine(UInt32(timer[0]) << 16 | UInt32(timer[1]))
+      let position =
+        place << 62 ^ UInt64(truncatingIfNeeded: titleSet) << 44
+        ^ UInt64(truncatingIfNeeded: programChain) << 24 ^ UInt64(truncatingIfNeeded: cell)
+      let timerWord = UInt64(timer[0]) << 16 | UInt64(timer[1])
+      hasher.combine(position ^ timerWord &* 0x9E37_79B9_7F4A_7C15 ^ words[0])
+      hasher.combine(
+        words[1] ^ (words[2] &* 0xC2B2_AE3D_27D4_EB4F) ^ (words[3] &* 0x1656_67B1_9E37_79F9))
     }
   }
 
@@ -145,6 +147,7 @@ public enum DVDMainFeatureSearch {
         Branch(vm: fork.vm, path: paths.append(-1, .firstPlay(draws: fork.draws))))
     }
     var head = 0
+    let emptyVM = DVDVirtualMachine(program: program)
     var seenMenus: Set<MenuKey> = []
     var best: [Int: (order: Int, play: Play)] = [:]
     var order = 0
@@ -180,12 +183,26 @@ public enum DVDMainFeatureSearch {
     }
     func format(_ ticks: Int64) -> String { DVDSmartTitleSelector.format(ticks) }
 
-    // The positions a branch played, cleared for each branch (its storage kept).
-    var playedHere: Set<MenuKey> = []
+    // The positions a branch played, cleared for each branch (its storage kept). Most branches
+    // play a few cells: a list is searched until it holds 16, then a set takes over.
+    var playedList: [MenuKey] = []
+    var playedSet: Set<MenuKey> = []
+    func insertPlayed(_ key: MenuKey) -> Bool {
+      if playedSet.isEmpty {
+        if playedList.contains(key) { return false }
+        playedList.append(key)
+        if playedList.count >= 16 { playedSet = Set(playedList) }
+        return true
+      }
+      return playedSet.insert(key).inserted
+    }
     while head < queue.count {
-      var branch = queue[head]
+      // Taken out of the queue (not copied): the queue's slot keeps an empty path.
+      var branch = Branch(vm: emptyVM, path: -1)
+      swap(&branch, &queue[head])
       head += 1
-      playedHere.removeAll(keepingCapacity: true)
+      playedList.removeAll(keepingCapacity: true)
+      if !playedSet.isEmpty { playedSet.removeAll(keepingCapacity: true) }
       func closeVisit(_ ending: @autoclosure () -> String) {
         guard let v = branch.visit else { return }
         record(v, path: branch.path, ending: ending)
@@ -214,7 +231,7 @@ public enum DVDMainFeatureSearch {
         } else if branch.visit != nil {
           closeVisit(vm.domain == .title ? "left the title" : "left for a menu")
         }
-        guard playedHere.insert(here).inserted else {
+        guard insertPlayed(here) else {
           closeVisit("loops")
           break
         }
