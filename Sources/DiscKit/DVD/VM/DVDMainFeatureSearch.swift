@@ -197,6 +197,12 @@ public enum DVDMainFeatureSearch {
       return playedSet.insert(key).inserted
     }
     while head < queue.count {
+      // The explored front of the queue is dropped now and then, so that the queue's storage
+      // is reused instead of growing with every branch ever queued.
+      if head >= 32 && head * 2 >= queue.count {
+        queue.removeFirst(head)
+        head = 0
+      }
       // Taken out of the queue (not copied): the queue's slot keeps an empty path.
       var branch = Branch(vm: emptyVM, path: -1)
       swap(&branch, &queue[head])
