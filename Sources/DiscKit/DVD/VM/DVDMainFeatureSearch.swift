@@ -229,13 +229,13 @@ public enum DVDMainFeatureSearch {
           break
         }
         cellsLeft -= 1
-        let vm = branch.vm
-        let here = key(vm)
-        if vm.domain == .title, let title = vm.titleNumber {
+        // The branch's VM is read in place (a copy would cost more than the reads).
+        let here = key(branch.vm)
+        if branch.vm.domain == .title, let title = branch.vm.titleNumber {
           if let v = branch.visit, v.title != title { closeVisit("left for title \(title)") }
           if branch.visit == nil { branch.visit = Visit(title: title, played: 0) }
         } else if branch.visit != nil {
-          closeVisit(vm.domain == .title ? "left the title" : "left for a menu")
+          closeVisit(branch.vm.domain == .title ? "left the title" : "left for a menu")
         }
         guard insertPlayed(here) else {
           closeVisit("loops")
@@ -243,22 +243,25 @@ public enum DVDMainFeatureSearch {
         }
         let infiniteStill =
           cell.stillTime == 0xFF
-          || (vm.cellNumber == (vm.chain?.cells.count ?? 0)
-            && vm.chain?.chain.stillTime == 0xFF)
-        if vm.domain != .title {
+          || (branch.vm.cellNumber == (branch.vm.chain?.cells.count ?? 0)
+            && branch.vm.chain?.chain.stillTime == 0xFF)
+        if branch.vm.domain != .title {
           let groups = reader.groups(
-            titleSet: vm.domain == .titleSetMenu ? vm.titleSet : 0, cell: cell)
+            titleSet: branch.vm.domain == .titleSetMenu ? branch.vm.titleSet : 0, cell: cell)
           if !groups.isEmpty {
             sawButtons = true
             if seenMenus.insert(here).inserted, menuStates < limits.menuStates {
               menuStates += 1
-              let place = Place(vm)
-              for press in presses(groups, display: vm.registers.sp[14]) {
+              let place = Place(branch.vm)
+              for press in presses(groups, display: branch.vm.registers.sp[14]) {
                 pressed += 1
-                for fork in explore(
-                  vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
+                // Forks are taken out of the list in order (moved, not copied).
+                var forks = explore(
+                  branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
                   { $0.activate(button: press.button.number, command: press.button.command) })
-                where fork.linked {
+                forks.reverse()
+                while let fork = forks.popLast() {
+                  guard fork.linked else { continue }
                   let step = Step.button(
                     place: place, button: press.button.number, label: press.label,
                     draws: fork.draws)
@@ -275,12 +278,12 @@ public enum DVDMainFeatureSearch {
         }
         // The content this cell plays (a cell past the end of the title VOBs plays nothing).
         var content: Int64 = 0
-        if vm.domain == .title, branch.visit != nil, cell.countsForDuration {
-          let available = sectors(vm.titleSet)
+        if branch.vm.domain == .title, branch.visit != nil, cell.countsForDuration {
+          let available = sectors(branch.vm.titleSet)
           if available > 0, Int64(cell.lastSector) >= available {
             // A player cannot read it: the cell plays nothing (a warning, not a failure).
             let note =
-              "title \(vm.titleNumber ?? 0) cell \(vm.cellNumber) lies outside the title VOBs (sector \(cell.lastSector) of \(available)); it plays nothing"
+              "title \(branch.vm.titleNumber ?? 0) cell \(branch.vm.cellNumber) lies outside the title VOBs (sector \(cell.lastSector) of \(available)); it plays nothing"
             if !warnings.contains(note) { warnings.append(note) }
           } else {
             content = cell.playbackTime.ticks90k
@@ -292,25 +295,25 @@ public enum DVDMainFeatureSearch {
         // The navigation timer: an expiry in this cell (or in its infinite still) is one more
         // edge. It ends the branch when it comes before the cell's end; at an infinite still the
         // branch also goes on as if a viewer stepped over the still.
-        if vm.navigationTimerRunning {
-          let left = Int64(vm.registers.sp[9])
+        if branch.vm.navigationTimerRunning {
+          let left = Int64(branch.vm.registers.sp[9])
           let inPlayback = left <= seconds
           if inPlayback || infiniteStill {
             var handed = branch.visit
             handed?.played += inPlayback ? min(content, left * 90_000) : content
-            let title = vm.titleNumber ?? 0
+            let title = branch.vm.titleNumber ?? 0
             var recorded = false
             var expired = false
             for fork in explore(
-              vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
+              branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
               { $0.advance(seconds: left)?.linked ?? false })
             where fork.linked {
               expired = true
               let carry =
                 fork.vm.domain == .title && fork.vm.titleNumber == handed?.title ? handed : nil
               let step = Step.timer(
-                left: left, title: title, titleSet: vm.titleSet,
-                programChain: vm.registers.sp[10], draws: fork.draws)
+                left: left, title: title, titleSet: branch.vm.titleSet,
+                programChain: branch.vm.registers.sp[10], draws: fork.draws)
               if carry == nil, inPlayback, !recorded, let v = handed {
                 recorded = true
                 record(v, path: branch.path) {
@@ -328,15 +331,17 @@ public enum DVDMainFeatureSearch {
           }
         }
         branch.visit?.played += content
-        let forks = explore(
+        var forks = explore(
           branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
           { vm in
             vm.advance(seconds: seconds)
             vm.finishCell()
             return true
           })
-        guard let first = forks.first else { break }
-        for fork in forks.dropFirst() {
+        // The first outcome continues the branch, the others are queued (moved out in order).
+        forks.reverse()
+        guard let first = forks.popLast() else { break }
+        while let fork = forks.popLast() {
           enqueue(fork.vm, branch.path, .random(draws: fork.draws), visit: branch.visit)
         }
         if !first.draws.isEmpty {
