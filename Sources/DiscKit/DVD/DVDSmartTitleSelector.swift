@@ -132,7 +132,8 @@ package enum DVDSmartTitleSelector {
       }
     }
     if !unreached.isEmpty {
-      reason += "; longer but reached by no menu: " + TextJoin.join(unreached.prefix(5), separator: ", ")
+      reason +=
+        "; longer but reached by no menu: " + TextJoin.join(unreached.prefix(5), separator: ", ")
       if unreached.count > 5 { reason += " and \(unreached.count - 5) more" }
     }
     let cutShort = search.plays.filter { $0.title != best.title && $0.played < $0.advertised }

@@ -179,8 +179,7 @@ extension DVDVirtualMachine {
     let cell = cells[cellNumber - 1]
     let number = Int(cell.cellCommandNumber)
     let commands = chain.cellCommands
-    if number != 0, number <= commands.count, let link = evaluate(commands[(number - 1)..<number])
-    {
+    if number != 0, number <= commands.count, let link = evaluate(commands[(number - 1)..<number]) {
       return link
     }
     if stopped { return .exit }
