@@ -97,7 +97,9 @@ package struct HLSVariant: Sendable, Hashable {
 
   /// The multivariant playlist text; `uri` names the media playlist (relative to this one).
   package func text(uri: String) -> String {
-    var attributes = ["BANDWIDTH=\(max(bandwidth, 1))", "AVERAGE-BANDWIDTH=\(max(averageBandwidth, 1))"]
+    var attributes = [
+      "BANDWIDTH=\(max(bandwidth, 1))", "AVERAGE-BANDWIDTH=\(max(averageBandwidth, 1))",
+    ]
     if !codecs.isEmpty { attributes.append("CODECS=\"\(codecs.joined(separator: ","))\"") }
     if let resolution { attributes.append("RESOLUTION=\(resolution.width)x\(resolution.height)") }
     if let frameRate { attributes.append("FRAME-RATE=\(frameRate)") }
@@ -112,7 +114,9 @@ package struct HLSVariant: Sendable, Hashable {
   /// The video frame rate the first play item's stream number table gives for `pid`.
   private static func frameRate(title: DiscTitle, pid: Int) -> Double? {
     guard case .bluray(let bluray) = title.content,
-      let stream = bluray.playlist.playItems.first?.streams.video.first(where: { Int($0.pid) == pid })
+      let stream = bluray.playlist.playItems.first?.streams.video.first(where: {
+        Int($0.pid) == pid
+      })
     else { return nil }
     switch stream.rate {
     case 1: return 24_000.0 / 1001

@@ -28,7 +28,8 @@ struct ServerHLSCodecsTests {
 
   /// The `EXT-X-STREAM-INF` attributes of a multivariant playlist (quoted values unquoted).
   static func attributes(_ text: String) -> [String: String] {
-    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") })
+    guard
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") })
     else { return [:] }
     var result: [String: String] = [:]
     var rest = Substring(line.dropFirst("#EXT-X-STREAM-INF:".count))
@@ -108,7 +109,8 @@ struct ServerHLSCodecsTests {
       #expect(ours["RESOLUTION"] == "\(probe["width"] ?? "")x\(probe["height"] ?? "")", "\(disc)")
       let rate = (probe["r_frame_rate"] ?? "").split(separator: "/").compactMap { Double($0) }
       #expect(rate.count == 2 && ours["FRAME-RATE"] == String(format: "%.3f", rate[0] / rate[1]))
-      let range = ["smpte2084": "PQ", "arib-std-b67": "HLG"][probe["color_transfer"] ?? ""] ?? "SDR"
+      let range =
+        ["smpte2084": "PQ", "arib-std-b67": "HLG"][probe["color_transfer"] ?? ""] ?? "SDR"
       #expect(ours["VIDEO-RANGE"] == range, "\(disc)")
       #expect(Int(ours["BANDWIDTH"] ?? "") ?? 0 >= Int(ours["AVERAGE-BANDWIDTH"] ?? "") ?? 0)
 

@@ -52,7 +52,8 @@ struct ServerTrueHDJoinTests {
           let b = bytes[(start + 9)..<(start + 14)].map(UInt64.init)
           pts = (b[0] >> 1 & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 | b[3] << 7 | b[4] >> 1
         }
-        current = PES(pts: pts, payload: Array(bytes[(start + 9 + Int(bytes[start + 8]))..<(i + 188)]))
+        current = PES(
+          pts: pts, payload: Array(bytes[(start + 9 + Int(bytes[start + 8]))..<(i + 188)]))
       } else {
         current?.payload += bytes[start..<(i + 188)]
       }
@@ -64,10 +65,12 @@ struct ServerTrueHDJoinTests {
   /// ffmpeg's warnings reading `input` (`[truehd @ 0x…]` addresses dropped).
   static func warnings(_ input: String, _ map: [String] = ["-map", "0"]) throws -> [String] {
     let run = try Tool.run(
-      "ffmpeg", ["-nostdin", "-hide_banner", "-v", "warning", "-i", input] + map + ["-f", "null", "-"])
+      "ffmpeg",
+      ["-nostdin", "-hide_banner", "-v", "warning", "-i", input] + map + ["-f", "null", "-"])
     #expect(run.status == 0, "\(input): \(run.stderr)")
     return run.stderr.split(separator: "\n").map { line in
-      guard line.hasPrefix("["), let at = line.firstIndex(of: "@"), let close = line.firstIndex(of: "]")
+      guard line.hasPrefix("["), let at = line.firstIndex(of: "@"),
+        let close = line.firstIndex(of: "]")
       else { return String(line) }
       return String(line[..<at]) + String(line[close...])
     }
@@ -96,7 +99,9 @@ struct ServerTrueHDJoinTests {
     let base = server.base + "/discs/\(id)/titles/00000"
 
     // The oracles from the sources.
-    let sourceBytes = try Self.sources.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0))) }
+    let sourceBytes = try Self.sources.map {
+      [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0)))
+    }
     let concatenated = dir.path + "/sources.ts"
     try Data(sourceBytes.joined()).write(to: URL(fileURLWithPath: concatenated))
     let spliceWarnings = try Self.warnings(concatenated, ["-map", "0:a:0"]).filter {

@@ -679,9 +679,9 @@ struct PlaylistPlanner {
         let a = analyses[s.clip]
         // Cut points: entry points inside the item, evenly chosen.
         let inside = a.entryPoints(stc: s.stc).map { UInt32(truncatingIfNeeded: $0.pts90k >> 1) }
-        .filter {
-          $0 &- s.inTime > 0 && $0 &- s.inTime < s.outTime &- s.inTime
-        }
+          .filter {
+            $0 &- s.inTime > 0 && $0 &- s.inTime < s.outTime &- s.inTime
+          }
         var cuts: [UInt32] = []
         if !inside.isEmpty {
           for p in 1..<pieces {

@@ -83,6 +83,7 @@ enum ClipConverter {
       videoPID: video.info.pid, videoCodec: video.codec, pcrPID: pmt.pcrPID,
       passThrough: program.format == .bdav,
       capturePIDs: Set(carried.map(\.info.pid)), remap: remap)
+    consumer.pmtPID = program.pmtPID
     var reader = TransportPacketReader(format: program.format)
     let points = try copy(
       source, path: path, to: destination, through: &consumer, reader: &reader,
@@ -249,7 +250,8 @@ enum ClipConverter {
       let longest = consumer.spans.max { $0.count < $1.count } ?? consumer.spans[0]
       let longestSpan = longest.maxDelta - longest.minDelta
       let frameDuration: Double =
-        longest.count > 1 && longestSpan > 0 ? Double(longestSpan) / Double(longest.count - 1) : 3600
+        longest.count > 1 && longestSpan > 0
+        ? Double(longestSpan) / Double(longest.count - 1) : 3600
       fps = 90000 / frameDuration
       var sequences: [BDMVClipAnalysis.STCSequence] = []
       for (k, span) in consumer.spans.enumerated() {
@@ -411,6 +413,11 @@ struct ConvertingConsumer: TransportPacketConsumer {
   /// video times. A clip whose PCR restarts has several (ffmpeg streams concatenated).
   var stcStarts: [Int64] = [0]
   var spans: [VideoSpan] = [VideoSpan()]
+  /// The PMT PID (with the PIDs below 0x20: PSI/SI packets, which carry no time).
+  var pmtPID: UInt16 = 0x1FFF
+  /// The first of the PSI/SI packets right before the current packet: a restarted stream's
+  /// tables (ffmpeg writes SDT, PAT and PMT before the first PCR) open its STC sequence.
+  var psiRunStart: Int64?
   /// The most STC sequences a clip may have (`number_of_STC_sequences` is 8 bits).
   static let maximumSTCSequences = 255
 
@@ -474,6 +481,9 @@ struct ConvertingConsumer: TransportPacketConsumer {
     }
     let pid = packet.pid
     let header = packet.header
+    let isPSI = pid < 0x20 || pid == pmtPID
+    if isPSI, psiRunStart == nil { psiRunStart = index }
+    defer { if !isPSI { psiRunStart = nil } }
     if pid == pcrPID, let pcr = Self.pcr(packet) { recordPCR(pcr, index: index, packet: packet) }
     if pid == videoPID {
       finder.consume(packet)
@@ -585,7 +595,7 @@ struct ConvertingConsumer: TransportPacketConsumer {
         }
         return
       }
-      stcStarts.append(index)
+      stcStarts.append(psiRunStart ?? index)
       spans.append(VideoSpan())
       let rate = ticksPerPacket ?? Self.nominalTicksPerPacket
       let value = last.value + Int64((Double(packets) * rate).rounded())

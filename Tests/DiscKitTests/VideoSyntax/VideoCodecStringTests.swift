@@ -1,8 +1,7 @@
+import DiscKit
 import DiscKitTestSupport
 import Foundation
 import Testing
-
-import DiscKit
 
 /// RFC 6381 codec strings from the sequence parameter set: `hvc1` against ffmpeg's
 /// `trace_headers` bits (``HEVCTraceOracle``), `avc1` and the H.264 picture size against ffmpeg
@@ -55,13 +54,23 @@ struct VideoCodecStringTests {
     }
     for input in inputs {
       let es = dir.path + "/es.h264"
-      _ = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", input, "-map", "0:v", "-c", "copy", "-f", "h264", es])
+      _ = try Tool.run(
+        "ffmpeg",
+        [
+          "-nostdin", "-v", "error", "-y", "-i", input, "-map", "0:v", "-c", "copy", "-f", "h264",
+          es,
+        ])
       let sps = try #require(try Self.nals(es).first { $0.first.map { $0 & 0x1F == 7 } == true })
       let size = try VideoCodecString.avcPictureSize(sequenceParameterSet: sps)
       let probe = try Tool.run(
         "ffprobe",
-        ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", es])
-      #expect("\(size.width),\(size.height)" == probe.text.trimmingCharacters(in: .whitespacesAndNewlines), "\(input)")
+        [
+          "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of",
+          "csv=p=0", es,
+        ])
+      #expect(
+        "\(size.width),\(size.height)"
+          == probe.text.trimmingCharacters(in: .whitespacesAndNewlines), "\(input)")
       // ffmpeg's HLS muxer (given the SPS as extradata by h264_metadata) writes the avc1 value.
       let hls = dir.path + "/hls"
       try? FileManager.default.removeItem(atPath: hls)
@@ -69,7 +78,8 @@ struct VideoCodecStringTests {
       _ = try Tool.run(
         "ffmpeg",
         [
-          "-nostdin", "-v", "error", "-i", es, "-c", "copy", "-bsf:v", "h264_metadata", "-b:v", "1M",
+          "-nostdin", "-v", "error", "-i", es, "-c", "copy", "-bsf:v", "h264_metadata", "-b:v",
+          "1M",
           "-f", "hls", "-hls_playlist_type", "vod", "-master_pl_name", "m.m3u8", hls + "/o.m3u8",
         ])
       let master = (try? String(contentsOfFile: hls + "/m.m3u8", encoding: .utf8)) ?? ""
@@ -85,7 +95,9 @@ struct VideoCodecStringTests {
     for name in ["hdr10.hevc", "sdr-422-full.hevc"] {
       let path = Self.root + "/" + name
       guard FileManager.default.fileExists(atPath: path) else { continue }
-      units += try Self.nals(path).filter { ($0[$0.startIndex] >> 1) & 0x3F == 33 }.map { ($0, true) }
+      units += try Self.nals(path).filter { ($0[$0.startIndex] >> 1) & 0x3F == 33 }.map {
+        ($0, true)
+      }
     }
     // H.264 SPS-shaped bytes (High profile header, then arbitrary bits) for the H.264 paths.
     let avc: [UInt8] = [
@@ -103,7 +115,9 @@ struct VideoCodecStringTests {
           bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
             in: 0...255, using: &generator)
         }
-        if Bool.random(using: &generator) { bytes.removeLast(Int.random(in: 0..<bytes.count, using: &generator)) }
+        if Bool.random(using: &generator) {
+          bytes.removeLast(Int.random(in: 0..<bytes.count, using: &generator))
+        }
         if hevc {
           _ = try? VideoCodecString.HEVCGeneralProfile(sequenceParameterSet: bytes[...]).codecString
         } else {
