@@ -59,7 +59,7 @@ package struct HLSVariant: Sendable, Hashable {
       }
     }
     for stream in streams {
-      let label = String(format: "0x%04X %@", stream.id, stream.codec)
+      let label = "0x" + String(stream.id, radix: 16, uppercase: true) + " " + stream.codec
       switch (stream.kind, stream.codingType) {
       case (.video, _) where stream.id == video?.id && sps != nil:
         if let sps { codecs.append(sps.codec) }

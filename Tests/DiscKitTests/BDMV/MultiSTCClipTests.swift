@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// A clip with three STC sequences (issue 20): `stc3.ts` of TestImages/scripts/make-epochs.sh is
-/// three ffmpeg streams byte-concatenated (e2, e1, e3: the PCR and PTS restart twice), authored
+/// three ffmpeg streams byte-concatenated (e1, e2, e3: the PCR and PTS jump twice), authored
 /// into one clip whose CLPI lists three STC sequences, played by `bd-stc` title 1 as three play
 /// items (`ref_to_STC_id` 0, 1, 2) and by title 2 after another clip.
 ///
@@ -19,7 +19,7 @@ struct MultiSTCClipTests {
     Tool.has("ffmpeg") && Tool.has("ffprobe")
     && FileManager.default.fileExists(atPath: epochs("bd-stc/BDMV/index.bdmv"))
   static let missing = "needs ffmpeg, ffprobe and TestImages/scripts/make-epochs.sh output"
-  static let parts = ["e2", "e1", "e3"].map { epochs("clips/\($0).ts") }
+  static let parts = ["e1", "e2", "e3"].map { epochs("clips/\($0).ts") }
 
   static func disc() throws -> BlurayDisc {
     try BlurayDisc(fileSystem: try FolderFileSystem(root: epochs("bd-stc")))
