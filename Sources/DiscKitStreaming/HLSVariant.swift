@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import Foundation
 
 /// The one variant of a title's HLS multivariant playlist (RFC 8216 4.3.4.2,
