@@ -3,6 +3,8 @@ import DiscKit
 /// An in-memory file system for tests: absolute paths to bytes, directories implied.
 package struct MemoryFileSystem: DiscFileSystem {
   package var files: [String: [UInt8]]
+
+  package init(files: [String: [UInt8]]) { self.files = files }
   package var kind: FileSystemKind { .folder }
   package var revision: String? { nil }
   package var volumeLabel: String { "memory" }

@@ -35,6 +35,23 @@ package final class UDFTestImageBuilder {
     package var extentPastEnd = false
     /// Extra bytes appended to the file entry's L_AD (absurd lengths).
     package var informationLengthOverride: UInt64?
+
+    package init(
+      name: String, content: Content, form: Form = .long, useFileEntry: Bool = false,
+      extentLimit: Int64 = 0x3FFF_F800, adsPerDescriptor: Int? = nil, holeEvery: Int? = nil,
+      aedLoop: Bool = false, extentPastEnd: Bool = false, informationLengthOverride: UInt64? = nil
+    ) {
+      self.name = name
+      self.content = content
+      self.form = form
+      self.useFileEntry = useFileEntry
+      self.extentLimit = extentLimit
+      self.adsPerDescriptor = adsPerDescriptor
+      self.holeEvery = holeEvery
+      self.aedLoop = aedLoop
+      self.extentPastEnd = extentPastEnd
+      self.informationLengthOverride = informationLengthOverride
+    }
   }
 
   package struct Directory {
@@ -44,6 +61,18 @@ package final class UDFTestImageBuilder {
     package var embedded = false
     package var deletedEntries = 0
     package var selfLoop = false
+
+    package init(
+      name: String, children: [Node], fragmented: Bool = false, embedded: Bool = false,
+      deletedEntries: Int = 0, selfLoop: Bool = false
+    ) {
+      self.name = name
+      self.children = children
+      self.fragmented = fragmented
+      self.embedded = embedded
+      self.deletedEntries = deletedEntries
+      self.selfLoop = selfLoop
+    }
   }
 
   package indirect enum Node {
@@ -65,6 +94,24 @@ package final class UDFTestImageBuilder {
     package var sparable = false
     package var relocate: [String] = []
     package var label = "DiscKit Test"
+
+    package init(
+      revision: UInt16 = 0x0250, metadata: Bool = true, splitMetadata: Bool = false,
+      useEFE: Bool = true, corruptMainMetadataFile: Bool = false, corruptMainCopyOfBlock: Int? = nil,
+      vdpLoop: Bool = false, sparable: Bool = false, relocate: [String] = [],
+      label: String = "DiscKit Test"
+    ) {
+      self.revision = revision
+      self.metadata = metadata
+      self.splitMetadata = splitMetadata
+      self.useEFE = useEFE
+      self.corruptMainMetadataFile = corruptMainMetadataFile
+      self.corruptMainCopyOfBlock = corruptMainCopyOfBlock
+      self.vdpLoop = vdpLoop
+      self.sparable = sparable
+      self.relocate = relocate
+      self.label = label
+    }
   }
 
   package let config: Config

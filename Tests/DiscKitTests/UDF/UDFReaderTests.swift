@@ -36,9 +36,9 @@ struct UDFReaderTests {
   func splitMetadata() throws {
     let dir = try TemporaryDirectory()
     let whole = B()
-    whole.build(Self.sampleTree())
+    whole.build(B.sampleTree())
     let split = B(B.Config(splitMetadata: true))
-    split.build(Self.sampleTree())
+    split.build(B.sampleTree())
     let reference = try UDFTesting.write(whole, in: dir, name: "whole.udf")
     let splitPath = try UDFTesting.write(split, in: dir, name: "split.udf")
     let a = try UDFFileSystem(source: try FileByteSource(path: reference))
@@ -51,12 +51,12 @@ struct UDFReaderTests {
   @Test("sparable partition with relocated packets is read through the sparing table")
   func sparingTable() throws {
     let plain = B(B.Config(revision: 0x0201, metadata: false))
-    plain.build(Self.sampleTree(form: .short))
+    plain.build(B.sampleTree(form: .short))
     let sparable = B(
       B.Config(
         revision: 0x0201, metadata: false, sparable: true,
         relocate: ["/BDMV/STREAM/00002.m2ts", "/Ünïcødé ж 日本/Fé.txt"]))
-    sparable.build(Self.sampleTree(form: .short))
+    sparable.build(B.sampleTree(form: .short))
     #expect(sparable.relocations.count == 3)
     let expected = try UDFFileSystem(source: MemoryByteSource(plain.imageBytes()))
       .recursiveContents()
@@ -70,7 +70,7 @@ struct UDFReaderTests {
   @Test("concurrent listings and reads agree")
   func concurrentUse() async throws {
     let builder = B()
-    builder.build(Self.sampleTree())
+    builder.build(B.sampleTree())
     let fs = try UDFFileSystem(source: MemoryByteSource(builder.imageBytes()))
     let expected = builder.expected
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -88,7 +88,7 @@ struct UDFReaderTests {
     "file reads under several chunkings equal the whole file", arguments: [1, 7, 2048, 4095, 65536])
   func chunkings(chunk: Int) throws {
     let builder = B()
-    builder.build(Self.sampleTree())
+    builder.build(B.sampleTree())
     let fs = try UDFFileSystem(source: MemoryByteSource(builder.imageBytes()))
     let path = "/BDMV/STREAM/holes.bin"
     let file = try fs.openFile(atPath: path)
@@ -114,7 +114,7 @@ struct UDFReaderTests {
   @Test("case-insensitive lookup and not-found errors")
   func lookups() throws {
     let builder = B()
-    builder.build(Self.sampleTree())
+    builder.build(B.sampleTree())
     let fs = try UDFFileSystem(source: MemoryByteSource(builder.imageBytes()))
     #expect(
       try fs.readFile(atPath: "/bdmv/stream/00001.M2TS")
