@@ -1,5 +1,4 @@
 import DiscKit
-import DiscKitTestSupport
 import Foundation
 
 /// A VIDEO_TS folder with a seamless, interleaved angle block, built for tests (no Debian tool

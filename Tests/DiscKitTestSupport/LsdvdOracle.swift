@@ -1,6 +1,6 @@
 import DiscKit
-import DiscKitTestSupport
 import Foundation
+import Testing
 
 /// lsdvd's XML output (`lsdvd -x -Ox`), parsed into what the parity tests compare.
 package struct LsdvdOracle {
@@ -116,5 +116,20 @@ package struct LsdvdOracle {
       oracle.tracks.append(track)
     }
     return oracle
+  }
+}
+
+extension LsdvdOracle {
+  /// Expects DiscKit's lsdvd report on `folder` to equal `lsdvd -x -Ox` on it.
+  package static func compare(_ folder: String) throws {
+    let disc = try DVDDisc(fileSystem: try FolderFileSystem(root: folder))
+    let ours = LsdvdOracle.from(LsdvdTitleSelector.report(disc))
+    let theirs = try LsdvdOracle.run(folder)
+    #expect(ours.tracks.count == theirs.tracks.count, "track count in \(folder)")
+    for (a, b) in zip(ours.tracks, theirs.tracks) {
+      #expect(a == b, "\(folder): DiscKit \(a) vs lsdvd \(b)")
+    }
+    #expect(ours.longestTrack == theirs.longestTrack, "longest track in \(folder)")
+    #expect(!theirs.tracks.isEmpty, "lsdvd listed no titles for \(folder)")
   }
 }

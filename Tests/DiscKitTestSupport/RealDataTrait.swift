@@ -1,4 +1,3 @@
-import DiscKitTestSupport
 import Testing
 
 /// The real-data trait for the BDMV suites (`Fixtures.realDataMissing` is a `String`, traits want a `Comment`).

@@ -1,5 +1,4 @@
 import DiscKit
-import DiscKitTestSupport
 import Foundation
 import Testing
 

@@ -46,6 +46,6 @@ import Testing
       let source = try disc.byteSource(title: 1, angle: angle)
       #expect(try source.bytes(at: 0, count: Int(source.size)) == expected, "angle \(angle)")
     }
-    if Tool.has("lsdvd") { try LsdvdParityTests.compare(dir.path) }
+    if Tool.has("lsdvd") { try LsdvdOracle.compare(dir.path) }
   }
 }

@@ -15,7 +15,7 @@ struct UDFBadInputReferenceTests {
 
   @Test("a missing anchor at sector 256 falls back to the last sector; libudfread agrees")
   func anchorFallback() throws {
-    let builder = Self.small()
+    let builder = B.small()
     var image = builder.imageBytes()
     let expected = try UDFTesting.readEverything(image)
     image.replaceSubrange(256 * 2048..<257 * 2048, with: [UInt8](repeating: 0, count: 2048))
