@@ -47,7 +47,9 @@ package struct SyntheticBluray {
 
   /// A clip of `seconds` seconds starting at PTS `start45k`, with one entry point per second
   /// every `packetsPerSecond` packets.
-  package static func clipInfo(seconds: Int, start45k: UInt32 = 27000, packetsPerSecond: UInt32 = 1000)
+  package static func clipInfo(
+    seconds: Int, start45k: UInt32 = 27000, packetsPerSecond: UInt32 = 1000
+  )
     -> ClipInformation
   {
     let entries = (0..<seconds).map {

@@ -97,7 +97,8 @@ package final class UDFTestImageBuilder {
 
     package init(
       revision: UInt16 = 0x0250, metadata: Bool = true, splitMetadata: Bool = false,
-      useEFE: Bool = true, corruptMainMetadataFile: Bool = false, corruptMainCopyOfBlock: Int? = nil,
+      useEFE: Bool = true, corruptMainMetadataFile: Bool = false,
+      corruptMainCopyOfBlock: Int? = nil,
       vdpLoop: Bool = false, sparable: Bool = false, relocate: [String] = [],
       label: String = "DiscKit Test"
     ) {
