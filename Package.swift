@@ -149,11 +149,45 @@ let package = Package(
       dependencies: ["DiscKit"],
       path: "Tests/DiscKitTestSupport"
     ),
+    // Test fixtures written with DiscKitAuthoring (synthetic BDMV folders, ffmpeg clips, trees for
+    // the UDF writer), shared by the authoring, oracle and media tests. No C library.
+    .target(
+      name: "DiscKitAuthoringTestSupport",
+      dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitTestSupport"],
+      path: "Tests/DiscKitAuthoringTestSupport"
+    ),
+    // The test targets, named by what they link beyond DiscKit (each builds without the others):
+    // - `DiscKitTests`: the core's tests; DiscKit only (no C library, no authoring, no CLI). Their
+    //   oracles are hand-derived facts, inputs the test builds, and Debian tools run as processes.
     .testTarget(
       name: "DiscKitTests",
+      dependencies: ["DiscKit", "DiscKitTestSupport"]
+    ),
+    // - `DiscKitAuthoringTests`: the writers (UDF image writer, BDMV builder, flood disc, JAR
+    //   writer, HDMV assembler) and the core readers on what they write; no C library.
+    .testTarget(
+      name: "DiscKitAuthoringTests",
       dependencies: [
-        "DiscKit", "DiscKitAuthoring", "DiscKitOutput", "DiscKitReference", "DiscKitTestSupport",
-        "DiscKitCLI", "DiscKitCrosscheck", "DiscKitMedia",
+        "DiscKit", "DiscKitAuthoring", "DiscKitAuthoringTestSupport", "DiscKitTestSupport",
+      ]
+    ),
+    // - `DiscKitOracleTests`: comparisons with the C reference libraries (libudfread, libbluray,
+    //   libdvdread, libdvdnav through DiscKitReference) and `disckit crosscheck`, of the readers and
+    //   of the writers.
+    .testTarget(
+      name: "DiscKitOracleTests",
+      dependencies: [
+        "DiscKit", "DiscKitAuthoring", "DiscKitOutput", "DiscKitReference", "CUDFRead", "CBluray",
+        "DiscKitCLI", "DiscKitCrosscheck", "DiscKitAuthoringTestSupport", "DiscKitTestSupport",
+      ]
+    ),
+    // - `DiscKitMediaTests`: Matroska output over libavformat (DiscKitMedia), against mkvmerge,
+    //   ffprobe, lsdvd and libbluray.
+    .testTarget(
+      name: "DiscKitMediaTests",
+      dependencies: [
+        "DiscKit", "DiscKitMedia", "DiscKitAuthoring", "DiscKitReference",
+        "DiscKitAuthoringTestSupport", "DiscKitTestSupport",
       ]
     ),
     // The output target's own tests (atomic writer, signal policy): no C library but the shim.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# UDF test images for the UDF reader tests (Tests/DiscKitTests/UDF). Writes into $OUT.
+# UDF test images for the UDF reader tests (Tests/DiscKitTests/UDF, Tests/DiscKitOracleTests/UDF). Writes into $OUT.
 #   udf-genisoimage.iso   genisoimage -udf: ISO9660 + Joliet + UDF 1.02 bridge, nested dirs, 1.5 MiB file
 #   udf-pycdlib-260.iso   pycdlib: UDF 2.60 (+ ISO9660), nested dirs, Unicode names, 1.5 MiB file
 #   udf-mkudffs-*.img     mkudffs (formats only, no files): 1.02 hd, 2.01 hd, 2.01 hd without EFE,

@@ -5,23 +5,11 @@ import Testing
 
 /// `--select lsdvd` parity: DiscKit's lsdvd report equals `lsdvd -x -Ox` on the same folder.
 @Suite struct LsdvdParityTests {
-  static func compare(_ folder: String) throws {
-    let disc = try DVDDisc(fileSystem: try FolderFileSystem(root: folder))
-    let ours = LsdvdOracle.from(LsdvdTitleSelector.report(disc))
-    let theirs = try LsdvdOracle.run(folder)
-    #expect(ours.tracks.count == theirs.tracks.count, "track count in \(folder)")
-    for (a, b) in zip(ours.tracks, theirs.tracks) {
-      #expect(a == b, "\(folder): DiscKit \(a) vs lsdvd \(b)")
-    }
-    #expect(ours.longestTrack == theirs.longestTrack, "longest track in \(folder)")
-    #expect(!theirs.tracks.isEmpty, "lsdvd listed no titles for \(folder)")
-  }
-
   @Test(
     .enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)),
     .enabled(if: Tool.has("lsdvd"), "lsdvd missing"))
   func idiocracy() throws {
-    try Self.compare(Fixtures.real("dvd/dvdread_idiocracy"))
+    try LsdvdOracle.compare(Fixtures.real("dvd/dvdread_idiocracy"))
   }
 
   @Test(
@@ -39,7 +27,7 @@ import Testing
     let dir = try TemporaryDirectory("dvd-standalone")
     try DVDTestDisc.writeFolder(
       at: dir.path, titleSets: [bytes], titlesPerSet: [vts.partsOfTitles.titles.count])
-    try Self.compare(dir.path)
+    try LsdvdOracle.compare(dir.path)
   }
 
   @Test(.enabled(if: Tool.has("lsdvd"), "lsdvd missing"), arguments: ["dvd-ntsc", "dvd-pal"])
@@ -47,6 +35,6 @@ import Testing
     try #require(
       FileManager.default.fileExists(atPath: Fixtures.generated(name)),
       "run TestImages/scripts/make-all.sh")
-    try Self.compare(Fixtures.generated(name))
+    try LsdvdOracle.compare(Fixtures.generated(name))
   }
 }

@@ -253,19 +253,6 @@ struct TransportStreamTimeSeekTests {
     for t in times { try Self.check(source, data, e, seconds: t) }
   }
 
-  @Test(
-    "real sample whose video PID carries no packets: malformed (exit 65)",
-    .enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)))
-  func realSampleWithoutVideoPackets() throws {
-    let source = try FileByteSource(path: Fixtures.real("ts/tsduck_test-151_h264_aac_eac3.ts"))
-    #expect {
-      try TransportStreamTimeSeek.seek(source: source, to: 3)
-    } throws: { error in
-      let e = error as? DiscKitError
-      return e?.code == .malformed && e?.code.exitCode == 65
-    }
-  }
-
   // MARK: Bad input
 
   @Test("negative, NaN and infinite times are invalid arguments", .enabled(if: ready, notReady))
@@ -287,20 +274,6 @@ struct TransportStreamTimeSeekTests {
       #expect {
         try TransportStreamTimeSeek.seek(source: MemoryByteSource(bytes), to: 1)
       } throws: { ($0 as? DiscKitError)?.code == .malformed }
-    }
-  }
-
-  @Test("a stream without video: unsupported (exit 65, not 66)", .enabled(if: haveFFmpeg, "needs ffmpeg"))
-  func noVideo() throws {
-    let dir = try TemporaryDirectory()
-    let path = dir.file("audio.ts")
-    try Self.make(path, seconds: 2, args: ["-vn", "-c:a", "ac3", "-f", "mpegts"])
-    #expect {
-      try TransportStreamTimeSeek.seek(source: FileByteSource(path: path), to: 1)
-    } throws: { error in
-      let e = error as? DiscKitError
-      return e?.code == .unsupported && e?.code.exitCode == 65
-        && e?.detail.contains("no video") == true
     }
   }
 

@@ -1,6 +1,0 @@
-import DiscKitTestSupport
-import Testing
-
-/// The real-data trait for the BDMV suites (`Fixtures.realDataMissing` is a `String`, traits want a `Comment`).
-let needsRealData = ConditionTrait.enabled(
-  if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing))
