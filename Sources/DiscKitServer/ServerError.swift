@@ -1,4 +1,4 @@
-@_spi(Formats) import DiscKit
+import DiscKit
 import DiscKitStreaming
 import Foundation
 import HTTPTypes

@@ -1,4 +1,4 @@
-@_spi(Formats) import DiscKit
+import DiscKit
 import Foundation
 
 /// The one variant of a title's HLS multivariant playlist (RFC 8216 4.3.4.2,
@@ -49,11 +49,10 @@ package struct HLSVariant: Sendable, Hashable {
     var leftOut: [String] = []
     let streams = title.streams
     let video = streams.first { $0.kind == .video && $0.enhancementLayer != true }
-    var sps: (codec: String, width: Int, height: Int, range: String)?
-    if let video, let codingType = video.codingType, codingType == 0x1B || codingType == 0x24 {
+    var sps: DiscTitle.VideoParameters?
+    if let video {
       do {
-        sps = try Self.sequenceParameterSet(
-          title: title, pid: UInt16(truncatingIfNeeded: video.id), hevc: codingType == 0x24)
+        sps = try title.videoParameters(of: video)
       } catch {
         throw .disc(error)
       }
@@ -62,7 +61,7 @@ package struct HLSVariant: Sendable, Hashable {
       let label = "0x" + String(stream.id, radix: 16, uppercase: true) + " " + stream.codec
       switch (stream.kind, stream.codingType) {
       case (.video, _) where stream.id == video?.id && sps != nil:
-        if let sps { codecs.append(sps.codec) }
+        if let sps { codecs.append(sps.codecs) }
       case (.audio, 0x81):
         codecs.append("ac-3")
       case (.audio, 0x84), (.audio, 0xA1):
@@ -78,11 +77,7 @@ package struct HLSVariant: Sendable, Hashable {
     width = sps?.width
     height = sps?.height
     videoRange = sps?.range
-    frameRate =
-      switch video.flatMap({ Self.frameRate(title: title, pid: $0.id) }) {
-      case .some(let rate): String(format: "%.3f", rate)
-      case .none: nil
-      }
+    frameRate = sps?.frameRate.map { String(format: "%.3f", $0) }
     var peak = 0.0
     var bits = 0.0
     var seconds = 0.0
@@ -109,89 +104,5 @@ package struct HLSVariant: Sendable, Hashable {
       "#EXT-X-STREAM-INF:" + attributes.joined(separator: ","), uri,
     ]
     return lines.joined(separator: "\n") + "\n"
-  }
-
-  /// The video frame rate the first play item's stream number table gives for `pid`.
-  private static func frameRate(title: DiscTitle, pid: Int) -> Double? {
-    guard case .bluray(let bluray) = title.content,
-      let stream = bluray.playlist.playItems.first?.streams.video.first(where: {
-        Int($0.pid) == pid
-      })
-    else { return nil }
-    switch stream.rate {
-    case 1: return 24_000.0 / 1001
-    case 2: return 24
-    case 3: return 25
-    case 4: return 30_000.0 / 1001
-    case 6: return 50
-    case 7: return 60_000.0 / 1001
-    default: return nil
-    }
-  }
-
-  /// The codecs value, picture size and video range of the first sequence parameter set of
-  /// `pid` in the first bytes of the title (at most 8 MiB are read).
-  private static func sequenceParameterSet(title: DiscTitle, pid: UInt16, hevc: Bool)
-    throws(DiscKitError) -> (codec: String, width: Int, height: Int, range: String)?
-  {
-    let source = try title.byteSource()
-    let unit = 192
-    let chunk = 1 << 20
-    var payload: [UInt8] = []
-    var started = false
-    var offset: Int64 = 0
-    let end = min(source.size, 8 << 20)
-    while offset + Int64(unit) <= end {
-      let count = Int(min(Int64(chunk), end - offset)) / unit * unit
-      let bytes = try source.bytes(at: offset, count: count, structure: "transport stream")
-      var i = 0
-      while i + unit <= bytes.count {
-        defer { i += unit }
-        let p = i + 4
-        guard bytes[p] == 0x47, UInt16(bytes[p + 1] & 0x1F) << 8 | UInt16(bytes[p + 2]) == pid,
-          bytes[p + 3] & 0x10 != 0
-        else { continue }
-        var start = p + 4
-        if bytes[p + 3] & 0x20 != 0 { start += 1 + Int(bytes[p + 4]) }
-        guard start < p + 188 else { continue }
-        if bytes[p + 1] & 0x40 != 0 {
-          // A PES starts: skip its header (9 bytes and PES_header_data_length).
-          guard start + 9 <= p + 188, bytes[start] == 0, bytes[start + 1] == 0,
-            bytes[start + 2] == 1
-          else { continue }
-          start += 9 + Int(bytes[start + 8])
-          started = true
-          guard start < p + 188 else { continue }
-        }
-        if started { payload.append(contentsOf: bytes[start..<(p + 188)]) }
-      }
-      if payload.count >= 64 << 10 { break }
-      offset += Int64(count)
-      guard count > 0 else { break }
-    }
-    let annexB = payload[...]
-    for range in HEVCNALUnit.split(annexB).prefix(256) where range.count >= 2 {
-      let nal = annexB[range]
-      if hevc {
-        guard (nal[nal.startIndex] >> 1) & 0x3F == HEVCNALUnit.sequenceParameterSet,
-          nal[nal.startIndex] & 1 == 0, nal[nal.startIndex + 1] >> 3 == 0,
-          let profile = try? VideoCodecString.HEVCGeneralProfile(sequenceParameterSet: nal),
-          let parameters = try? HEVCSequenceParameterSet(parsing: nal)
-        else { continue }
-        let range =
-          switch parameters.videoSignal?.transferCharacteristics ?? 0 {
-          case 16: "PQ"
-          case 18: "HLG"
-          default: "SDR"
-          }
-        return (profile.codecString, parameters.width, parameters.height, range)
-      } else if nal[nal.startIndex] & 0x1F == 7 {
-        guard let codec = try? VideoCodecString.avc1(sequenceParameterSet: nal),
-          let size = try? VideoCodecString.avcPictureSize(sequenceParameterSet: nal)
-        else { continue }
-        return (codec, size.width, size.height, "SDR")
-      }
-    }
-    return nil
   }
 }

@@ -1,4 +1,4 @@
-@_spi(Formats) import DiscKit
+import DiscKit
 
 /// Why a streaming request fails, with the HTTP status and headers to answer it with.
 ///
