@@ -73,12 +73,14 @@ enum ClipConverter {
     let program = try readProgram(source)
     let pmt = program.pmt
     let (carried, ignored, video) = try carriedStreams(program, path: path)
+    let enhancementLayer = enhancementLayerPID(carried, video: video.info.pid)
 
     // 188-byte input: move the streams to the Blu-ray PIDs (PMT 0x0100, PCR 0x1001, video
     // 0x1011, audio 0x1100, PG 0x1200, IG 0x1400, ...), which players and libbluray expect (its
     // seek rewinds over packets with PIDs up to 0x1001, taking them for PSI/PCR).
     let remap =
-      program.format == .plain && remapPIDs ? PIDRemapping.plan(program: program) : nil
+      program.format == .plain && remapPIDs
+      ? PIDRemapping.plan(program: program, enhancementLayer: enhancementLayer) : nil
     var consumer = ConvertingConsumer(
       videoPID: video.info.pid, videoCodec: video.codec, pcrPID: pmt.pcrPID,
       passThrough: program.format == .bdav,
@@ -91,7 +93,8 @@ enum ClipConverter {
       consumer, path: path, video: video, pcrPID: pmt.pcrPID, hasAccessPoints: !points.isEmpty)
     let mapped: (UInt16) -> UInt16 = { pid in remap?.table[Int(pid & 0x1FFF)] ?? pid }
     let streams = programInfoStreams(
-      carried, consumer: consumer, mapped: mapped, fps: timing.fps, language: language)
+      carried, consumer: consumer, mapped: mapped, fps: timing.fps, language: language,
+      enhancementLayer: enhancementLayer)
     return BDMVClipAnalysis(
       source: path, inputFormat: program.format, packetCount: UInt32(consumer.packetCount),
       programNumber: program.programNumber, pmtPID: mapped(program.pmtPID),
@@ -100,6 +103,7 @@ enum ClipConverter {
       videoColour: ElementaryStreamProbe.hevcColour(
         codec: video.codec,
         payload: consumer.captures[video.info.pid].flatMap(ElementaryStreamProbe.pesPayload)),
+      enhancementLayerPID: enhancementLayer.map(mapped),
       entryPoints: points, presentationStart90k: timing.start, duration90k: timing.duration,
       frameRate: timing.fps, recordingRate: timing.recordingRate,
       skippedBytes: reader.skippedBytes)
@@ -120,7 +124,11 @@ enum ClipConverter {
         ignored.append(stream.pid)
       }
     }
-    guard let video = carried.first(where: { $0.codec.kind == .video && $0.codec != .h264MVC })
+    guard
+      let video = carried.first(where: {
+        $0.codec.kind == .video && $0.codec != .h264MVC
+          && $0.info.dolbyVision?.isEnhancementLayer != true
+      })
     else {
       let listed = pmt.streams.map { "0x\(String($0.pid, radix: 16)) \($0.codec.rawValue)" }
       throw DiscKitError(
@@ -129,6 +137,17 @@ enum ClipConverter {
           + "\(program.programNumber): streams \(listed)")
     }
     return (carried, ignored, video)
+  }
+
+  /// The PID of a Dolby Vision enhancement layer: an HEVC stream whose DOVI video descriptor
+  /// says it has no base layer of its own, or (a Blu-ray stream file whose PMT has no such
+  /// descriptor) a second HEVC stream on PID 0x1015 beside the base layer.
+  static func enhancementLayerPID(_ carried: [CarriedStream], video: UInt16) -> UInt16? {
+    let hevc = carried.filter { $0.codec == .hevc && $0.info.pid != video }
+    if let el = hevc.first(where: { $0.info.dolbyVision?.isEnhancementLayer == true }) {
+      return el.info.pid
+    }
+    return hevc.first(where: { $0.info.pid == 0x1015 })?.info.pid
   }
 
   /// The single pass: reads `source` through `consumer` and writes the clip stream file
@@ -273,7 +292,7 @@ enum ClipConverter {
   /// The ProgramInfo streams with their attributes (probed from the captured first PES).
   static func programInfoStreams(
     _ carried: [CarriedStream], consumer: ConvertingConsumer, mapped: (UInt16) -> UInt16,
-    fps: Double, language: String?
+    fps: Double, language: String?, enhancementLayer: UInt16? = nil
   ) -> [ClipProgramInfo.Stream] {
     var streams: [ClipProgramInfo.Stream] = []
     for (info, codec, coding) in carried {
@@ -285,6 +304,14 @@ enum ClipConverter {
         stream.format = ElementaryStreamProbe.videoFormat(picture)
         stream.rate = ElementaryStreamProbe.frameRate(fps)
         stream.aspect = 3
+        if coding == 0x24 {
+          let colour = ElementaryStreamProbe.hevcColour(codec: codec, payload: payload)
+          // The enhancement layer is Dolby Vision (2) in the BL's colour space.
+          stream.dynamicRangeType =
+            info.pid == enhancementLayer ? 2 : colour?.blurayDynamicRangeType ?? 0
+          stream.colorSpace = colour?.blurayColorSpace ?? 0
+          stream.hdrPlusFlag = colour?.blurayHDRPlusFlag ?? false
+        }
       case .audio:
         let sound = payload.flatMap { ElementaryStreamProbe.sound(codec: codec, payload: $0) }
         stream.format = ElementaryStreamProbe.audioFormat(sound)
@@ -621,9 +648,13 @@ struct PIDRemapping: Sendable {
 
   /// The Blu-ray PIDs for the program's streams, or nil when they are already there, the PMT
   /// does not fit one packet, or the mapping would collide.
-  static func plan(program: ClipConverter.Program) -> PIDRemapping? {
+  static func plan(program: ClipConverter.Program, enhancementLayer: UInt16? = nil)
+    -> PIDRemapping?
+  {
     let pmt = program.pmt
     var map: [UInt16: UInt16] = [program.pmtPID: 0x0100]
+    // A Dolby Vision enhancement layer goes to 0x1015, where UHD Blu-ray players look for it.
+    if let el = enhancementLayer { map[el] = 0x1015 }
     var next: [String: UInt16] = [
       "video": 0x1011, "audio": 0x1100, "pg": 0x1200, "ig": 0x1400, "audio2": 0x1A00,
     ]
@@ -632,7 +663,7 @@ struct PIDRemapping: Sendable {
       next[key] = v + 1
       return v
     }
-    for stream in pmt.streams {
+    for stream in pmt.streams where stream.pid != enhancementLayer {
       let codec = stream.codec
       let key: String? =
         switch codec {
