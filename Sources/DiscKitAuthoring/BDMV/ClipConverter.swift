@@ -306,7 +306,7 @@ enum ClipConverter {
         stream.aspect = 3
         if coding == 0x24 {
           let colour = ElementaryStreamProbe.hevcColour(codec: codec, payload: payload)
-          // The enhancement layer is Dolby Vision (2) in the BL's colour space.
+          // The enhancement layer is Dolby Vision (2); the colour space is its own VUI's.
           stream.dynamicRangeType =
             info.pid == enhancementLayer ? 2 : colour?.blurayDynamicRangeType ?? 0
           stream.colorSpace = colour?.blurayColorSpace ?? 0
