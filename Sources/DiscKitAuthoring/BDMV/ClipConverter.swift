@@ -85,6 +85,7 @@ enum ClipConverter {
       videoPID: video.info.pid, videoCodec: video.codec, pcrPID: pmt.pcrPID,
       passThrough: program.format == .bdav,
       capturePIDs: Set(carried.map(\.info.pid)), remap: remap)
+    consumer.enhancementLayerPID = enhancementLayer
     var reader = TransportPacketReader(format: program.format)
     let points = try copy(
       source, path: path, to: destination, through: &consumer, reader: &reader,
@@ -383,6 +384,8 @@ struct ConvertingConsumer: TransportPacketConsumer {
   let pcrPID: UInt16
   let passThrough: Bool
   let capturePIDs: Set<UInt16>
+  /// A Dolby Vision enhancement layer, captured whole like the video.
+  var enhancementLayerPID: UInt16? = nil
   var finder: RandomAccessPointFinder
 
   /// Converted source packets not yet written; `out[0..<resolvedBytes]` carry their final ATS.
@@ -497,10 +500,12 @@ struct ConvertingConsumer: TransportPacketConsumer {
       } else if captures[pid] != nil {
         captures[pid]?.append(contentsOf: payload)
       }
-      // The video's first PES whole (an HEVC access unit's parameter sets and HDR SEI messages
-      // may follow a long encoder SEI), the first 2 KiB of the others.
+      // The video's (and a Dolby Vision enhancement layer's) first PES whole (an HEVC access
+      // unit's parameter sets and HDR SEI messages may follow a long encoder SEI), the first
+      // 2 KiB of the others.
       // (A TrueHD PID's AC-3 core PES is replaced by the next PES, up to 256 KiB.)
-      if let captured = captures[pid], captured.count >= (pid == videoPID ? 1 << 18 : 2048),
+      let whole = pid == videoPID || pid == enhancementLayerPID
+      if let captured = captures[pid], captured.count >= (whole ? 1 << 18 : 2048),
         captured.count >= 1 << 18 || !ElementaryStreamProbe.isAC3CorePES(captured)
       {
         captureDone.insert(pid)
