@@ -84,9 +84,15 @@ ffmpeg -hide_banner -loglevel error -y -framerate 24000/1001 -i uhd-bl.hevc \
   -framerate 24000/1001 -i dv-el.hevc "${sine[@]}" -map 0:v -map 1:v -map 2:a -c:v copy \
   -c:a ac3 -streamid 0:0x1011 -streamid 1:0x1015 -streamid 2:0x1100 "${ts[@]}" dv-plain.m2ts
 python3 "$here/make-uhd-metadata.py" pmt dv-plain.m2ts dolby-vision.m2ts 0x1015 0x1011
+# The same as a 188-byte stream on other PIDs: the builder moves the layers to 0x1011 and 0x1015
+# and the descriptor's dependency_pid with them.
+ffmpeg -hide_banner -loglevel error -y -i dolby-vision.m2ts -map 0 -c copy -streamid 0:0x200 \
+  -streamid 1:0x201 -streamid 2:0x202 -fflags +bitexact dv-plain.ts
+python3 "$here/make-uhd-metadata.py" pmt dv-plain.ts dolby-vision-188.ts 0x201 0x200
 ffmpeg -hide_banner -loglevel error -y -framerate 24000/1001 -i hdr10plus.hevc "${sine[@]}" \
   -map 0:v -map 1:a -c:v copy -c:a ac3 "${ts[@]}" hdr10plus.m2ts
-rm -f uhd-bl.hevc uhd-el.hevc dv-plain.m2ts
+rm -f uhd-bl.hevc uhd-el.hevc dv-plain.m2ts dv-plain.ts
 for clip in dolby-vision hdr10plus; do
   "$disckit" author --clips "$clip.m2ts" --folder "$out/$clip" >/dev/null
 done
+"$disckit" author --clips dolby-vision-188.ts --folder "$out/dolby-vision-188" >/dev/null

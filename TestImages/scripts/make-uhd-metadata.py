@@ -13,7 +13,7 @@
       Puts an HDR10+ prefix SEI message (user_data_registered_itu_t_t35, SMPTE ST 2094-40
       application 4 version 1, one window) before the first slice of every access unit.
   make-uhd-metadata.py pmt IN.m2ts OUT.m2ts EL_PID BL_PID
-      Rewrites the PMT of a 192-byte M2TS: the stream on EL_PID becomes stream_type 0x06
+      Rewrites the PMT of a transport stream (188- or 192-byte packets): the stream on EL_PID becomes stream_type 0x06
       (PES private data, as on UHD Blu-ray) with a DOVI video descriptor (tag 0xB0: version
       1.0, profile 7, level 6, rpu and el present, bl absent, dependency_pid BL_PID,
       compatibility id 6), and the section CRC is recomputed.
@@ -232,8 +232,9 @@ def patch_pmt(src, dst, el_pid, bl_pid):
     body = bytes([1, 0, flags >> 8, flags & 0xFF, (bl_pid << 3 | 7) >> 8, (bl_pid << 3 | 7) & 0xFF,
                   0x6F])
     descriptor = bytes([0xB0, len(body)]) + body
-    for off in range(0, len(data) - 191, 192):
-        p = off + 4
+    size = 188 if data[0] == 0x47 and data[188] == 0x47 else 192
+    for off in range(0, len(data) - size + 1, size):
+        p = off + size - 188
         if data[p] != 0x47:
             continue
         pid = (data[p + 1] & 0x1F) << 8 | data[p + 2]

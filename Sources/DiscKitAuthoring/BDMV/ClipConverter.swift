@@ -724,7 +724,24 @@ struct PIDRemapping: Sendable {
       var i = s + 12 + (Int(out[s + 10] & 0x0F) << 8 | Int(out[s + 11]))
       while i + 5 <= end - 4 {
         setPID(at: i + 1)
-        i += 5 + (Int(out[i + 3] & 0x0F) << 8 | Int(out[i + 4]))
+        let infoEnd = min(end - 4, i + 5 + (Int(out[i + 3] & 0x0F) << 8 | Int(out[i + 4])))
+        // A DOVI video descriptor's dependency_pid (13 bits after the flags when bl_present_flag
+        // is 0) names the base layer, which moves too.
+        var d = i + 5
+        while d + 2 <= infoEnd {
+          let length = Int(out[d + 1])
+          if out[d] == DolbyVisionConfiguration.descriptorTag, length >= 6, d + 2 + length <= infoEnd,
+            out[d + 5] & 1 == 0
+          {
+            let at = d + 6
+            let old = UInt16(out[at]) << 5 | UInt16(out[at + 1] >> 3)
+            let new = self.table[Int(old & 0x1FFF)]
+            out[at] = UInt8(new >> 5)
+            out[at + 1] = UInt8(new & 0x1F) << 3 | out[at + 1] & 0x07
+          }
+          d += 2 + length
+        }
+        i = infoEnd
       }
     }
     let crc = MPEGCRC32.checksum(out[s..<(end - 4)])

@@ -58,6 +58,44 @@ struct DolbyVisionConfigurationTests {
     #expect(ours.dependencyPID == 0x1011 && ours.isEnhancementLayer)
   }
 
+  @Test(
+    "a 188-byte source on other PIDs: the authored EL sits on 0x1015 and names the moved BL",
+    .enabled(if: Tool.has("ffprobe"), "ffprobe missing"))
+  func movedLayers() throws {
+    let root = Fixtures.generated("codecs")
+    let source = root + "/dolby-vision-188.ts"
+    let authored = root + "/dolby-vision-188/BDMV/STREAM/00000.m2ts"
+    try #require(
+      FileManager.default.fileExists(atPath: authored), "run TestImages/scripts/make-all.sh")
+    // The source's EL names its BL (ffprobe: the one stream without a DOVI record).
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+    var sourceEL: UInt16?
+    var sourceBL: UInt16?
+    var at = 0
+    while at + 188 <= bytes.count, sourceEL == nil {
+      let pid = Int(bytes[at + 1] & 0x1F) << 8 | Int(bytes[at + 2])
+      if pid == 0x1000, bytes[at + 1] & 0x40 != 0 {
+        let section = Array(bytes[(at + 5 + Int(bytes[at + 4]))..<(at + 188)])
+        var reader = BinaryReader(section, structure: "PMT")
+        let pmt = try ProgramMapTable(parsing: &reader)
+        let el = pmt.streams.first { $0.dolbyVision != nil }
+        sourceEL = el?.pid
+        sourceBL = el?.dolbyVision?.dependencyPID
+      }
+      at += 188
+    }
+    #expect(sourceEL == 0x201 && sourceBL == 0x200)
+    let pmt = try Self.programMap(authored)
+    let el = try #require(pmt.streams.first { $0.dolbyVision != nil })
+    #expect(el.pid == 0x1015 && el.dolbyVision?.dependencyPID == 0x1011)
+    let run = try Tool.run("ffprobe", ["-v", "error", "-show_streams", "-of", "json", authored])
+    let streams =
+      (try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])?["streams"]
+      as? [[String: Any]] ?? []
+    let plain = streams.filter { $0["codec_name"] as? String == "hevc" && $0["side_data_list"] == nil }
+    #expect(plain.map { $0["id"] as? String } == ["0x1011"], "the BL the record names")
+  }
+
   @Test("a descriptor built from the spec's layout")
   func builtDescriptor() throws {
     // version 1.0; profile 8 level 9 rpu 1 el 0 bl 1 (16 bits: 0010000 001001 1 0 1); compat 4.
