@@ -730,7 +730,8 @@ struct PIDRemapping: Sendable {
         var d = i + 5
         while d + 2 <= infoEnd {
           let length = Int(out[d + 1])
-          if out[d] == DolbyVisionConfiguration.descriptorTag, length >= 6, d + 2 + length <= infoEnd,
+          if out[d] == DolbyVisionConfiguration.descriptorTag, length >= 6,
+            d + 2 + length <= infoEnd,
             out[d + 5] & 1 == 0
           {
             let at = d + 6

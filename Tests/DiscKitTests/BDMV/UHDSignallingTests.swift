@@ -43,7 +43,9 @@ struct UHDSignallingTests {
   }
 
   static func sideData(_ stream: [String: Any]?, _ type: String) -> [String: Any]? {
-    (stream?["side_data_list"] as? [[String: Any]])?.first { $0["side_data_type"] as? String == type }
+    (stream?["side_data_list"] as? [[String: Any]])?.first {
+      $0["side_data_type"] as? String == type
+    }
   }
 
   /// The side data types ffprobe reports on the first frame of the clip's stream `index`.
@@ -157,9 +159,10 @@ struct UHDSignallingTests {
       }
     }
     // DiscKit's own reading of the file equals libbluray's.
-    let ours = try ClipInformation(
-      bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    ).program.programs.first?.streams ?? []
+    let ours =
+      try ClipInformation(
+        bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+      ).program.programs.first?.streams ?? []
     #expect(ours.count == theirs.count)
     for (a, b) in zip(ours, theirs) {
       #expect(a.pid == b.pid && a.codingType == b.codingType && a.format == b.format)
@@ -203,7 +206,8 @@ struct UHDSignallingTests {
     let stream = Self.root + "/hdr10plus.hevc"
     let clpi = Self.root + "/dolby-vision/BDMV/CLIPINF/00000.clpi"
     try #require(
-      FileManager.default.fileExists(atPath: stream) && FileManager.default.fileExists(atPath: clpi),
+      FileManager.default.fileExists(atPath: stream)
+        && FileManager.default.fileExists(atPath: clpi),
       "run TestImages/scripts/make-all.sh")
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stream)))
     let units = HEVCNALUnit.split(bytes[...])

@@ -92,7 +92,9 @@ struct DolbyVisionConfigurationTests {
     let streams =
       (try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])?["streams"]
       as? [[String: Any]] ?? []
-    let plain = streams.filter { $0["codec_name"] as? String == "hevc" && $0["side_data_list"] == nil }
+    let plain = streams.filter {
+      $0["codec_name"] as? String == "hevc" && $0["side_data_list"] == nil
+    }
     #expect(plain.map { $0["id"] as? String } == ["0x1011"], "the BL the record names")
   }
 
