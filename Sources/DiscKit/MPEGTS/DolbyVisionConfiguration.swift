@@ -30,7 +30,7 @@ public struct DolbyVisionConfiguration: Sendable, Hashable, Codable {
   ///
   /// - Throws: ``DiscKitError/Code/truncated`` when the body ends before the flags (4 bytes) or
   ///   before the `dependency_pid` its flags announce.
-  package init(parsing body: [UInt8], offset: Int64 = 0) throws(DiscKitError) {
+  public init(parsing body: [UInt8], offset: Int64 = 0) throws(DiscKitError) {
     var reader = BinaryReader(body, baseOffset: offset, structure: "DOVI video descriptor")
     versionMajor = try reader.readUInt8()
     versionMinor = try reader.readUInt8()
