@@ -1,4 +1,5 @@
 /// A SubPath: a parallel presentation path (secondary audio/video, text subtitles, 3D views, ...).
+@_spi(Formats)
 public struct SubPath: Sendable, Hashable, Codable {
   /// SubPath type (2 audio presentation, 3 IG menu, 4 text subtitle, 5-7 PiP/audio, 8 MVC view, ...).
   public var type: UInt8
@@ -37,6 +38,7 @@ public struct SubPath: Sendable, Hashable, Codable {
 }
 
 /// A SubPlayItem of a ``SubPath``.
+@_spi(Formats)
 public struct SubPlayItem: Sendable, Hashable, Codable {
   /// The clips (several when `is_multi_clip`).
   public var clips: [PlayItemClip]

@@ -5,6 +5,7 @@
 /// ``Disc/mainTitle(selection:angle:)``. Every time is a ``MediaTime``; angles are 1-based.
 public struct DiscTitle: Sendable {
   /// The kind-specific title.
+  @_spi(Formats)
   public enum Content: Sendable {
     /// A Blu-ray playlist.
     case bluray(BlurayTitle)
@@ -35,7 +36,8 @@ public struct DiscTitle: Sendable {
     /// The PID (Blu-ray) or MPEG stream id (DVD; `0xBD` private stream 1 substreams give
     /// the substream id, e.g. `0x80` for the first AC-3 stream).
     public var id: Int
-    /// The codec's readable name (`"H.264"`, `"AC-3"`, `"ac3"` on a DVD).
+    /// The codec's readable name as the disc's own tools name it (`"H.264"`, `"AC-3"` on a
+    /// Blu-ray as libbluray's users see it; `"ac3"`, `"lpcm"` on a DVD as lsdvd prints it).
     public var codec: String
     /// ISO 639-2 language code, when the disc gives one.
     public var language: String?
@@ -67,9 +69,13 @@ public struct DiscTitle: Sendable {
     /// `nil` on a Blu-ray: PG forcing is a per-composition flag inside the stream, not in the
     /// stream number table.
     public var forced: Bool? = nil
+    /// The codec, typed and the same on both kinds (`.ac3` for a Blu-ray's `"AC-3"` and a DVD's
+    /// `"ac3"`): Blu-ray from the stream coding type, DVD from the audio coding mode.
+    public var coding: StreamCodec = .unknown
   }
 
   /// The title itself.
+  @_spi(Formats)
   public let content: Content
   /// The key naming the title on both kinds: the playlist number on a Blu-ray (`"00800"`), the
   /// title number on a DVD (`"3"`). ``Disc/title(key:angle:)`` opens it again.
@@ -124,6 +130,13 @@ public struct DiscTitle: Sendable {
 
   /// The same title with its list number.
   func numbered(_ number: Int?) -> DiscTitle { DiscTitle(copying: self, number: number) }
+
+  /// Whether the title's bytes are an MPEG transport stream (Blu-ray: 192-byte M2TS packets)
+  /// rather than a DVD's MPEG program stream.
+  public var isTransportStream: Bool {
+    if case .bluray = content { return true }
+    return false
+  }
 
   /// How many angles the title has (1 for most titles).
   public var angleCount: Int {
@@ -184,7 +197,8 @@ public struct DiscTitle: Sendable {
           language: s.language.isEmpty || kind == .video ? nil : s.language,
           format: s.formatName, rate: s.rateName, channels: s.channelCount,
           codingType: Int(s.codingType), sampleRate: s.sampleRate,
-          dynamicRange: s.dynamicRangeName, colorSpace: s.colorSpaceName)
+          dynamicRange: s.dynamicRangeName, colorSpace: s.colorSpaceName,
+          coding: StreamCodec.from(streamType: s.codingType))
       }
       var enhancement = stn.dolbyVision.map { stream($0, .video) }
       for i in enhancement.indices { enhancement[i].enhancementLayer = true }
@@ -195,19 +209,32 @@ public struct DiscTitle: Sendable {
     case .dvd(let title, _):
       let video = Stream(
         kind: .video, id: 0xE0, codec: "MPEG-\(title.video.mpegVersion) video", language: nil,
-        format: title.video.formatName, rate: nil, channels: nil, codingType: nil)
+        format: title.video.formatName, rate: nil, channels: nil, codingType: nil,
+        coding: title.video.mpegVersion == 1 ? .mpeg1Video : .mpeg2Video)
       return [video]
         + title.audio.map {
           Stream(
             kind: .audio, id: $0.streamID, codec: $0.codec, language: $0.language, format: nil,
             rate: nil, channels: $0.channels, codingType: nil, sampleRate: $0.sampleRate,
-            bitDepth: $0.bitDepth)
+            bitDepth: $0.bitDepth, coding: Self.dvdAudioCoding($0.codec))
         }
         + title.subpictures.map {
           Stream(
             kind: .subtitle, id: $0.streamID, codec: $0.codec, language: $0.language, format: nil,
-            rate: nil, channels: nil, codingType: nil, forced: $0.codeExtension == 9)
+            rate: nil, channels: nil, codingType: nil, forced: $0.codeExtension == 9,
+            coding: .dvdSubtitle)
         }
+    }
+  }
+
+  /// The typed codec of a DVD audio stream's lsdvd name (``DVDAudioAttributes/codec``).
+  static func dvdAudioCoding(_ name: String) -> StreamCodec {
+    switch name {
+    case "ac3": .ac3
+    case "mpeg1", "mpeg2ext": .mpegAudio
+    case "lpcm": .dvdLPCM
+    case "dts": .dts
+    default: .unknown
     }
   }
 

@@ -2,6 +2,7 @@
 /// `DOVI_video_stream_descriptor` (tag 0xB0). On a UHD Blu-ray the enhancement layer (PID 0x1015,
 /// stream type 0x06) carries one with `bl_present_flag` 0 and the base layer's PID as its
 /// `dependency_pid`. The same fields make the ISO BMFF / Matroska `dvcC` record.
+@_spi(Formats)
 public struct DolbyVisionConfiguration: Sendable, Hashable, Codable {
   /// `dv_version_major`.
   public var versionMajor: UInt8
@@ -65,6 +66,7 @@ public struct DolbyVisionConfiguration: Sendable, Hashable, Codable {
   public var isEnhancementLayer: Bool { !baseLayerPresent && enhancementLayerPresent }
 }
 
+@_spi(Formats)
 extension ElementaryStreamInfo {
   /// The Dolby Vision configuration of the stream's DOVI video descriptor, `nil` when it has
   /// none or the descriptor is malformed.

@@ -1,5 +1,6 @@
 /// The HDR SEI messages of HEVC, as coded: the static metadata (H.265 D.2.28 and D.2.35) and
 /// the head of HDR10+ dynamic metadata (D.2.6 registered user data).
+@_spi(Formats)
 public enum HEVCSEI {
   /// `mastering_display_colour_volume` (payload type 137; SMPTE ST 2086): the mastering
   /// display's primaries and white point in units of 0.00002 and its luminance range in units of

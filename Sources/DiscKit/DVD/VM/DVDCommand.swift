@@ -2,6 +2,7 @@
 ///
 /// Bits are numbered as in libdvdnav's decoder: bit 63 is the most significant bit of the first
 /// byte, bit 0 the least significant bit of the last byte.
+@_spi(Formats)
 public struct DVDCommand: Sendable, Hashable {
   /// The command's eight bytes as one big-endian number.
   public var raw: UInt64
@@ -15,6 +16,7 @@ public struct DVDCommand: Sendable, Hashable {
   }
 
   /// `count` bits (at most 32) ending at bit `start` (inclusive), counted from bit 63 downwards.
+  @inline(__always)
   func bits(_ start: Int, _ count: Int) -> UInt32 {
     guard count > 0, count <= 32, start <= 63, start - count >= -1 else { return 0 }
     let shifted = raw >> UInt64(start + 1 - count)
