@@ -1,6 +1,6 @@
-import DiscKit
-import DiscKitAuthoring
-import DiscKitMedia
+@_spi(Formats) import DiscKit
+@_spi(Formats) import DiscKitAuthoring
+@_spi(Formats) import DiscKitMedia
 import Foundation
 
 /// The UHD goal: a Matroska file of a UHD title with TrueHD and its AC-3 core (two
