@@ -17,7 +17,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 fuzz="$root/Tests/Fuzz"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range hevc"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range hevc dovi"
 
 if [ "${1:-}" = "--keep" ]; then
   artifact="$2" harness="$3"
@@ -35,6 +35,7 @@ dict_for() {
     bdjo | jar | class) echo bdj ;;
     range) echo http ;;
     hevc) echo hevc ;;
+    dovi) echo ts ;;
   esac
 }
 

@@ -88,3 +88,24 @@ static inline int disckit_set_content_light_level(AVStream *st, unsigned max_cll
   c->MaxFALL = max_fall;
   return 0;
 }
+
+// Copies the Dolby Vision configuration record (a transport stream's DOVI video descriptor, as
+// libavformat's demuxer reads it) from an input stream to an output stream before the header is
+// written; the Matroska muxer writes it as a BlockAdditionMapping (dvcC/dvvC). From libavcodec
+// 6.1 the record is coded side data of the codec parameters, copied with them. Returns 1 when
+// copied, 0 when the input has none, or an AVERROR.
+static inline int disckit_copy_dovi_configuration(const AVStream *in, AVStream *out) {
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 29, 100)
+  for (int i = 0; i < out->codecpar->nb_coded_side_data; i++)
+    if (out->codecpar->coded_side_data[i].type == AV_PKT_DATA_DOVI_CONF) return 1;
+  return 0;
+#else
+  size_t size = 0;
+  const uint8_t *data = av_stream_get_side_data(in, AV_PKT_DATA_DOVI_CONF, &size);
+  if (!data || !size) return 0;
+  uint8_t *copy = disckit_stream_new_side_data(out, AV_PKT_DATA_DOVI_CONF, size);
+  if (!copy) return AVERROR(ENOMEM);
+  memcpy(copy, data, size);
+  return 1;
+#endif
+}

@@ -31,7 +31,8 @@ struct Benchmark: Sendable {
 /// Every benchmark, in the order `make bench` prints them.
 let benchmarks: [Benchmark] =
   startupBenchmarks + fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks
-  + floodBenchmarks + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks + serverBenchmarks
+  + floodBenchmarks + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks
+  + matroskaUHDBenchmarks + serverBenchmarks
   + bdjBenchmarks
 
 /// Shared timing helpers for the benchmarks.

@@ -256,6 +256,14 @@ final class MatroskaSession {
             "cannot attach the HDR metadata: \(averror(r))")
         }
       }
+      if target.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
+        let r = disckit_copy_dovi_configuration(input, stream)
+        guard r >= 0 else {
+          throw DiscKitError(
+            .io, Self.label(resolved.track, title), at: nil,
+            "cannot attach the Dolby Vision configuration: \(averror(r))")
+        }
+      }
       stream.pointee.time_base = AVRational(num: 1, den: 1000)
       stream.pointee.avg_frame_rate = input.pointee.avg_frame_rate
       stream.pointee.r_frame_rate = input.pointee.r_frame_rate

@@ -126,6 +126,9 @@ public struct MatroskaTitle: Sendable {
         }
       }
       add(stn.video, .video, "video")
+      // The Dolby Vision enhancement layer: a video track of its own (not default), with the
+      // clip's DOVI configuration record, as mkvmerge before v81 and ffmpeg keep it.
+      add(stn.dolbyVision, .video, "Dolby Vision enhancement layer")
       add(stn.audio, .audio, "audio")
       add(Array(stn.presentationGraphics.prefix(stn.primaryPGCount)), .subtitle, "PG")
       for (i, s) in stn.interactiveGraphics.enumerated() {

@@ -204,6 +204,51 @@ extension Reference {
       return (c.clip.num_source_packets, coarse, fine)
     }
 
+    /// One ProgramInfo stream of a clip information file as libbluray's `bd_read_clpi` parses
+    /// it (`CLPI_PROG_STREAM`).
+    public struct ClipProgramStream: Sendable, Hashable {
+      /// `pid`, `coding_type`, `format`, `rate`, `aspect`.
+      public var pid: UInt16
+      public var codingType: UInt8
+      public var format: UInt8
+      public var rate: UInt8
+      public var aspect: UInt8
+      /// The HEVC fields: `dynamic_range_type`, `color_space`, `cr_flag`, `hdr_plus_flag`.
+      public var dynamicRangeType: UInt8
+      public var colorSpace: UInt8
+      public var crFlag: Bool
+      public var hdrPlusFlag: Bool
+      /// `lang`.
+      public var language: String
+    }
+
+    /// The streams of every program of the clip information file at `path` (`bd_read_clpi`), or
+    /// `nil` when libbluray does not parse it.
+    public static func clipProgramStreams(atPath path: String) -> [[ClipProgramStream]]? {
+      guard let cl = bd_read_clpi(path) else { return nil }
+      defer { bd_free_clpi(cl) }
+      let info = cl.pointee.program
+      var programs: [[ClipProgramStream]] = []
+      for p in 0..<Int(info.num_prog) {
+        guard let prog = info.progs?[p] else { continue }
+        var streams: [ClipProgramStream] = []
+        for i in 0..<Int(prog.num_streams) {
+          guard let s = prog.streams?[i] else { continue }
+          let lang = withUnsafeBytes(of: s.lang) { raw in
+            String(decoding: raw.prefix(3).filter { $0 != 0 }, as: UTF8.self)
+          }
+          streams.append(
+            ClipProgramStream(
+              pid: s.pid, codingType: s.coding_type, format: s.format, rate: s.rate,
+              aspect: s.aspect, dynamicRangeType: s.dynamic_range_type,
+              colorSpace: s.color_space, crFlag: s.cr_flag != 0, hdrPlusFlag: s.hdr_plus_flag != 0,
+              language: lang))
+        }
+        programs.append(streams)
+      }
+      return programs
+    }
+
     /// A navigation event of libbluray's player (`bd_play` with menus).
     public enum NavigationEvent: Sendable, Hashable {
       /// `BD_EVENT_TITLE`: a title starts (0 top menu, 0xFFFF first play).

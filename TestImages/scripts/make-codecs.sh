@@ -8,6 +8,11 @@
 # sdr-422-full.hevc (Main 4:2:2 10, full range, BT.709, a sample aspect ratio, scaling lists).
 # truehd-core: a TrueHD 5.1 stream with its AC-3 core interleaved on PID 0x1100. pg-forced: a
 # PG stream whose captions are all forced. truehd-joins: a title of three such clips (two joins).
+# dolby-vision: UHD Blu-ray profile 7 dual layer (HDR10
+# base layer on PID 0x1011, an enhancement layer with a Dolby Vision RPU in every access unit on
+# 0x1015, the PMT's DOVI video descriptor); hdr10plus: HDR10 with an HDR10+ (ST 2094-40) SEI in
+# every access unit. make-uhd-metadata.py adds the RPUs, SEI messages and descriptor; ffprobe
+# reads them back (the tests' oracle). Also dv-el.hevc and hdr10plus.hevc, for the parser tests.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -62,6 +67,36 @@ ffmpeg -hide_banner -loglevel error -y -threads 1 \
   -f lavfi -i "testsrc2=size=320x180:rate=24000/1001:duration=5" -i pg-forced.sup \
   -map 0:v -map 1 "${h264[@]}" -c:s copy -mpegts_m2ts_mode 1 -fflags +bitexact pg-forced.m2ts
 "$disckit" author --clips pg-forced.m2ts --folder "$out/pg-forced" --language ger >/dev/null
+
+# Dolby Vision profile 7 (1080p base and enhancement layers, as mkvmerge pairs them; no B-frames,
+# so the raw streams mux with timestamps from their frame rate).
+x265uhd="log-level=error:pools=1:frame-threads=1:bframes=0:colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc"
+hdr10="hdr10=1:master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1):max-cll=1000,400"
+uhdsrc=(-hide_banner -loglevel error -y -threads 1 -f lavfi
+  -i "testsrc2=size=1920x1080:rate=24000/1001:duration=0.5")
+ffmpeg "${uhdsrc[@]}" -c:v libx265 -preset ultrafast -pix_fmt yuv420p10le \
+  -x265-params "$x265uhd:$hdr10" uhd-bl.hevc
+ffmpeg "${uhdsrc[@]}" -vf negate -c:v libx265 -preset ultrafast -pix_fmt yuv420p10le \
+  -x265-params "$x265uhd" uhd-el.hevc
+python3 "$here/make-uhd-metadata.py" rpu uhd-el.hevc dv-el.hevc
+python3 "$here/make-uhd-metadata.py" hdr10plus uhd-bl.hevc hdr10plus.hevc
+sine=(-f lavfi -i "sine=frequency=440:sample_rate=48000:duration=0.5")
+ffmpeg -hide_banner -loglevel error -y -framerate 24000/1001 -i uhd-bl.hevc \
+  -framerate 24000/1001 -i dv-el.hevc "${sine[@]}" -map 0:v -map 1:v -map 2:a -c:v copy \
+  -c:a ac3 -streamid 0:0x1011 -streamid 1:0x1015 -streamid 2:0x1100 "${ts[@]}" dv-plain.m2ts
+python3 "$here/make-uhd-metadata.py" pmt dv-plain.m2ts dolby-vision.m2ts 0x1015 0x1011
+# The same as a 188-byte stream on other PIDs: the builder moves the layers to 0x1011 and 0x1015
+# and the descriptor's dependency_pid with them.
+ffmpeg -hide_banner -loglevel error -y -i dolby-vision.m2ts -map 0 -c copy -streamid 0:0x200 \
+  -streamid 1:0x201 -streamid 2:0x202 -fflags +bitexact dv-plain.ts
+python3 "$here/make-uhd-metadata.py" pmt dv-plain.ts dolby-vision-188.ts 0x201 0x200
+ffmpeg -hide_banner -loglevel error -y -framerate 24000/1001 -i hdr10plus.hevc "${sine[@]}" \
+  -map 0:v -map 1:a -c:v copy -c:a ac3 "${ts[@]}" hdr10plus.m2ts
+rm -f uhd-bl.hevc uhd-el.hevc dv-plain.m2ts dv-plain.ts
+for clip in dolby-vision hdr10plus; do
+  "$disckit" author --clips "$clip.m2ts" --folder "$out/$clip" >/dev/null
+done
+"$disckit" author --clips dolby-vision-188.ts --folder "$out/dolby-vision-188" >/dev/null
 
 # truehd-joins: three 2-second clips, each TrueHD 5.1 with its AC-3 core on PID 0x1100 (a
 # different tone each, encoded separately: three TrueHD streams), played by one title across two

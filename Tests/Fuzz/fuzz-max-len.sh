@@ -10,6 +10,7 @@ fuzz_max_len() {
     dvdvm) echo 32768 ;;  # a VIDEO_TS.IFO, a VTS_01_0.IFO and menu NAV packs (the search)
     class) echo 65536 ;;
     range) echo 4096 ;;
+    dovi) echo 256 ;;
     *) echo 262144 ;;
   esac
 }

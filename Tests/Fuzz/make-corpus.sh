@@ -13,7 +13,7 @@ root="$(cd "$here/../.." && pwd)"
 gen="$root/TestImages/generated"
 real="${DISCKIT_REALDATA:-$root/../shared/realdata}"
 final="${CORPUS:-$here/corpus}"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range hevc"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range hevc dovi"
 . "$here/fuzz-max-len.sh"
 corpus="$(mktemp -d "${TMPDIR:-/tmp}/disckit-fuzz-seeds-XXXXXX")"
 trap 'rm -rf "$corpus"' EXIT
@@ -106,6 +106,11 @@ for f in $(search "$real/ts" "$real/m2ts" "$gen/ts" -type f \( -name '*.ts' -o -
 done
 # HEVC: the raw streams of the codec discs (their heads: parameter sets, SEI, first slices).
 for f in $(search "$gen/codecs" -maxdepth 1 -name '*.hevc'); do seed hevc "$f"; done
+# DOVI video descriptor bodies: a UHD Blu-ray enhancement layer's (profile 7, dependency_pid
+# 0x1011) and a single-layer one's (profile 8.1, no dependency_pid).
+printf '\x01\x00\x0e\x36\x80\x8f\x6f' > "$corpus/dovi/profile7-el"
+printf '\x01\x00\x10\x1d\x10' > "$corpus/dovi/profile8"
+n=$((n + 2))
 # Program streams and NAV packs from DVD VOBs: the head of each VOB, and its first NAV sectors.
 for f in $(search "$gen" -iname '*.VOB'); do
   name="$(echo "$f" | sed 's#^.*/generated/##; s#/#_#g')"

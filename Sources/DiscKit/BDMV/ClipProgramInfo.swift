@@ -15,11 +15,20 @@ public struct ClipProgramInfo: Sendable, Hashable, Codable {
     public var aspect: UInt8
     /// Language code (audio, PG, IG, text).
     public var language: String
+    /// HEVC (0x24) `dynamic_range_type`: 0 SDR, 1 HDR10, 2 Dolby Vision (0 for other codings).
+    public var dynamicRangeType: UInt8 = 0
+    /// HEVC `color_space`: 1 BT.709, 2 BT.2020 (0 for other codings).
+    public var colorSpace: UInt8 = 0
+    /// HEVC `cr_flag`.
+    public var crFlag: Bool = false
+    /// HEVC `HDR_plus_flag`: HDR10+ dynamic metadata in the stream.
+    public var hdrPlusFlag: Bool = false
 
     /// Creates a stream entry.
     public init(
       pid: UInt16, codingType: UInt8, format: UInt8 = 0, rate: UInt8 = 0, aspect: UInt8 = 0,
-      language: String = ""
+      language: String = "", dynamicRangeType: UInt8 = 0, colorSpace: UInt8 = 0,
+      crFlag: Bool = false, hdrPlusFlag: Bool = false
     ) {
       self.pid = pid
       self.codingType = codingType
@@ -27,6 +36,10 @@ public struct ClipProgramInfo: Sendable, Hashable, Codable {
       self.rate = rate
       self.aspect = aspect
       self.language = language
+      self.dynamicRangeType = dynamicRangeType
+      self.colorSpace = colorSpace
+      self.crFlag = crFlag
+      self.hdrPlusFlag = hdrPlusFlag
     }
   }
 
@@ -84,7 +97,17 @@ public struct ClipProgramInfo: Sendable, Hashable, Codable {
           let b = try reader.readUInt8()
           stream.format = b >> 4
           stream.rate = b & 0x0F
-          stream.aspect = try reader.readUInt8() >> 4
+          // aspect_ratio (4), reserved (2), oc_flag (1), then for HEVC cr_flag (1),
+          // dynamic_range_type (4), color_space (4), HDR_plus_flag (1) (libbluray's layout).
+          let c = try reader.readUInt8()
+          stream.aspect = c >> 4
+          if coding == 0x24 {
+            stream.crFlag = c & 1 != 0
+            let d = try reader.readUInt8()
+            stream.dynamicRangeType = d >> 4
+            stream.colorSpace = d & 0x0F
+            stream.hdrPlusFlag = try reader.readUInt8() & 0x80 != 0
+          }
         case 0x03, 0x04, 0x80...0x86, 0xA1, 0xA2:
           let b = try reader.readUInt8()
           stream.format = b >> 4

@@ -120,6 +120,8 @@ public enum StreamCodec: String, Sendable, Hashable, Codable, CaseIterable {
       if descriptorTags.contains(0x7B) { return .dts }
       if descriptorTags.contains(0x7C) { return .aac }
       if descriptorTags.contains(0x59) { return .dvbSubtitle }
+      // A DOVI video descriptor: a Dolby Vision enhancement layer (UHD Blu-ray PID 0x1015).
+      if descriptorTags.contains(0xB0) { return .hevc }
       if descriptorTags.contains(0x56) { return .teletext }
       return .unknown
     default:

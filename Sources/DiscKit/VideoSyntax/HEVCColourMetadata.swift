@@ -10,9 +10,12 @@ public struct HEVCColourMetadata: Sendable, Hashable, Codable {
   public var masteringDisplay: HEVCSEI.MasteringDisplayColourVolume?
   /// The first content light level SEI message.
   public var contentLightLevel: HEVCSEI.ContentLightLevel?
+  /// The first HDR10+ (SMPTE ST 2094-40) SEI message's head; `nil` when none is seen.
+  public var hdr10Plus: HEVCSEI.HDR10Plus?
 
   /// Reads an Annex B byte stream (e.g. the payload of a video PES packet, or several): the first
-  /// base-layer SPS and the first HDR SEI messages of prefix SEI NAL units. `offset` is the
+  /// base-layer SPS and the first HDR SEI messages (HDR10 static, HDR10+) of prefix SEI NAL
+  /// units. `offset` is the
   /// absolute offset of `bytes.first`, for errors. At most `limit` NAL units are looked at.
   ///
   /// - Throws: ``DiscKitError`` when the first SPS, or an SEI NAL unit before it is complete, is
@@ -23,6 +26,7 @@ public struct HEVCColourMetadata: Sendable, Hashable, Codable {
     sequenceParameterSet = nil
     masteringDisplay = nil
     contentLightLevel = nil
+    hdr10Plus = nil
     for range in HEVCNALUnit.split(bytes).prefix(limit) where range.count >= 2 {
       let type = HEVCNALUnit.type(bytes, at: range.lowerBound)
       guard HEVCNALUnit.layer(bytes, at: range.lowerBound) == 0 else { continue }
@@ -34,6 +38,7 @@ public struct HEVCColourMetadata: Sendable, Hashable, Codable {
         let messages = try HEVCSEI.parse(bytes[range], offset: at)
         if masteringDisplay == nil { masteringDisplay = messages.masteringDisplay }
         if contentLightLevel == nil { contentLightLevel = messages.contentLightLevel }
+        if hdr10Plus == nil { hdr10Plus = messages.hdr10Plus }
       default:
         break
       }
@@ -44,11 +49,12 @@ public struct HEVCColourMetadata: Sendable, Hashable, Codable {
   public init(
     sequenceParameterSet: HEVCSequenceParameterSet? = nil,
     masteringDisplay: HEVCSEI.MasteringDisplayColourVolume? = nil,
-    contentLightLevel: HEVCSEI.ContentLightLevel? = nil
+    contentLightLevel: HEVCSEI.ContentLightLevel? = nil, hdr10Plus: HEVCSEI.HDR10Plus? = nil
   ) {
     self.sequenceParameterSet = sequenceParameterSet
     self.masteringDisplay = masteringDisplay
     self.contentLightLevel = contentLightLevel
+    self.hdr10Plus = hdr10Plus
   }
 
   /// The UHD Blu-ray `dynamic_range_type` this stream gets: 1 (HDR10) for the SMPTE ST 2084 (PQ)
@@ -57,6 +63,9 @@ public struct HEVCColourMetadata: Sendable, Hashable, Codable {
   public var blurayDynamicRangeType: UInt8 {
     sequenceParameterSet?.videoSignal?.transferCharacteristics == 16 ? 1 : 0
   }
+
+  /// The UHD Blu-ray `HDR_plus_flag`: an HDR10 stream with HDR10+ dynamic metadata.
+  public var blurayHDRPlusFlag: Bool { blurayDynamicRangeType == 1 && hdr10Plus != nil }
 
   /// The UHD Blu-ray `color_space`: 1 BT.709, 2 BT.2020 (from the colour primaries), 0 when the
   /// VUI gives neither.

@@ -1,4 +1,5 @@
-/// The HDR static metadata SEI messages of HEVC (H.265 D.2.28 and D.2.35), as coded.
+/// The HDR SEI messages of HEVC, as coded: the static metadata (H.265 D.2.28 and D.2.35) and
+/// the head of HDR10+ dynamic metadata (D.2.6 registered user data).
 @_spi(Formats)
 public enum HEVCSEI {
   /// `mastering_display_colour_volume` (payload type 137; SMPTE ST 2086): the mastering
@@ -59,15 +60,31 @@ public enum HEVCSEI {
     }
   }
 
+  /// The head of an HDR10+ message: `user_data_registered_itu_t_t35` (payload type 4) with
+  /// country code 0xB5, terminal provider code 0x003C, provider oriented code 0x0001 and
+  /// `application_identifier` 4 (SMPTE ST 2094-40 dynamic metadata, as CTA-861-G carries it).
+  public struct HDR10Plus: Sendable, Hashable, Codable {
+    /// `application_version`.
+    public var applicationVersion: UInt8
+    /// `num_windows` (1...3).
+    public var windowCount: UInt8
+    /// Values as the message codes them.
+    public init(applicationVersion: UInt8, windowCount: UInt8) {
+      self.applicationVersion = applicationVersion
+      self.windowCount = windowCount
+    }
+  }
+
   /// What one SEI NAL unit says about HDR.
   struct Messages {
     var masteringDisplay: MasteringDisplayColourVolume?
     var contentLightLevel: ContentLightLevel?
+    var hdr10Plus: HDR10Plus?
   }
 
   /// Parses the `sei_message()`s of an SEI NAL unit (`nal` from its two-byte header, emulation
-  /// prevention bytes in) and returns the mastering display and content light level messages;
-  /// other messages are skipped by their size.
+  /// prevention bytes in) and returns the mastering display, content light level and HDR10+
+  /// messages; other messages are skipped by their size.
   static func parse(_ nal: ArraySlice<UInt8>, offset: Int64) throws(DiscKitError) -> Messages {
     var r = RBSPBitReader(
       payload: nal.dropFirst(2), baseOffset: offset + 2, structure: "HEVC SEI message")
@@ -115,6 +132,17 @@ public enum HEVCSEI {
         let fall = UInt16(try r.bits(16, "max_pic_average_light_level"))
         messages.contentLightLevel = ContentLightLevel(
           maxContentLightLevel: cll, maxPictureAverageLightLevel: fall)
+      case 4 where size >= 8:
+        let country = try r.bits(8, "itu_t_t35_country_code")
+        let provider = try r.bits(16, "itu_t_t35_terminal_provider_code")
+        let oriented = try r.bits(16, "itu_t_t35_terminal_provider_oriented_code")
+        let application = try r.bits(8, "application_identifier")
+        guard country == 0xB5, provider == 0x003C, oriented == 0x0001, application == 4 else {
+          break
+        }
+        let version = UInt8(try r.bits(8, "application_version"))
+        let windows = UInt8(try r.bits(2, "num_windows"))
+        messages.hdr10Plus = HDR10Plus(applicationVersion: version, windowCount: windows)
       default:
         break
       }

@@ -541,12 +541,15 @@ struct PlaylistPlanner {
       var stream = PlaylistStream(
         pid: s.pid, codingType: s.codingType, format: s.format, rate: s.rate,
         language: s.language)
-      if s.pid == a.videoPID, s.codingType == 0x24, let colour = a.videoColour {
-        stream.dynamicRangeType = colour.blurayDynamicRangeType
-        stream.colorSpace = colour.blurayColorSpace
+      if s.codingType == 0x24 {
+        stream.dynamicRangeType = s.dynamicRangeType
+        stream.colorSpace = s.colorSpace
+        stream.hdrPlusFlag = s.hdrPlusFlag
+        stream.crFlag = s.crFlag
       }
       switch stream.kind {
       case .video where table.video.isEmpty && s.pid == a.videoPID: table.video.append(stream)
+      case .video where s.pid == a.enhancementLayerPID: table.dolbyVision.append(stream)
       case .audio: table.audio.append(stream)
       case .presentationGraphics: table.presentationGraphics.append(stream)
       case .interactiveGraphics: table.interactiveGraphics.append(stream)

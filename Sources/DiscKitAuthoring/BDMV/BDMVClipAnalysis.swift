@@ -38,6 +38,9 @@ public struct BDMVClipAnalysis: Sendable, Hashable {
   /// The HEVC video's colour description (SPS VUI, HDR10 SEI messages) from its first access
   /// unit; `nil` for other codings or when the first PES does not parse.
   package var videoColour: HEVCColourMetadata? = nil
+  /// The Dolby Vision enhancement layer's PID (0x1015 on UHD Blu-ray), listed in the playlists'
+  /// Dolby Vision STN entries; `nil` without one.
+  package var enhancementLayerPID: UInt16? = nil
   /// The random access points of the video stream, in stream order.
   public var entryPoints: [EntryPoint]
   /// The first presented video PTS (33 bits, 90 kHz) and how long the video lasts (to the end of

@@ -263,7 +263,11 @@ extension ClipInformation {
         switch PlaylistStream.Kind(codingType: s.codingType) {
         case .video:
           w.u8(s.format << 4 | s.rate & 0x0F)
-          w.u8(s.aspect << 4)
+          w.u8(s.aspect << 4 | (s.codingType == 0x24 && s.crFlag ? 1 : 0))
+          if s.codingType == 0x24 {
+            w.u8(s.dynamicRangeType << 4 | s.colorSpace & 0x0F)
+            w.u8(s.hdrPlusFlag ? 0x80 : 0)
+          }
         case .audio:
           w.u8(s.format << 4 | s.rate & 0x0F)
           w.language(s.language)

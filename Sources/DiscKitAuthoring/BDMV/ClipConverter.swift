@@ -73,16 +73,19 @@ enum ClipConverter {
     let program = try readProgram(source)
     let pmt = program.pmt
     let (carried, ignored, video) = try carriedStreams(program, path: path)
+    let enhancementLayer = enhancementLayerPID(carried, video: video.info.pid)
 
     // 188-byte input: move the streams to the Blu-ray PIDs (PMT 0x0100, PCR 0x1001, video
     // 0x1011, audio 0x1100, PG 0x1200, IG 0x1400, ...), which players and libbluray expect (its
     // seek rewinds over packets with PIDs up to 0x1001, taking them for PSI/PCR).
     let remap =
-      program.format == .plain && remapPIDs ? PIDRemapping.plan(program: program) : nil
+      program.format == .plain && remapPIDs
+      ? PIDRemapping.plan(program: program, enhancementLayer: enhancementLayer) : nil
     var consumer = ConvertingConsumer(
       videoPID: video.info.pid, videoCodec: video.codec, pcrPID: pmt.pcrPID,
       passThrough: program.format == .bdav,
       capturePIDs: Set(carried.map(\.info.pid)), remap: remap)
+    consumer.enhancementLayerPID = enhancementLayer
     consumer.pmtPID = program.pmtPID
     var reader = TransportPacketReader(format: program.format)
     let points = try copy(
@@ -92,7 +95,8 @@ enum ClipConverter {
       consumer, path: path, video: video, pcrPID: pmt.pcrPID, hasAccessPoints: !points.isEmpty)
     let mapped: (UInt16) -> UInt16 = { pid in remap?.table[Int(pid & 0x1FFF)] ?? pid }
     let streams = programInfoStreams(
-      carried, consumer: consumer, mapped: mapped, fps: timing.fps, language: language)
+      carried, consumer: consumer, mapped: mapped, fps: timing.fps, language: language,
+      enhancementLayer: enhancementLayer)
     return BDMVClipAnalysis(
       source: path, inputFormat: program.format, packetCount: UInt32(consumer.packetCount),
       programNumber: program.programNumber, pmtPID: mapped(program.pmtPID),
@@ -101,6 +105,7 @@ enum ClipConverter {
       videoColour: ElementaryStreamProbe.hevcColour(
         codec: video.codec,
         payload: consumer.captures[video.info.pid].flatMap(ElementaryStreamProbe.pesPayload)),
+      enhancementLayerPID: enhancementLayer.map(mapped),
       entryPoints: points, presentationStart90k: timing.start, duration90k: timing.duration,
       frameRate: timing.fps, recordingRate: timing.recordingRate,
       skippedBytes: reader.skippedBytes, stcSequences: timing.sequences)
@@ -121,7 +126,11 @@ enum ClipConverter {
         ignored.append(stream.pid)
       }
     }
-    guard let video = carried.first(where: { $0.codec.kind == .video && $0.codec != .h264MVC })
+    guard
+      let video = carried.first(where: {
+        $0.codec.kind == .video && $0.codec != .h264MVC
+          && $0.info.dolbyVision?.isEnhancementLayer != true
+      })
     else {
       let listed = pmt.streams.map { "0x\(String($0.pid, radix: 16)) \($0.codec.rawValue)" }
       throw DiscKitError(
@@ -130,6 +139,17 @@ enum ClipConverter {
           + "\(program.programNumber): streams \(listed)")
     }
     return (carried, ignored, video)
+  }
+
+  /// The PID of a Dolby Vision enhancement layer: an HEVC stream whose DOVI video descriptor
+  /// says it has no base layer of its own, or (a Blu-ray stream file whose PMT has no such
+  /// descriptor) a second HEVC stream on PID 0x1015 beside the base layer.
+  static func enhancementLayerPID(_ carried: [CarriedStream], video: UInt16) -> UInt16? {
+    let hevc = carried.filter { $0.codec == .hevc && $0.info.pid != video }
+    if let el = hevc.first(where: { $0.info.dolbyVision?.isEnhancementLayer == true }) {
+      return el.info.pid
+    }
+    return hevc.first(where: { $0.info.pid == 0x1015 })?.info.pid
   }
 
   /// The single pass: reads `source` through `consumer` and writes the clip stream file
@@ -294,7 +314,7 @@ enum ClipConverter {
   /// The ProgramInfo streams with their attributes (probed from the captured first PES).
   static func programInfoStreams(
     _ carried: [CarriedStream], consumer: ConvertingConsumer, mapped: (UInt16) -> UInt16,
-    fps: Double, language: String?
+    fps: Double, language: String?, enhancementLayer: UInt16? = nil
   ) -> [ClipProgramInfo.Stream] {
     var streams: [ClipProgramInfo.Stream] = []
     for (info, codec, coding) in carried {
@@ -306,6 +326,14 @@ enum ClipConverter {
         stream.format = ElementaryStreamProbe.videoFormat(picture)
         stream.rate = ElementaryStreamProbe.frameRate(fps)
         stream.aspect = 3
+        if coding == 0x24 {
+          let colour = ElementaryStreamProbe.hevcColour(codec: codec, payload: payload)
+          // The enhancement layer is Dolby Vision (2); the colour space is its own VUI's.
+          stream.dynamicRangeType =
+            info.pid == enhancementLayer ? 2 : colour?.blurayDynamicRangeType ?? 0
+          stream.colorSpace = colour?.blurayColorSpace ?? 0
+          stream.hdrPlusFlag = colour?.blurayHDRPlusFlag ?? false
+        }
       case .audio:
         let sound = payload.flatMap { ElementaryStreamProbe.sound(codec: codec, payload: $0) }
         stream.format = ElementaryStreamProbe.audioFormat(sound)
@@ -377,6 +405,8 @@ struct ConvertingConsumer: TransportPacketConsumer {
   let pcrPID: UInt16
   let passThrough: Bool
   let capturePIDs: Set<UInt16>
+  /// A Dolby Vision enhancement layer, captured whole like the video.
+  var enhancementLayerPID: UInt16? = nil
   var finder: RandomAccessPointFinder
 
   /// Converted source packets not yet written; `out[0..<resolvedBytes]` carry their final ATS.
@@ -518,10 +548,12 @@ struct ConvertingConsumer: TransportPacketConsumer {
       } else if captures[pid] != nil {
         captures[pid]?.append(contentsOf: payload)
       }
-      // The video's first PES whole (an HEVC access unit's parameter sets and HDR SEI messages
-      // may follow a long encoder SEI), the first 2 KiB of the others.
+      // The video's (and a Dolby Vision enhancement layer's) first PES whole (an HEVC access
+      // unit's parameter sets and HDR SEI messages may follow a long encoder SEI), the first
+      // 2 KiB of the others.
       // (A TrueHD PID's AC-3 core PES is replaced by the next PES, up to 256 KiB.)
-      if let captured = captures[pid], captured.count >= (pid == videoPID ? 1 << 18 : 2048),
+      let whole = pid == videoPID || pid == enhancementLayerPID
+      if let captured = captures[pid], captured.count >= (whole ? 1 << 18 : 2048),
         captured.count >= 1 << 18 || !ElementaryStreamProbe.isAC3CorePES(captured)
       {
         captureDone.insert(pid)
@@ -683,9 +715,13 @@ struct PIDRemapping: Sendable {
 
   /// The Blu-ray PIDs for the program's streams, or nil when they are already there, the PMT
   /// does not fit one packet, or the mapping would collide.
-  static func plan(program: ClipConverter.Program) -> PIDRemapping? {
+  static func plan(program: ClipConverter.Program, enhancementLayer: UInt16? = nil)
+    -> PIDRemapping?
+  {
     let pmt = program.pmt
     var map: [UInt16: UInt16] = [program.pmtPID: 0x0100]
+    // A Dolby Vision enhancement layer goes to 0x1015, where UHD Blu-ray players look for it.
+    if let el = enhancementLayer { map[el] = 0x1015 }
     var next: [String: UInt16] = [
       "video": 0x1011, "audio": 0x1100, "pg": 0x1200, "ig": 0x1400, "audio2": 0x1A00,
     ]
@@ -694,7 +730,7 @@ struct PIDRemapping: Sendable {
       next[key] = v + 1
       return v
     }
-    for stream in pmt.streams {
+    for stream in pmt.streams where stream.pid != enhancementLayer {
       let codec = stream.codec
       let key: String? =
         switch codec {
@@ -750,7 +786,25 @@ struct PIDRemapping: Sendable {
       var i = s + 12 + (Int(out[s + 10] & 0x0F) << 8 | Int(out[s + 11]))
       while i + 5 <= end - 4 {
         setPID(at: i + 1)
-        i += 5 + (Int(out[i + 3] & 0x0F) << 8 | Int(out[i + 4]))
+        let infoEnd = min(end - 4, i + 5 + (Int(out[i + 3] & 0x0F) << 8 | Int(out[i + 4])))
+        // A DOVI video descriptor's dependency_pid (13 bits after the flags when bl_present_flag
+        // is 0) names the base layer, which moves too.
+        var d = i + 5
+        while d + 2 <= infoEnd {
+          let length = Int(out[d + 1])
+          if out[d] == DolbyVisionConfiguration.descriptorTag, length >= 6,
+            d + 2 + length <= infoEnd,
+            out[d + 5] & 1 == 0
+          {
+            let at = d + 6
+            let old = UInt16(out[at]) << 5 | UInt16(out[at + 1] >> 3)
+            let new = self.table[Int(old & 0x1FFF)]
+            out[at] = UInt8(new >> 5)
+            out[at + 1] = UInt8(new & 0x1F) << 3 | out[at + 1] & 0x07
+          }
+          d += 2 + length
+        }
+        i = infoEnd
       }
     }
     let crc = MPEGCRC32.checksum(out[s..<(end - 4)])

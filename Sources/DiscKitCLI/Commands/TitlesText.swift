@@ -56,7 +56,8 @@ enum TitlesText {
           parts.append(rate)
         }
         if let bits = stream.bitDepth { parts.append("\(bits)-bit") }
-        if let range = stream.dynamicRange { parts.append(range) }
+        // An enhancement layer's range is Dolby Vision by definition: said once, below.
+        if let range = stream.dynamicRange, stream.enhancementLayer != true { parts.append(range) }
         if let space = stream.colorSpace { parts.append(space) }
         if stream.enhancementLayer == true { parts.append("Dolby Vision enhancement layer") }
         lines.append(TextJoin.join(parts, separator: " "))

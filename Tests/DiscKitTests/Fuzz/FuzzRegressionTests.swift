@@ -40,6 +40,7 @@ struct FuzzRegressionTests {
   static let known: Set<String> = [
     "udf", "iso9660", "index", "movieobject", "hdmv", "ics", "mpls", "clpi", "ifo", "navpack", "ts",
     "ps", "timeseek", "segment", "image", "dvdvm", "bdjo", "jar", "class", "hevc",
+    "dovi",
   ]
 
   /// The harnesses' calls (kept in step with Tests/Fuzz/Sources/disckit-fuzz).
@@ -125,6 +126,8 @@ struct FuzzRegressionTests {
         source: MemoryByteSource(Array(bytes.dropFirst(4))), to: Double(hundredths) / 100)
     case "hevc":
       _ = try? HEVCColourMetadata(parsingAnnexB: bytes[...])
+    case "dovi":
+      _ = try? DolbyVisionConfiguration(parsing: bytes)
     case "segment":
       if let request = try? JSONDecoder().decode(SegmentRequest.self, from: Data(bytes)) {
         _ = request.evaluate()

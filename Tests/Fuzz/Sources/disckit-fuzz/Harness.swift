@@ -19,6 +19,7 @@ nonisolated(unsafe) let harnesses: [any FuzzHarness.Type] = [
   MPLSHarness.self, CLPIHarness.self, IFOHarness.self, NavPackHarness.self, TSHarness.self,
   PSHarness.self, TimeSeekHarness.self, SegmentHarness.self, ImageHarness.self, DVDVMHarness.self,
   BDJOHarness.self, JARHarness.self, ClassHarness.self, RangeHarness.self, HEVCHarness.self,
+  DOVIHarness.self,
 ]
 
 nonisolated(unsafe) var selected: (any FuzzHarness.Type)?

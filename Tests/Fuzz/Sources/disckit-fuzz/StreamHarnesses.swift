@@ -40,6 +40,14 @@ enum HEVCHarness: FuzzHarness {
   }
 }
 
+/// The PMT's Dolby Vision video descriptor (tag 0xB0) body.
+enum DOVIHarness: FuzzHarness {
+  static let name = "dovi"
+  static func run(_ bytes: UnsafeRawBufferPointer) {
+    _ = try? DolbyVisionConfiguration(parsing: [UInt8](bytes))
+  }
+}
+
 /// One line of `disckit segment --json-lines`: a JSON request decoded and evaluated.
 enum SegmentHarness: FuzzHarness {
   static let name = "segment"
