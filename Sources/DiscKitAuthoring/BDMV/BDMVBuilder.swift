@@ -37,12 +37,19 @@ public struct BDMVBuilder: Sendable {
     /// clip).
     public var from: Double?
     public var to: Double?
+    /// The connection condition with the item before (1 non-seamless, 5 seamless with a clean
+    /// break, 6 seamless with continuous ATC/STC); nil: the builder's ``Connection`` option.
+    public var connectionCondition: UInt8?
 
-    public init(clip: String, angles: [String] = [], from: Double? = nil, to: Double? = nil) {
+    public init(
+      clip: String, angles: [String] = [], from: Double? = nil, to: Double? = nil,
+      connectionCondition: UInt8? = nil
+    ) {
       self.clip = clip
       self.angles = angles
       self.from = from
       self.to = to
+      self.connectionCondition = connectionCondition
     }
   }
 
@@ -242,6 +249,11 @@ public struct BDMVBuilder: Sendable {
           throw DiscKitError(
             .limitExceeded, "title \(t + 1)", at: nil,
             "\(item.angles.count + 1) angles; a play item holds at most \(Self.maxAngles)")
+        }
+        if let cc = item.connectionCondition, ![1, 5, 6].contains(cc) {
+          throw DiscKitError(
+            .invalidArgument, "title \(t + 1)", at: nil,
+            "item \(item.clip): connection condition \(cc); Blu-ray uses 1, 5 and 6")
         }
         if let from = item.from, let to = item.to, !(from >= 0 && to > from) {
           throw DiscKitError(
@@ -463,6 +475,7 @@ struct PlaylistPlanner {
     var inTime: UInt32
     var outTime: UInt32
     var wholeClip: Bool
+    var connection: UInt8? = nil
   }
 
   func analysis(_ path: String) -> (Int, BDMVClipAnalysis) {
@@ -504,7 +517,7 @@ struct PlaylistPlanner {
       result.append(
         Segment(
           clip: c, angles: angles, inTime: inTime, outTime: outTime,
-          wholeClip: item.from == nil && item.to == nil))
+          wholeClip: item.from == nil && item.to == nil, connection: item.connectionCondition))
     }
     return result
   }
@@ -542,7 +555,9 @@ struct PlaylistPlanner {
     for (k, s) in segments.enumerated() {
       let a = analyses[s.clip]
       var connection: UInt8 = 1
-      if k > 0 {
+      if k > 0, let explicit = s.connection {
+        connection = explicit
+      } else if k > 0 {
         switch builder.options.connection {
         case .nonSeamless: connection = 1
         case .seamless: connection = 5
@@ -560,10 +575,13 @@ struct PlaylistPlanner {
         }
       }
       let clips = ([s.clip] + s.angles).map { PlayItemClip(clipID: builder.clipID($0)) }
+      // A multi-angle item in a seamless chain changes angle seamlessly (its clips' EP maps
+      // mark every entry point as an angle change point), as feature discs author it.
+      let seamlessAngle = clips.count > 1 && (connection == 5 || connection == 6)
       items.append(
         PlayItem(
           clips: clips, connectionCondition: connection, inTime: s.inTime, outTime: s.outTime,
-          streams: try streamTable(a)))
+          isSeamlessAngle: seamlessAngle, streams: try streamTable(a)))
     }
     return items
   }

@@ -25,7 +25,8 @@ struct AuthorCommand: ParsableCommand {
       with an H.264, HEVC, MPEG-2 or VC-1 video stream): one clip (BDMV/STREAM + CLIPINF, with an \
       EP map of the video's random access points) per input, one playlist per --title (clips \
       played one after the other, seamlessly when a clip continues the previous one; `a+b` plays \
-      clips a and b as two angles of one item), chapters every --chapters-every seconds at the \
+      clips a and b as two angles of one item; `b@6` connects item b to the one before with \
+      connection condition 6 (1, 5 or 6)), chapters every --chapters-every seconds at the \
       nearest keyframe before, and index.bdmv/MovieObject.bdmv titles playing them. Without \
       --title each clip is a title. Clips in --title are named as given to --clips or by file name.
 
@@ -52,7 +53,9 @@ struct AuthorCommand: ParsableCommand {
 
   @Option(
     parsing: .upToNextOption,
-    help: "A title: its clips in order, comma-separated (`a+b` for two angles). Repeatable.")
+    help:
+      "A title: its clips in order, comma-separated (`a+b` for two angles, `b@5` for connection condition 5). Repeatable."
+  )
   var title: [String] = []
 
   @Option(name: .customLong("chapters-every"), help: "Chapter spacing in seconds (0: one chapter).")
@@ -187,12 +190,28 @@ struct AuthorCommand: ParsableCommand {
     for spec in specs {
       var items: [BDMVBuilder.Item] = []
       for part in spec.split(separator: ",") {
-        let angles = part.split(separator: "+").map(String.init)
-        guard let first = angles.first else { continue }
+        // `clip[+angle...][@cc]`: the angles' clips, the connection condition with the item
+        // before (1, 5 or 6).
+        var body = Substring(part)
+        var connection: UInt8?
+        if let at = part.lastIndex(of: "@") {
+          let text = part[part.index(after: at)...]
+          guard let cc = UInt8(text), [1, 5, 6].contains(cc) else {
+            throw DiscKitError(
+              .invalidArgument, "--title", at: nil,
+              "\(part): the connection condition after @ is 1, 5 or 6, not \"\(text)\"")
+          }
+          connection = cc
+          body = part[..<at]
+        }
+        let angles = body.split(separator: "+").map(String.init)
+        guard !angles.isEmpty else { continue }
         var resolved: [String] = []
         for a in angles { resolved.append(try resolve(a)) }
-        items.append(BDMVBuilder.Item(clip: resolved[0], angles: Array(resolved.dropFirst())))
-        _ = first
+        items.append(
+          BDMVBuilder.Item(
+            clip: resolved[0], angles: Array(resolved.dropFirst()), connectionCondition: connection
+          ))
       }
       result.append(BDMVBuilder.Title(items: items))
     }
