@@ -133,7 +133,9 @@ public struct MatroskaTitle: Sendable {
           "IG stream \(i + 1) (PID 0x\(String(s.pid, radix: 16))): menus (no Matroska form)")
       }
       for (i, s) in stn.secondaryAudio.enumerated() {
-        skipped.append("secondary audio stream \(i + 1) (PID 0x\(String(s.pid, radix: 16)))")
+        let place = s.entryType == 1 ? "" : ": in sub-path \(s.subPathID) (out-of-mux)"
+        skipped.append(
+          "secondary audio stream \(i + 1) (PID 0x\(String(s.pid, radix: 16)))\(place)")
       }
       for (i, s) in stn.secondaryVideo.enumerated() {
         skipped.append("secondary video stream \(i + 1) (PID 0x\(String(s.pid, radix: 16)))")

@@ -7,6 +7,8 @@
 #   angles        title 1 = two clips as angles 1 and 2 of one play item
 #   branching     title 1 = 25 seamless clips of one stream, title 2 = the same clips reordered
 #   feature       seamless branching with angles: two cuts sharing segments, CC 5/6, 2-angle items
+#   commentary    title 1 = whole.ts with Spanish AC-3 commentary (comm.ts, audio only) as
+#                 out-of-mux secondary audio: a type 5 sub-path and a secondary STN entry
 # The clips are kept in $OUT/bluray/clips/.
 set -euo pipefail
 : "${OUT:?OUT must be set}"
@@ -89,3 +91,12 @@ for i in $(seq 0 11) $(seq 14 24); do
 done
 build feature --clips "${branch_clips[@]}" "${angle_clips[@]}" \
   --title "$(join "${extended[@]}")" "$(join "${theatrical[@]}")" --chapters-every 2
+
+# commentary: an audio-only clip (AC-3, Spanish, 6 s, PCR on the audio PID) played beside the 6 s
+# title as out-of-mux secondary audio.
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "sine=frequency=300:sample_rate=48000:duration=6" \
+  -c:a ac3 -b:a 96k -ac 2 -metadata:s:a:0 language=spa \
+  -pes_payload_size 0 -fflags +bitexact -flags:a +bitexact "$clips/comm.ts"
+build commentary --clips "$clips/whole.ts" "$clips/comm.ts" --title whole.ts \
+  --secondary-audio 1=comm.ts --chapters-every 2

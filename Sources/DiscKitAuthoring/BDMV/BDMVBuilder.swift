@@ -60,11 +60,20 @@ public struct BDMVBuilder: Sendable {
     public var chapterInterval: Double?
     /// The playlist number (nil: the next free number).
     public var playlistNumber: Int?
+    /// Audio-only clips played beside the title as out-of-mux secondary audio (commentary):
+    /// each becomes a sub-path of type 5 (one sub play item from the clip's start, synchronised
+    /// with the first play item's in-time) and a secondary audio entry (stream entry type 2,
+    /// with the clip's coding and language) in every play item's STN table.
+    public var secondaryAudio: [String]
 
-    public init(items: [Item], chapterInterval: Double? = nil, playlistNumber: Int? = nil) {
+    public init(
+      items: [Item], chapterInterval: Double? = nil, playlistNumber: Int? = nil,
+      secondaryAudio: [String] = []
+    ) {
       self.items = items
       self.chapterInterval = chapterInterval
       self.playlistNumber = playlistNumber
+      self.secondaryAudio = secondaryAudio
     }
 
     /// A title playing `clips` one after the other.
@@ -239,6 +248,15 @@ public struct BDMVBuilder: Sendable {
         throw DiscKitError(
           .limitExceeded, "title \(t + 1)", at: nil,
           "\(title.items.count) play items; a playlist holds 1 to \(Self.maxPlayItems)")
+      }
+      for clip in title.secondaryAudio where !seen.contains(clip) {
+        throw DiscKitError(
+          .invalidArgument, "title \(t + 1)", at: nil, "\(clip) is not one of the clips")
+      }
+      guard title.secondaryAudio.count <= 32 else {
+        throw DiscKitError(
+          .limitExceeded, "title \(t + 1)", at: nil,
+          "\(title.secondaryAudio.count) secondary audio clips; an STN table holds 32")
       }
       for item in title.items {
         for clip in [item.clip] + item.angles where !seen.contains(clip) {
@@ -487,6 +505,12 @@ struct PlaylistPlanner {
     var result: [Segment] = []
     for item in title.items {
       let (c, a) = analysis(item.clip)
+      for clip in [item.clip] + item.angles where analysis(clip).1.isAudioOnly {
+        throw DiscKitError(
+          .invalidArgument, "title \(t + 1)", at: nil,
+          "\(clip) has no video: an audio-only clip plays beside a title (secondary audio), "
+            + "not as a play item")
+      }
       var inTime = a.inTime45k
       var outTime = a.outTime45k
       if let from = item.from {
@@ -633,12 +657,44 @@ struct PlaylistPlanner {
     -> MoviePlaylist
   {
     let segments = try segments(of: title, index: t)
+    var items = try playItems(segments)
+    let (subPaths, secondary) = try secondaryAudio(title, index: t, items: items)
+    for k in items.indices { items[k].streams.secondaryAudio = secondary }
     let playlist = MoviePlaylist(
-      version: builder.options.version, playItems: try playItems(segments),
+      version: builder.options.version, playItems: items, subPaths: subPaths,
       marks: try marks(segments, interval: title.chapterInterval ?? builder.options.chapterInterval)
     )
     titlePlaylists[t] = playlist
     return playlist
+  }
+
+  /// The sub-paths (type 5, out-of-mux synchronous) of a title's secondary audio clips and
+  /// their STN entries (stream entry type 2: sub-path `k`, sub-clip 0, the clip's audio PID).
+  func secondaryAudio(_ title: BDMVBuilder.Title, index t: Int, items: [PlayItem])
+    throws(DiscKitError) -> ([SubPath], [PlaylistStream])
+  {
+    var subPaths: [SubPath] = []
+    var streams: [PlaylistStream] = []
+    let length = items.reduce(UInt32(0)) { $0 &+ $1.duration45k }
+    for (k, path) in title.secondaryAudio.enumerated() {
+      let (c, a) = analysis(path)
+      guard a.isAudioOnly, let audio = a.streams.first(where: { $0.pid == a.videoPID }) else {
+        throw DiscKitError(
+          .invalidArgument, "title \(t + 1)", at: nil,
+          "\(path) carries video: secondary audio clips are audio only")
+      }
+      let sub = SubPlayItem(
+        clips: [PlayItemClip(clipID: builder.clipID(c))], inTime: a.inTime45k,
+        outTime: a.inTime45k &+ min(UInt32(clamping: a.duration90k / 2), length),
+        syncPlayItemID: 0, syncPTS: items.first?.inTime ?? 0)
+      subPaths.append(SubPath(type: 5, items: [sub]))
+      streams.append(
+        PlaylistStream(
+          entryType: 2, pid: audio.pid, subPathID: UInt8(k), subClipID: 0,
+          codingType: audio.codingType, format: audio.format, rate: audio.rate,
+          language: audio.language))
+    }
+    return (subPaths, streams)
   }
 
   func decoy(_ decoy: BDMVBuilder.Decoy) throws(DiscKitError) -> MoviePlaylist {

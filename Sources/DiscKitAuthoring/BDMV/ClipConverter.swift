@@ -120,13 +120,17 @@ enum ClipConverter {
         ignored.append(stream.pid)
       }
     }
-    guard let video = carried.first(where: { $0.codec.kind == .video && $0.codec != .h264MVC })
+    // The EP map's stream: the video, or in an audio-only clip (a sub-path's, e.g. out-of-mux
+    // secondary audio) its first audio stream.
+    guard
+      let video = carried.first(where: { $0.codec.kind == .video && $0.codec != .h264MVC })
+        ?? carried.first(where: { $0.codec.kind == .audio })
     else {
       let listed = pmt.streams.map { "0x\(String($0.pid, radix: 16)) \($0.codec.rawValue)" }
       throw DiscKitError(
         .unsupported, path + " PMT", at: program.pmtOffset,
-        "no video stream Blu-ray can carry (H.264, HEVC, MPEG-2, VC-1) in program "
-          + "\(program.programNumber): streams \(listed)")
+        "no video stream Blu-ray can carry (H.264, HEVC, MPEG-2, VC-1), nor audio for a "
+          + "sub-path clip, in program \(program.programNumber): streams \(listed)")
     }
     return (carried, ignored, video)
   }
@@ -382,6 +386,10 @@ struct ConvertingConsumer: TransportPacketConsumer {
   var videoMaxDelta: Int64 = 0
   var videoPESCount = 0
   var videoUnitStarts: [Int64] = []
+  /// Audio-only clips: every PES start with a PTS of the timing stream (each is an access
+  /// point).
+  var audioPoints: [(index: Int64, pts: UInt64)] = []
+  let isAudioTiming: Bool
 
   var captures: [UInt16: [UInt8]] = [:]
   var captureDone: Set<UInt16> = []
@@ -400,6 +408,7 @@ struct ConvertingConsumer: TransportPacketConsumer {
     self.passThrough = passThrough
     self.capturePIDs = capturePIDs
     self.finder = RandomAccessPointFinder(pid: videoPID, codec: videoCodec)
+    self.isAudioTiming = videoCodec.kind == .audio
     out.reserveCapacity(ClipConverter.chunkSize + ClipConverter.chunkSize / 8)
   }
 
@@ -443,6 +452,7 @@ struct ConvertingConsumer: TransportPacketConsumer {
       if header.payloadUnitStart, case .payload(let range) = packet.payloadLayout {
         videoUnitStarts.append(index)
         if let pts = Self.pts(UnsafeRawBufferPointer(rebasing: packet.bytes[range])) {
+          if isAudioTiming { audioPoints.append((index, pts)) }
           videoPESCount += 1
           if let first = videoFirstPTS {
             var delta = Int64((pts &- first) & BDMVClipAnalysis.ptsMask)
@@ -585,7 +595,10 @@ struct ConvertingConsumer: TransportPacketConsumer {
 
   /// The random access points with a PTS, as EP map entries.
   mutating func finishAccessPoints() -> [BDMVClipAnalysis.EntryPoint] {
-    let points = finder.finish()
+    let points: [(packetIndex: Int64, pts: UInt64?)] =
+      isAudioTiming
+      ? audioPoints.map { ($0.index, $0.pts) }
+      : finder.finish().map { ($0.packetIndex, $0.pts) }
     var result: [BDMVClipAnalysis.EntryPoint] = []
     result.reserveCapacity(points.count)
     var lastSPN: Int64 = -1

@@ -58,6 +58,13 @@ struct AuthorCommand: ParsableCommand {
   )
   var title: [String] = []
 
+  @Option(
+    name: .customLong("secondary-audio"),
+    help:
+      "N=CLIP: an audio-only clip of --clips played beside title N as out-of-mux secondary audio (a type 5 sub-path). Repeatable."
+  )
+  var secondaryAudio: [String] = []
+
   @Option(name: .customLong("chapters-every"), help: "Chapter spacing in seconds (0: one chapter).")
   var chaptersEvery: Double = 300
 
@@ -171,20 +178,25 @@ struct AuthorCommand: ParsableCommand {
     }
   }
 
+  /// The clip of `--clips` that `name` names (exact path, else unique file name).
+  static func resolve(_ name: String, clips: [String]) throws(DiscKitError) -> String {
+    if clips.contains(name) { return name }
+    let matches = clips.filter { $0.split(separator: "/").last.map(String.init) == name }
+    guard matches.count == 1 else {
+      throw DiscKitError(
+        .invalidArgument, "--title", at: nil,
+        matches.isEmpty ? "\(name) is not one of --clips" : "\(name) names several --clips")
+    }
+    return matches[0]
+  }
+
   /// Resolves `--title` entries against `--clips` (exact path, else unique file name).
   static func titles(_ specs: [String], clips: [String]) throws(DiscKitError) -> [BDMVBuilder
     .Title]?
   {
     guard !specs.isEmpty else { return nil }
     func resolve(_ name: String) throws(DiscKitError) -> String {
-      if clips.contains(name) { return name }
-      let matches = clips.filter { $0.split(separator: "/").last.map(String.init) == name }
-      guard matches.count == 1 else {
-        throw DiscKitError(
-          .invalidArgument, "--title", at: nil,
-          matches.isEmpty ? "\(name) is not one of --clips" : "\(name) names several --clips")
-      }
-      return matches[0]
+      try Self.resolve(name, clips: clips)
     }
     var result: [BDMVBuilder.Title] = []
     for spec in specs {
@@ -225,8 +237,18 @@ struct AuthorCommand: ParsableCommand {
     let options = BDMVBuilder.Options(
       chapterInterval: chaptersEvery > 0 ? chaptersEvery : nil, language: language,
       connection: connection, decoys: BDMVBuilder.Decoy.obfuscation(title: 0, count: decoys))
-    let builder = try BDMVBuilder(
-      clips: clips, titles: try Self.titles(title, clips: clips), options: options)
+    var titles = try Self.titles(title, clips: clips)
+    for spec in secondaryAudio {
+      let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let n = Int(parts[0]), let count = titles?.count, n >= 1, n <= count
+      else {
+        throw DiscKitError(
+          .invalidArgument, "--secondary-audio", at: nil,
+          "\(spec): expected N=CLIP with N a --title number (1 to \(titles?.count ?? 0))")
+      }
+      titles?[n - 1].secondaryAudio.append(try Self.resolve(parts[1], clips: clips))
+    }
+    let builder = try BDMVBuilder(clips: clips, titles: titles, options: options)
     let bar = showProgress ? ProgressBar(total: builder.sourceBytes, label: "author") : nil
     defer { bar?.finish() }
     let progress: (Int64, Int64) -> Void = { done, _ in bar?.update(done) }
