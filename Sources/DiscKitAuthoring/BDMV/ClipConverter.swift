@@ -645,11 +645,14 @@ struct PIDRemapping: Sendable {
       next[key] = v + 1
       return v
     }
+    // An audio-only clip (a sub-path's secondary audio) takes the secondary audio PIDs.
+    let audioOnly = !pmt.streams.contains { $0.codec.kind == .video }
     for stream in pmt.streams {
       let codec = stream.codec
       let key: String? =
         switch codec {
         case .eac3Secondary, .dtsExpressSecondary: "audio2"
+        case _ where audioOnly && codec.kind == .audio: "audio2"
         case .pgs, .textSubtitle: "pg"
         case .interactiveGraphics: "ig"
         default:
