@@ -85,7 +85,8 @@ public struct BDMVClipAnalysis: Sendable, Hashable {
     let ep = EPMapLayout.stream(
       pid: videoPID, streamType: audioOnly ? 3 : 1, entries: entryPoints)
     return ClipInformation(
-      applicationType: audioOnly ? 7 : 1, tsRecordingRate: recordingRate, sourcePacketCount: packetCount, sequence: sequence,
+      applicationType: audioOnly ? 7 : 1, tsRecordingRate: recordingRate,
+      sourcePacketCount: packetCount, sequence: sequence,
       program: program, epMap: EPMap(type: 1, streams: [ep]))
   }
 }

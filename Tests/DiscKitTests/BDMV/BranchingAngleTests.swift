@@ -29,7 +29,8 @@ struct BranchingAngleTests {
   static func sourceClips(playlist: Int, angle: Int) -> [String] {
     (segments[playlist] ?? []).map {
       Fixtures.generated(
-        String(format: "bluray/clips/%@%02d.ts", angle == 1 && multiAngle.contains($0) ? "t" : "s", $0))
+        String(
+          format: "bluray/clips/%@%02d.ts", angle == 1 && multiAngle.contains($0) ? "t" : "s", $0))
     }
   }
 
