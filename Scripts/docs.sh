@@ -7,7 +7,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 # The public symbol graphs of the debug build (built first when needed), DiscKit's taken alone.
-dump="$(swift package dump-symbol-graph 2>&1)" || { echo "$dump" >&2; exit 1; }
+dump="$(swift package dump-symbol-graph --include-spi-symbols 2>&1)" || { echo "$dump" >&2; exit 1; }
 graphs="$(echo "$dump" | sed -n 's/^Files written to //p' | tail -1)"
 [ -s "$graphs/DiscKit.symbols.json" ] || { echo "$dump" >&2; echo "docs: no DiscKit symbol graph" >&2; exit 1; }
 symbols=".build/docs-symbols"

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// Low-level encoders for the ECMA-167 / OSTA UDF on-disc structures the writer records.
 ///

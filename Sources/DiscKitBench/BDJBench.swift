@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import Foundation
 
 /// BD-J benchmarks: inflating a JAR.

@@ -1,6 +1,6 @@
-import DiscKit
+@_spi(Formats) import DiscKit
+@_spi(Formats) import DiscKitAuthoring
 import DiscKitOutput
-import DiscKitAuthoring
 import Foundation
 
 /// Blu-ray benchmarks: `titles` on a disc with many playlists against `bd_list_titles`, and title

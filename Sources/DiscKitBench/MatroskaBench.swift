@@ -1,6 +1,6 @@
-import DiscKit
-import DiscKitAuthoring
-import DiscKitMedia
+@_spi(Formats) import DiscKit
+@_spi(Formats) import DiscKitAuthoring
+@_spi(Formats) import DiscKitMedia
 import Foundation
 
 /// `disckit extract --format mkv` compared with mkvmerge reading the same playlist.

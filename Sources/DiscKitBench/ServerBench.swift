@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitOutput
 import Foundation
 
@@ -11,13 +11,15 @@ let serverBenchmarks: [Benchmark] = [
     summary:
       "HTTP: one stream, 16 concurrent streams, 64 KiB ranges, 64 streams with peak RSS, of a title (DISCKIT_BENCH_SERVE_MIB, default 512) vs nginx"
   ) {
-    for tool in ["/usr/sbin/nginx", "/usr/bin/curl", "/usr/bin/wrk"] where !FileManager.default.isExecutableFile(atPath: tool) {
+    for tool in ["/usr/sbin/nginx", "/usr/bin/curl", "/usr/bin/wrk"]
+    where !FileManager.default.isExecutableFile(atPath: tool) {
       throw DiscKitError(.notFound, tool, at: nil, "not installed")
     }
     let serve = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
       .appendingPathComponent("disckit-serve").path
     guard FileManager.default.isExecutableFile(atPath: serve) else {
-      throw DiscKitError(.notFound, serve, at: nil, "build it: swift build -c release --product disckit-serve")
+      throw DiscKitError(
+        .notFound, serve, at: nil, "build it: swift build -c release --product disckit-serve")
     }
     let mib = Int(ProcessInfo.processInfo.environment["DISCKIT_BENCH_SERVE_MIB"] ?? "") ?? 512
     let dir = try BenchDirectory()
@@ -26,7 +28,8 @@ let serverBenchmarks: [Benchmark] = [
     let title = try disc.title(playlist: "00001.mpls")
     // nginx serves the extracted bytes of the same title.
     let web = NSTemporaryDirectory() + "disckit-bench-nginx-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: web + "/files", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: web + "/files", withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: web) }
     let sink = try AtomicFileWriter(destination: web + "/files/title.m2ts", overwrite: true)
     try title.byteSource().copy(to: sink)
@@ -35,17 +38,24 @@ let serverBenchmarks: [Benchmark] = [
 
     let nginxPort = try ServerBench.freePort()
     try """
-      daemon off; worker_processes 2; pid \(web)/nginx.pid; error_log \(web)/error.log;
-      events { worker_connections 1024; }
-      http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
-        client_body_temp_path \(web); proxy_temp_path \(web); fastcgi_temp_path \(web);
-        uwsgi_temp_path \(web); scgi_temp_path \(web);
-        server { listen 127.0.0.1:\(nginxPort); root \(web)/files; } }
-      """.write(toFile: web + "/nginx.conf", atomically: true, encoding: .utf8)
+    daemon off; worker_processes 2; pid \(web)/nginx.pid; error_log \(web)/error.log;
+    events { worker_connections 1024; }
+    http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
+      client_body_temp_path \(web); proxy_temp_path \(web); fastcgi_temp_path \(web);
+      uwsgi_temp_path \(web); scgi_temp_path \(web);
+      server { listen 127.0.0.1:\(nginxPort); root \(web)/files; } }
+    """.write(toFile: web + "/nginx.conf", atomically: true, encoding: .utf8)
     let nginx = try ServerBench.launch("/usr/sbin/nginx", ["-c", web + "/nginx.conf", "-p", web])
-    defer { nginx.terminate(); nginx.waitUntilExit() }
-    let server = try ServerBench.start(serve, [dir.path, "--port", "0", "--quiet", "--max-streams", "256"])
-    defer { server.process.terminate(); server.process.waitUntilExit() }
+    defer {
+      nginx.terminate()
+      nginx.waitUntilExit()
+    }
+    let server = try ServerBench.start(
+      serve, [dir.path, "--port", "0", "--quiet", "--max-streams", "256"])
+    defer {
+      server.process.terminate()
+      server.process.waitUntilExit()
+    }
     let id = DiscEntryID.of(".")
     let ours = "\(server.base)/discs/\(id)/titles/00001/stream"
     let theirs = "http://127.0.0.1:\(nginxPort)/title.m2ts"
@@ -61,7 +71,8 @@ let serverBenchmarks: [Benchmark] = [
     let manyTheirs = try ServerBench.wrk(theirs, connections: 16, range: nil)
     print(
       String(
-        format: "   16 concurrent streams (wrk, 5 s): disckit %.0f MB/s, nginx %.0f MB/s, ratio disckit/nginx = %.2f",
+        format:
+          "   16 concurrent streams (wrk, 5 s): disckit %.0f MB/s, nginx %.0f MB/s, ratio disckit/nginx = %.2f",
         manyOurs.bytesPerSecond / 1e6, manyTheirs.bytesPerSecond / 1e6,
         manyOurs.bytesPerSecond / manyTheirs.bytesPerSecond))
     let range = "bytes=\(size / 3)-\(size / 3 + 65535)"
@@ -69,7 +80,8 @@ let serverBenchmarks: [Benchmark] = [
     let rangesTheirs = try ServerBench.wrk(theirs, connections: 16, range: range)
     print(
       String(
-        format: "   64 KiB ranges, 16 connections (wrk, 5 s): disckit %.0f req/s, nginx %.0f req/s, ratio disckit/nginx = %.2f",
+        format:
+          "   64 KiB ranges, 16 connections (wrk, 5 s): disckit %.0f req/s, nginx %.0f req/s, ratio disckit/nginx = %.2f",
         rangesOurs.requestsPerSecond, rangesTheirs.requestsPerSecond,
         rangesOurs.requestsPerSecond / rangesTheirs.requestsPerSecond))
     // 64 clients streaming the whole title for 10 s: peak resident memory of each server
@@ -121,7 +133,9 @@ enum ServerBench {
     // Bind to port 0 with Python (no socket API in Foundation), then release it.
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"]
+    process.arguments = [
+      "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])",
+    ]
     let out = Pipe()
     process.standardOutput = out
     try process.run()
@@ -144,7 +158,9 @@ enum ServerBench {
   }
 
   /// Starts disckit-serve and reads the URL from its first line.
-  static func start(_ executable: String, _ arguments: [String]) throws -> (process: Process, base: String) {
+  static func start(_ executable: String, _ arguments: [String]) throws -> (
+    process: Process, base: String
+  ) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -168,7 +184,9 @@ enum ServerBench {
 
   static func waitUntilServing(_ url: String) throws {
     for _ in 0..<100 {
-      if (try? run("/usr/bin/curl", ["-sf", "-o", "/dev/null", "-r", "0-0", url])) != nil { return }
+      if (try? run("/usr/bin/curl", ["-sf", "-o", "/dev/null", "-r", "0-0", url])) != nil {
+        return
+      }
       usleep(100_000)
     }
     throw DiscKitError(.io, url, at: nil, "not serving")
@@ -195,7 +213,8 @@ enum ServerBench {
   static func curlSeconds(_ url: String, size: Int64) throws -> Double {
     var best = Double.infinity
     for _ in 0..<3 {
-      let text = try run("/usr/bin/curl", ["-sf", "-o", "/dev/null", "-w", "%{size_download} %{time_total}", url])
+      let text = try run(
+        "/usr/bin/curl", ["-sf", "-o", "/dev/null", "-w", "%{size_download} %{time_total}", url])
       let parts = text.split(separator: " ")
       guard parts.count == 2, Int64(parts[0]) == size, let seconds = Double(parts[1]) else {
         throw DiscKitError(.io, url, at: nil, "short download: \(text)")
@@ -249,7 +268,9 @@ enum ServerBench {
   }
 
   /// wrk on 2 threads (5 s unless said); requests and bytes per second.
-  static func wrk(_ url: String, connections: Int, range: String?, seconds: Int = 5) throws -> (requestsPerSecond: Double, bytesPerSecond: Double) {
+  static func wrk(_ url: String, connections: Int, range: String?, seconds: Int = 5) throws -> (
+    requestsPerSecond: Double, bytesPerSecond: Double
+  ) {
     var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "30s"]
     if let range { arguments += ["-H", "Range: \(range)"] }
     let text = try run("/usr/bin/wrk", arguments + [url])
@@ -259,7 +280,8 @@ enum ServerBench {
       else { return nil }
       var number = String(field)
       var scale = 1.0
-      for (suffix, factor) in [("GB", 1073741824.0), ("MB", 1048576.0), ("KB", 1024.0), ("B", 1.0)] where number.hasSuffix(suffix) {
+      for (suffix, factor) in [("GB", 1073741824.0), ("MB", 1048576.0), ("KB", 1024.0), ("B", 1.0)]
+      where number.hasSuffix(suffix) {
         number = String(number.dropLast(suffix.count))
         scale = factor
         break

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitCLI
 import DiscKitReference
 
@@ -61,12 +61,12 @@ enum BlurayCrosscheck {
           differences.append("\(prefix): \(title.clips.count) clips vs \(info.clips.count)")
         }
         for (c, r) in zip(title.clips, info.clips)
-        where c.clipID != r.clipID || UInt64(c.inTime) * 2 != r.inTime90k
-          || UInt64(c.outTime) * 2 != r.outTime90k
+        where c.clipID != r.clipID || c.inTime90k != r.inTime90k
+          || c.outTime90k != r.outTime90k
           || c.packetCount != r.packetCount
         {
           differences.append(
-            "\(prefix) clip \(c.index + 1): \(c.clipID) \(c.inTime * 2)-\(c.outTime * 2) \(c.packetCount) packets vs "
+            "\(prefix) clip \(c.index + 1): \(c.clipID) \(c.inTime90k)-\(c.outTime90k) \(c.packetCount) packets vs "
               + "\(r.clipID) \(r.inTime90k)-\(r.outTime90k) \(r.packetCount) packets")
         }
         if title.chapters.count != info.chapters.count {
@@ -74,9 +74,9 @@ enum BlurayCrosscheck {
             "\(prefix): \(title.chapters.count) chapters vs \(info.chapters.count)")
         }
         for (c, r) in zip(title.chapters, info.chapters)
-        where UInt64(c.titleTime) * 2 != r.start90k || UInt64(c.offset) != r.offset {
+        where c.titleTime90k != r.start90k || UInt64(c.offset) != r.offset {
           differences.append(
-            "\(prefix) chapter \(c.index + 1): start \(UInt64(c.titleTime) * 2) offset \(c.offset) vs start \(r.start90k) offset \(r.offset)"
+            "\(prefix) chapter \(c.index + 1): start \(c.titleTime90k) offset \(c.offset) vs start \(r.start90k) offset \(r.offset)"
           )
         }
         if flags == 3, bd.selectTitle(i), UInt64(title.size) != bd.titleSize {

@@ -1,5 +1,5 @@
 import CFFmpeg
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitOutput
 
 /// One write of a ``MatroskaTitle``: the first piece's demuxer (opened and probed before the

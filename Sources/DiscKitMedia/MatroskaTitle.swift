@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// Everything ``MatroskaWriter`` needs to write one title: the title's bytes, the pieces that
 /// are demuxed on their own (Blu-ray clips, DVD cells) with their place on the title timeline,
@@ -142,14 +142,13 @@ public struct MatroskaTitle: Sendable {
       }
     }
     var pieces: [MatroskaPiece] = []
-    for timeline in title.timelines where timeline.byteEnd > timeline.byteStart {
-      let wrap: UInt64 = 1 << 33
-      let duration = (timeline.outTime90k &+ wrap &- timeline.inTime90k) % wrap
+    for clip in title.clips where clip.byteCount > 0 {
       pieces.append(
         MatroskaPiece(
-          byteStart: timeline.byteStart, byteEnd: timeline.byteEnd,
-          inTime90k: timeline.inTime90k, titleStart90k: timeline.titleStart90k,
-          duration90k: duration))
+          byteStart: clip.titleOffset, byteEnd: clip.titleOffset + clip.byteCount,
+          inTime90k: UInt64(MediaTime(ticks45k: clip.inTime).ticks),
+          titleStart90k: UInt64(MediaTime(ticks45k: clip.titleTime).ticks),
+          duration90k: UInt64(MediaTime(ticks45k: clip.duration).ticks)))
     }
     let duration = title.duration90k
     let chapters = titleChapters.map { c in

@@ -1,5 +1,5 @@
 import CFFmpeg
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// The HDR signalling of an HEVC track in Matroska: the `Colour` element (matrix, transfer,
 /// primaries, range), `MaxCLL`/`MaxFALL` and `MasteringMetadata`, from the SPS VUI and the HDR10

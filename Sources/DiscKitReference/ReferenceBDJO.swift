@@ -1,5 +1,5 @@
 import CBluray
-import DiscKit
+@_spi(Formats) import DiscKit
 
 extension Reference {
   /// libbluray's `bd_read_bdjo` on the file at `path`, as a ``BDJObject`` (`nil` when libbluray
@@ -8,6 +8,7 @@ extension Reference {
   /// libbluray keeps fewer bits than the format has: the icon flags are its low 8 bits, the key
   /// interest table its 11 defined bits (here in bits 31...21, as in the file), and the version
   /// is what the header says. Compare with ``libblurayView(of:)`` of DiscKit's own parse.
+  @_spi(Formats)
   public static func readBDJO(path: String) -> BDJObject? {
     guard let raw = bd_read_bdjo(path) else { return nil }
     defer { bd_free_bdjo(raw) }
@@ -87,6 +88,7 @@ extension Reference {
   }
 
   /// DiscKit's parse of a BDJO reduced to what libbluray keeps (see ``readBDJO(path:)``).
+  @_spi(Formats)
   public static func libblurayView(of object: BDJObject) -> BDJObject {
     var view = object
     view.keyInterestTable &= 0xFFE0_0000

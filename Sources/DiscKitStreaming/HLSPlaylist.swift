@@ -37,34 +37,33 @@ public struct HLSPlaylist: Sendable, Hashable {
   public init(title: DiscTitle, targetDuration: MediaTime = MediaTime(seconds: 6))
     throws(StreamingError)
   {
-    guard case .bluray(let bluray) = title.content else {
+    guard title.isTransportStream else {
       throw .needsTransportStream(title: title.key)
     }
     self.targetDuration = targetDuration
     do {
-      segments = try Self.segments(bluray, step: UInt64(max(90_000, targetDuration.ticks)))
+      segments = try Self.segments(title, step: max(90_000, targetDuration.ticks))
     } catch {
       throw .disc(error)
     }
   }
 
-  /// Segments about `step` (90 kHz) apart at the EP-map random access points of `title`.
-  private static func segments(_ title: BlurayTitle, step: UInt64) throws(DiscKitError)
+  /// Segments about `step` (90 kHz) apart at the random access points of `title`.
+  private static func segments(_ title: DiscTitle, step: Int64) throws(DiscKitError)
     -> [Segment]
   {
     let size = title.size
-    let duration = title.duration90k
+    let duration = title.duration.ticks
     // Random access points about `step` apart: (offset in the title's bytes, title time).
-    var points: [(offset: Int64, time: UInt64)] = [(0, 0)]
+    var points: [(offset: Int64, time: Int64)] = [(0, 0)]
     var t = step
     while t < duration, points.count < 200_000 {
-      let rap = title.byteOffset(forTitleTime: t)
-      let time = title.titleTime(forByteOffset: rap)
-      let start = try title.playbackStart(forTitleTime: t).offset
-      if start > points[points.count - 1].offset, time > points[points.count - 1].time,
-        start < size
+      let start = try title.playbackStart(at: MediaTime(ticks: t))
+      let time = start.keyframeTime.ticks
+      if start.offset > points[points.count - 1].offset, time > points[points.count - 1].time,
+        start.offset < size
       {
-        points.append((start, time))
+        points.append((start.offset, time))
       }
       t += step
     }
@@ -77,7 +76,7 @@ public struct HLSPlaylist: Sendable, Hashable {
       guard to > from else { continue }
       segments.append(
         Segment(
-          offset: from, length: to - from, duration: MediaTime(clamping: endTime - point.time)))
+          offset: from, length: to - from, duration: MediaTime(ticks: endTime - point.time)))
     }
     return segments
   }

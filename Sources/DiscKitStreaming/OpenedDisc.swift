@@ -29,7 +29,6 @@ public struct OpenedDisc: Sendable {
 
   /// Whether the disc is a Blu-ray.
   public var isBluray: Bool {
-    if case .bluray = disc.navigation { return true }
-    return false
+    disc.kind != .dvd
   }
 }

@@ -72,12 +72,3 @@ public struct TitleResource: Sendable {
     lastModified = HTTPDate.format(secondsSince1970: disc.identity.modifiedSeconds)
   }
 }
-
-extension DiscTitle {
-  /// Whether the title's bytes are an MPEG transport stream (Blu-ray: 192-byte source packets)
-  /// rather than a program stream (DVD).
-  var isTransportStream: Bool {
-    if case .bluray = content { return true }
-    return false
-  }
-}

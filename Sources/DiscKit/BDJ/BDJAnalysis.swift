@@ -5,6 +5,7 @@
 /// `.properties` and `.txt` resources, and the authoring project files (`bluray_project.bin`).
 /// Nothing is executed. Only playlists present on the disc are reported. Problems (a truncated
 /// JAR, a zip bomb, a bad class file) become ``warnings``; the analysis itself never fails.
+@_spi(Formats)
 public struct BDJAnalysis: Sendable {
   /// The BD-J objects that parsed, by name (`00000`).
   public var objects: [String: BDJObject]

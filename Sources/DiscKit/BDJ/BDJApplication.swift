@@ -1,4 +1,5 @@
 /// An application (Xlet) of a BD-J object's application management table.
+@_spi(Formats)
 public struct BDJApplication: Sendable, Hashable {
   /// A profile the application needs.
   public struct Profile: Sendable, Hashable {

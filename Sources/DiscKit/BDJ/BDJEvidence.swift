@@ -1,5 +1,6 @@
 /// One piece of evidence, found in a disc's BD-J objects, JAR files or authoring project file,
 /// that the disc names a playlist.
+@_spi(Formats)
 public struct BDJEvidence: Sendable, Hashable {
   /// How much the evidence says, weakest first.
   public enum Trust: Int, Sendable, Hashable, Comparable, Codable {

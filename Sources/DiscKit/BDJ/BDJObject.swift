@@ -6,6 +6,7 @@
 /// one starts by itself), the application management table (the Xlets, which of them start
 /// automatically, their base directory in the JAR and their initial class), the key interest
 /// table and the file access information. Field for field what libbluray's `bd_read_bdjo` reads.
+@_spi(Formats)
 public struct BDJObject: Sendable, Hashable {
   /// Terminal information: the default font and the initial graphics configuration.
   public struct TerminalInfo: Sendable, Hashable {

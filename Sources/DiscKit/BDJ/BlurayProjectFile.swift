@@ -9,6 +9,7 @@
 /// the duration in seconds as big-endian IEEE floats, and a 32-bit play-item count. Records are
 /// found by scanning every offset and checking every field; a record is evidence only when its
 /// duration matches the playlist's (see `matches(duration:)`).
+@_spi(Formats)
 public struct BlurayProjectFile: Sendable, Hashable {
   /// One playlist record.
   public struct Record: Sendable, Hashable {

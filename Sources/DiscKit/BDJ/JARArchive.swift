@@ -6,6 +6,7 @@
 /// inflated with a bounded decoder (``ParsingLimits/maxInflatedEntryBytes``). Encrypted members
 /// and compression methods other than stored (0) and deflate (8) are reported as
 /// ``DiscKitError/Code/unsupported``.
+@_spi(Formats)
 public struct JARArchive: Sendable {
   /// One member listed by the central directory.
   public struct Entry: Sendable, Hashable {

@@ -5,6 +5,7 @@
 /// decoded from Java's modified UTF-8 (NUL as `C0 80`, supplementary characters as surrogate
 /// pairs), with U+FFFD for invalid sequences. Nothing after the constant pool but the class's
 /// own name is read.
+@_spi(Formats)
 public struct JavaClassFile: Sendable, Hashable {
   /// The class file version (major, minor).
   public var majorVersion: UInt16

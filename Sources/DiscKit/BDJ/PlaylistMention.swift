@@ -8,6 +8,7 @@
 /// - a studio key naming the feature in a text resource (`featurePlaylist=800`,
 ///   `<mainFeature playlist="00800"/>`): a key or element containing "feature" (not "featurette")
 ///   with a playlist number beside it.
+@_spi(Formats)
 public struct PlaylistMention: Sendable, Hashable {
   /// How the playlist was named.
   public enum Form: String, Sendable, Hashable, Codable {

@@ -1,5 +1,6 @@
 /// The disc's index table (`BDMV/index.bdmv`): first play, top menu and the titles, each pointing
 /// at an HDMV movie object or a BD-J object.
+@_spi(Formats)
 public struct BDMVIndex: Sendable, Hashable, Codable {
   /// What an index entry starts.
   public enum Object: Sendable, Hashable, Codable {

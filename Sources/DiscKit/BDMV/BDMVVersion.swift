@@ -2,6 +2,7 @@
 ///
 /// libbluray accepts exactly these four versions (`bdmv_parse_header`); DiscKit does too and
 /// rejects anything else with ``DiscKitError/Code/unsupported``.
+@_spi(Formats)
 public enum BDMVVersion: String, Sendable, Hashable, Codable, CaseIterable {
   case v0100 = "0100"
   case v0200 = "0200"

@@ -4,6 +4,7 @@
 /// the playlists refer to; a file that is missing or fails to parse is read from `BDMV/BACKUP/`
 /// instead (as libbluray does). The value is immutable and `Sendable`: build titles and their byte
 /// sources from any task.
+@_spi(Formats)
 public struct BlurayDisc: Sendable {
   /// A playlist file and what became of it.
   public struct PlaylistFile: Sendable {

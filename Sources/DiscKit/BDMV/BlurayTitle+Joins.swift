@@ -17,7 +17,7 @@ extension BlurayTitle {
       return Set(streams.filter { !(0x90...0x92).contains($0.codingType) }.map(\.pid))
     }
     let presentation = clipsWithBytes.map { clip -> (in90k: UInt64, out90k: UInt64)? in
-      (UInt64(clip.inTime) * 2, UInt64(clip.outTime) * 2)
+      (clip.inTime90k, clip.outTime90k)
     }
     return try TransportStreamJoinScanner.joins(
       source: original, pieces: shifts.map { $0.start..<$0.end }, packetSize: 192,

@@ -25,6 +25,12 @@ extension BlurayTitle {
     try playbackStart(atRandomAccessPoint: byteOffset(forTitleTime: time90k))
   }
 
+  /// The title time (90 kHz) of the EP-map random access point playback from `time90k` starts
+  /// at: `titleTime(forByteOffset: byteOffset(forTitleTime:))`.
+  package func keyframeTime(forTitleTime time90k: UInt64) -> MediaTime {
+    MediaTime(clamping: titleTime(forByteOffset: byteOffset(forTitleTime: time90k)))
+  }
+
   /// Where playback from the random access point at title byte `offset` starts (a time's EP-map
   /// position, a chapter's ``Chapter/offset``): moved back over the PSI packets before it, as
   /// libbluray's first read after `bd_seek_time` or `bd_seek_chapter`.

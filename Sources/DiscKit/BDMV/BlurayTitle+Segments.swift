@@ -29,7 +29,7 @@ extension BlurayTitle {
     }
     let clip = clips[clipIndex]
     var pts = pts90k & 0x1_FFFF_FFFF
-    if clip.outTime < clip.inTime && pts < UInt64(clip.inTime) * 2 { pts += 1 << 33 }
+    if clip.outTime < clip.inTime && pts < clip.inTime90k { pts += 1 << 33 }
     guard let position = ClockTime.nanoseconds(ticks90kHz: pts) else { return nil }
     return segment.toStreamTime(position)
   }

@@ -3,6 +3,7 @@
 ///
 /// All values are immutable; ``byteSource()`` returns a `Sendable` source safe for any number of
 /// concurrent readers (positional reads, no shared cursor).
+@_spi(Formats)
 public struct BlurayTitle: Sendable {
   /// One play item's clip range.
   public struct Clip: Sendable, Hashable {
@@ -33,6 +34,13 @@ public struct BlurayTitle: Sendable {
     public var titleTime: UInt32
     /// Whether clip information was found (without it the range is empty, as in libbluray).
     public var hasClipInformation: Bool
+
+    /// ``inTime`` on the 90 kHz clock.
+    public var inTime90k: UInt64 { UInt64(MediaTime(ticks45k: inTime).ticks) }
+    /// ``outTime`` on the 90 kHz clock.
+    public var outTime90k: UInt64 { UInt64(MediaTime(ticks45k: outTime).ticks) }
+    /// ``titleTime`` on the 90 kHz clock.
+    public var titleTime90k: UInt64 { UInt64(MediaTime(ticks45k: titleTime).ticks) }
     /// Still mode and time of the play item.
     public var stillMode: UInt8
     /// The play item's `still_time`, in seconds (still mode 1).
@@ -46,33 +54,6 @@ public struct BlurayTitle: Sendable {
     public var titleOffset: Int64 { Int64(titlePacket) * 192 }
     /// The range's byte length.
     public var byteCount: Int64 { Int64(packetCount) * 192 }
-
-    /// This clip's place on the title timeline (90 kHz ticks and bytes).
-    /// A PTS `p` (90 kHz, in this clip's STC) maps to title time `p - inTime90k + titleStart90k`.
-    public var timeline: ClipTimeline {
-      ClipTimeline(
-        clipID: clipID, inTime90k: UInt64(inTime) * 2, outTime90k: UInt64(outTime) * 2,
-        titleStart90k: UInt64(titleTime) * 2, stcID: stcID, byteStart: titleOffset,
-        byteEnd: titleOffset + byteCount)
-    }
-  }
-
-  /// The per-clip timeline data a player or server needs to map demuxed PTS onto title time.
-  public struct ClipTimeline: Sendable, Hashable, Codable {
-    /// The five-digit name of the clip read, e.g. `"00012"`.
-    public var clipID: String
-    /// The clip's in and out PTS (90 kHz, the clip's own STC epoch).
-    public var inTime90k: UInt64
-    /// The clip's out PTS (90 kHz, the clip's own STC epoch).
-    public var outTime90k: UInt64
-    /// The title time at which this clip starts (90 kHz).
-    public var titleStart90k: UInt64
-    /// The STC sequence (`ref_to_STC_id`) the in and out times belong to.
-    public var stcID: UInt8
-    /// The clip's bytes in the title: `byteStart..<byteEnd`.
-    public var byteStart: Int64
-    /// The end (exclusive) of the clip's bytes in the title.
-    public var byteEnd: Int64
   }
 
   /// A chapter (entry mark), as libbluray computes it (the public form is ``DiscTitle/Chapter``).
@@ -83,6 +64,8 @@ public struct BlurayTitle: Sendable {
     package var playItem: Int
     /// Start and duration in title time (45 kHz, as libbluray computes them).
     package var titleTime: UInt32
+    /// ``titleTime`` on the 90 kHz clock.
+    package var titleTime90k: UInt64 { UInt64(MediaTime(ticks45k: titleTime).ticks) }
     /// The chapter's duration (45 kHz): the mark's `duration`, or, when that is 0, the time to the
     /// next entry mark or to the end of the title.
     package var duration: UInt32
@@ -114,11 +97,10 @@ public struct BlurayTitle: Sendable {
   public let warnings: [TitleWarning]
 
   /// The duration in 90 kHz ticks.
-  public var duration90k: UInt64 { UInt64(duration45k) * 2 }
+  public var duration90k: UInt64 { UInt64(MediaTime(ticks45k: duration45k).ticks) }
   /// The title size in bytes: `Σ packets × 192` (= libbluray's `bd_get_title_size`).
   public var size: Int64 { clips.reduce(Int64(0)) { $0 + $1.byteCount } }
   /// Every clip's segment.
-  public var timelines: [ClipTimeline] { clips.map(\.timeline) }
 
   /// Builds a title (libbluray's `nav_title_open` + `_extrapolate_title`).
   ///
@@ -269,11 +251,11 @@ public struct BlurayTitle: Sendable {
   /// is added to its timestamps, `start_k + base - in_k` (90 kHz, modulo 2^33), where `start_k`
   /// is the item's title time and `base` the first item's in-time.
   public var timestampShifts: [TimestampShift] {
-    let base = UInt64(clips.first?.inTime ?? 0) * 2
+    let base = clips.first?.inTime90k ?? 0
     return clips.filter { $0.packetCount > 0 && $0.endPacket > $0.startPacket }.map {
       TimestampShift(
         start: $0.titleOffset, end: $0.titleOffset + $0.byteCount,
-        delta90k: UInt64($0.titleTime) * 2 &+ base &- UInt64($0.inTime) * 2)
+        delta90k: $0.titleTime90k &+ base &- $0.inTime90k)
     }
   }
 
@@ -338,7 +320,7 @@ public struct BlurayTitle: Sendable {
     } else {
       delta = pts > clip.inTime ? min(pts - clip.inTime, clip.duration) : 0
     }
-    return (UInt64(clip.titleTime) + UInt64(delta)) * 2
+    return clip.titleTime90k + UInt64(MediaTime(ticks45k: delta).ticks)
   }
 
   /// The byte offset of chapter `index` (0-based), as libbluray computes it.

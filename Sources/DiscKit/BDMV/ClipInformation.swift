@@ -1,4 +1,5 @@
 /// A clip information file (`BDMV/CLIPINF/xxxxx.clpi`).
+@_spi(Formats)
 public struct ClipInformation: Sendable, Hashable, Codable {
   /// The header version.
   public var version: BDMVVersion

@@ -1,4 +1,5 @@
 /// A clip's ProgramInfo: the elementary streams of each program sequence.
+@_spi(Formats)
 public struct ClipProgramInfo: Sendable, Hashable, Codable {
   /// One elementary stream of a program.
   public struct Stream: Sendable, Hashable, Codable {

@@ -1,4 +1,5 @@
 /// A clip's SequenceInfo: its ATC sequences and, in each, the STC (PCR time base) sequences.
+@_spi(Formats)
 public struct ClipSequenceInfo: Sendable, Hashable, Codable {
   /// One STC sequence: a run of packets with one continuous PCR time base.
   public struct STCSequence: Sendable, Hashable, Codable {

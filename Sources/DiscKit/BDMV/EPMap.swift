@@ -3,6 +3,7 @@
 ///
 /// A full entry point has a 45 kHz PTS of `((coarse.pts & ~1) << 18) + (fine.pts << 8)` (the low 8
 /// bits are not stored) and a source packet number of `(coarse.spn & ~0x1FFFF) + fine.spn`.
+@_spi(Formats)
 public struct EPMap: Sendable, Hashable, Codable {
   /// A coarse entry.
   public struct Coarse: Sendable, Hashable, Codable {

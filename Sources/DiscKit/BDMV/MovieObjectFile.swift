@@ -1,4 +1,5 @@
 /// `BDMV/MovieObject.bdmv`: the HDMV movie objects (programs of navigation commands).
+@_spi(Formats)
 public struct MovieObjectFile: Sendable, Hashable, Codable {
   /// One movie object.
   public struct MovieObject: Sendable, Hashable, Codable {

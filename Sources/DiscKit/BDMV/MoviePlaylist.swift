@@ -4,6 +4,7 @@
 /// PlayList (play items with angles and STN tables, sub-paths), PlayListMark, and the extension
 /// data entries (only the (2,2) SubPath extension is decoded, the rest is skipped safely; a broken
 /// extension block is ignored as libbluray ignores it).
+@_spi(Formats)
 public struct MoviePlaylist: Sendable, Hashable, Codable {
   /// The header version.
   public var version: BDMVVersion

@@ -3,6 +3,7 @@
 /// DiscKit decodes the instruction word and the operands, and interprets the commands that
 /// matter for finding titles: playlist playback (`PlayPL`, `PlayPLatPI`, `PlayPLatMK`) and jumps
 /// or calls to other movie objects and titles.
+@_spi(Formats)
 public struct NavigationCommand: Sendable, Hashable, Codable {
   /// The first 32 bits (operand count, group, sub-group, immediate flags, options).
   public var instruction: UInt32

@@ -1,4 +1,5 @@
 /// One clip reference of a play item (angle 0 is the primary clip).
+@_spi(Formats)
 public struct PlayItemClip: Sendable, Hashable, Codable {
   /// The five-digit clip name, e.g. `"00012"` (→ `CLIPINF/00012.clpi`, `STREAM/00012.m2ts`).
   public var clipID: String
@@ -19,6 +20,7 @@ public struct PlayItemClip: Sendable, Hashable, Codable {
 }
 
 /// A PlayItem: a range `[inTime, outTime)` of a clip (45 kHz clock), with its angles and streams.
+@_spi(Formats)
 public struct PlayItem: Sendable, Hashable, Codable {
   /// The clip of each angle; `clips[0]` is the primary clip, never empty.
   public var clips: [PlayItemClip]

@@ -1,4 +1,5 @@
 /// A PlayListMark: a chapter (entry mark) or link point, at a time inside one play item.
+@_spi(Formats)
 public struct PlaylistMark: Sendable, Hashable, Codable {
   /// 1 = entry mark (chapter), 2 = link point.
   public var type: UInt8

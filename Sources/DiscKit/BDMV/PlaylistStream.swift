@@ -1,4 +1,5 @@
 /// One stream of a play item's STN table: where it is (stream entry) and what it is (attributes).
+@_spi(Formats)
 public struct PlaylistStream: Sendable, Hashable, Codable {
   /// Stream entry type: 1 = in the play item's clip, 2 = in a sub-path sub-clip, 3/4 = in a sub-path.
   public var entryType: UInt8

@@ -1,4 +1,5 @@
 /// A play item's STN table: the streams a player may select while the item plays.
+@_spi(Formats)
 public struct StreamNumberTable: Sendable, Hashable, Codable {
   /// Primary video streams.
   public var video: [PlaylistStream] = []

@@ -1,4 +1,5 @@
 /// A SubPath: a parallel presentation path (secondary audio/video, text subtitles, 3D views, ...).
+@_spi(Formats)
 public struct SubPath: Sendable, Hashable, Codable {
   /// SubPath type: 2 audio of a browsable slideshow, 3 IG menu, 4 text subtitle, 5 out-of-mux
   /// synchronous elementary streams (secondary audio, PG, IG), 6 out-of-mux asynchronous and 7
@@ -39,6 +40,7 @@ public struct SubPath: Sendable, Hashable, Codable {
 }
 
 /// A SubPlayItem of a ``SubPath``.
+@_spi(Formats)
 public struct SubPlayItem: Sendable, Hashable, Codable {
   /// The clips (several when `is_multi_clip`).
   public var clips: [PlayItemClip]

@@ -1,4 +1,5 @@
 /// Attributes of one audio stream of a title set (`audio_attr_t`, 8 bytes).
+@_spi(Formats)
 public struct DVDAudioAttributes: Sendable, Hashable {
   /// Coding: 0 AC-3, 2 MPEG-1, 3 MPEG-2 extended, 4 LPCM, 6 DTS.
   public var codingMode: Int

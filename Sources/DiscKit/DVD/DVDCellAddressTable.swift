@@ -1,5 +1,6 @@
 /// A cell address table (`c_adt_t`, VTS_C_ADT or a menu C_ADT): where each cell of each VOB lies
 /// in the VOBs, in sectors relative to the VOBs' first sector.
+@_spi(Formats)
 public struct DVDCellAddressTable: Sendable, Hashable {
   /// One cell piece (`cell_adr_t`, 12 bytes).
   public struct Entry: Sendable, Hashable {

@@ -2,6 +2,7 @@
 ///
 /// Sector numbers are relative to the first sector of the title set's title VOBs
 /// (`VTS_nn_1.VOB`), inclusive at both ends.
+@_spi(Formats)
 public struct DVDCellPlayback: Sendable, Hashable {
   /// 0 not in a block, 1 first cell of a block, 2 in a block, 3 last cell of a block.
   public var blockMode: Int

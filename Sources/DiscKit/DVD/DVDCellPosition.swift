@@ -1,5 +1,6 @@
 /// One entry of a program chain's cell position table (`cell_position_t`, 4 bytes): which VOB
 /// and cell of the title VOBs the cell plays.
+@_spi(Formats)
 public struct DVDCellPosition: Sendable, Hashable {
   /// The VOB id.
   public var vobID: UInt16

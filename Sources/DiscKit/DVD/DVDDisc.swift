@@ -12,6 +12,7 @@
 /// let main = try disc.mainTitle()          // TitleSelection.lsdvd for lsdvd's choice
 /// let stream = try main.byteSource()
 /// ```
+@_spi(Formats)
 public struct DVDDisc: Sendable {
   /// An IFO that was read, with whether its .BUP copy had to be used.
   public struct Loaded<Info: Sendable>: Sendable {

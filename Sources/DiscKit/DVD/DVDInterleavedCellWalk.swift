@@ -13,6 +13,7 @@
 /// Unlike libdvdnav, positions are the sectors actually read (not the packs' own `nv_pck_lbn`),
 /// and every step is checked: a VOBU must end inside the cell, and the next pack must lie after
 /// the VOBU just read and inside the cell, so the walk always ends.
+@_spi(Formats)
 public struct DVDInterleavedCellWalk: Sendable, Hashable {
   /// One run of consecutive sectors (one or more adjacent VOBUs).
   public struct Run: Sendable, Hashable {

@@ -1,4 +1,5 @@
 /// Language codes as stored in DVD attributes.
+@_spi(Formats)
 public enum DVDLanguage {
   /// Two ASCII letters from a big-endian 16-bit code, or `nil` when either byte is not a letter.
   public static func code(_ raw: UInt16) -> String? {

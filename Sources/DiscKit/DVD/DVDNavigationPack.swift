@@ -6,6 +6,7 @@
 /// interleaved angle block) are kept. Addresses are in 2048-byte sectors; `…Address` fields are
 /// relative to this pack's sector, as on the disc. The layout follows libdvdread's `pci_t` /
 /// `dsi_t` (`nav_types.h`): PCI data at byte 0x2D and DSI data at byte 0x407 of a standard pack.
+@_spi(Formats)
 public struct DVDNavigationPack: Sendable, Hashable {
   /// One seamless-angle entry of the DSI (`sml_agl_data_t`).
   public struct AngleAddress: Sendable, Hashable {

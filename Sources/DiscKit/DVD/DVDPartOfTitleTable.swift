@@ -4,6 +4,7 @@
 /// Follows libdvdread: a zero `last_byte` is computed from the count; titles whose offset points
 /// past the table end the list; each title's chapter count comes from the distance to the next
 /// title's offset (or the table end).
+@_spi(Formats)
 public struct DVDPartOfTitleTable: Sendable, Hashable {
   /// One chapter (part of title).
   public struct Part: Sendable, Hashable {

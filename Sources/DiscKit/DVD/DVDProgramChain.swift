@@ -4,6 +4,7 @@
 /// The fixed part is 236 bytes; the program map, cell playback and cell position tables are at
 /// offsets relative to the start of the PGC. Like libdvdread, a table with a zero offset or a
 /// zero count is absent (`nil`), and a table that does not fit in the file makes the PGC fail.
+@_spi(Formats)
 public struct DVDProgramChain: Sendable, Hashable {
   /// Size of the fixed part.
   public static let fixedSize = 236

@@ -3,6 +3,7 @@
 /// Like libdvdread, a PGC that cannot be read (an offset outside the file, a truncated table)
 /// does not fail the table: its entry holds the error instead ("E-One releases provide bogus
 /// PGCs"). Entries with the same start byte share one parsed PGC.
+@_spi(Formats)
 public struct DVDProgramChainTable: Sendable {
   /// One search pointer of the table.
   public struct Entry: Sendable {

@@ -1,5 +1,6 @@
 /// An audio or subpicture stream a title enables (from its first PGC's stream controls and the
 /// title set's attributes).
+@_spi(Formats)
 public struct DVDStream: Sendable, Hashable {
   /// Which kind of stream.
   public enum Kind: String, Sendable, Hashable { case audio, subpicture }

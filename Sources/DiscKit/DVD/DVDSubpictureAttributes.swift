@@ -1,4 +1,5 @@
 /// Attributes of one subpicture stream of a title set (`subp_attr_t`, 6 bytes).
+@_spi(Formats)
 public struct DVDSubpictureAttributes: Sendable, Hashable {
   /// Coding mode (0 = run length).
   public var codingMode: Int

@@ -1,5 +1,6 @@
 /// A DVD playback time (`dvd_time_t`): BCD hours, minutes, seconds and frames, with the frame
 /// rate in the two high bits of the frame byte (`01` = 25 fps, `11` = 29.97 fps).
+@_spi(Formats)
 public struct DVDTime: Sendable, Hashable {
   /// BCD hours.
   public var hour: UInt8

@@ -1,5 +1,6 @@
 /// The time map table of a title set (`vts_tmapt_t`, VTS_TMAPT): for each title PGC, the VOBU
 /// sector reached every `timeUnit` seconds.
+@_spi(Formats)
 public struct DVDTimeMapTable: Sendable, Hashable {
   /// One time map.
   public struct Map: Sendable, Hashable {

@@ -5,6 +5,7 @@
 /// cell of its program and runs to the entry cell of the next chapter when that one is a later
 /// program of the same PGC, otherwise to the end of the PGC. All cells of angle blocks are kept
 /// here; ``cells(angle:)`` picks one angle.
+@_spi(Formats)
 public struct DVDTitle: Sendable {
   /// 1-based title number on the disc.
   public var number: Int

@@ -5,6 +5,7 @@
 /// interleaved angle block (``DVDTitleCell/isInterleavedAngleCell``) is read like a player reads
 /// it: its navigation packs are walked once, when the source is made (one 2 KiB read per VOBU),
 /// to keep only the chosen angle's interleaved units (see ``DVDInterleavedCellWalk``).
+@_spi(Formats)
 public struct DVDTitleByteSource: ByteSource {
   /// The cells, in order.
   public let cells: [DVDTitleCell]

@@ -1,4 +1,5 @@
 /// One cell of a title in playback order: which PGC and cell it is, and its playback entry.
+@_spi(Formats)
 public struct DVDTitleCell: Sendable, Hashable {
   /// 1-based PGC number within the title set.
   public var programChain: Int

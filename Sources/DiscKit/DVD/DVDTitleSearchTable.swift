@@ -3,6 +3,7 @@
 ///
 /// Follows libdvdread: a zero `last_byte` is computed from the count, and the count is cut to
 /// the entries that fit before `last_byte`.
+@_spi(Formats)
 public struct DVDTitleSearchTable: Sendable, Hashable {
   /// One title (`title_info_t`, 12 bytes).
   public struct Entry: Sendable, Hashable {

@@ -1,5 +1,6 @@
 /// The title set attribute table of the video manager (`vts_atrt_t`, VTS_ATRT): how many title
 /// sets the disc has, with each set's category and title video attributes.
+@_spi(Formats)
 public struct DVDTitleSetAttributeTable: Sendable, Hashable {
   /// The attributes of one title set.
   public struct Entry: Sendable, Hashable {

@@ -4,6 +4,7 @@
 /// (`vtsi_mat_t`, 984 bytes), the part-of-title table, the PGC table, the title cell address
 /// table and the title VOBU address map. The time map table and the menu tables are optional: a
 /// broken one is recorded, not fatal.
+@_spi(Formats)
 public struct DVDTitleSetInfo: Sendable {
   /// The file name the information was read from.
   public var fileName: String

@@ -1,5 +1,6 @@
 /// A VOBU address map (`vobu_admap_t`, VTS_VOBU_ADMAP or a menu map): the start sector of every
 /// video object unit, relative to the VOBs' first sector.
+@_spi(Formats)
 public struct DVDVOBUAddressMap: Sendable, Hashable {
   /// The start sectors, in order.
   public var startSectors: [UInt32]

@@ -1,4 +1,5 @@
 /// Video attributes of a title set or menu (`video_attr_t`, 2 bytes).
+@_spi(Formats)
 public struct DVDVideoAttributes: Sendable, Hashable {
   /// 0 = MPEG-1, 1 = MPEG-2.
   public var mpegVersion: Int

@@ -4,6 +4,7 @@
 /// 510 bytes), the first-play PGC when it has an offset, the title search pointer table and the
 /// title set attribute table. The menu cell address table and VOBU map are optional: a broken one
 /// is recorded, not fatal.
+@_spi(Formats)
 public struct DVDVideoManagerInfo: Sendable {
   /// The file name the information was read from (`VIDEO_TS.IFO` or `VIDEO_TS.BUP`).
   public var fileName: String

@@ -13,6 +13,7 @@
 /// ``DiscTitle/number``. Angles are 1-based on both kinds.
 public struct Disc: Sendable {
   /// The navigation of the disc, by kind.
+  @_spi(Formats)
   public enum Navigation: Sendable {
     /// A Blu-ray (BDMV, also UHD and AVCHD).
     case bluray(BlurayDisc)
@@ -23,6 +24,7 @@ public struct Disc: Sendable {
   /// The image or folder the disc was opened from.
   public let image: DiscImage
   /// The parsed navigation.
+  @_spi(Formats)
   public let navigation: Navigation
   /// The kind of disc (decided once, when the disc is opened).
   public let kind: DiscKind

@@ -10,6 +10,10 @@ extension DiscTitle {
     /// Blu-ray: the PSI packets of a non-seamless clip that precede its range in the title, to be
     /// sent before the bytes from ``offset`` (usually empty); DVD: empty.
     public var prefix: [UInt8]
+    /// The title time of the random access point playback starts from (at or before ``time``):
+    /// Blu-ray, the EP-map entry's presentation time; DVD, the VOBU's; a chapter cut, the
+    /// chapter's start. Decoded pictures begin here.
+    public var keyframeTime: MediaTime
   }
 
   /// Where playback from `time` starts: the random access point at or before it, PAT/PMT
@@ -20,11 +24,15 @@ extension DiscTitle {
     switch content {
     case .bluray(let title):
       let start = try title.playbackStart(forTitleTime: UInt64(clamped.ticks))
-      return PlaybackStart(time: clamped, offset: start.offset, prefix: start.prefix)
+      return PlaybackStart(
+        time: clamped, offset: start.offset, prefix: start.prefix,
+        keyframeTime: title.keyframeTime(forTitleTime: UInt64(clamped.ticks)))
     case .dvd(let title, let disc):
       let source = try disc.byteSource(title: title.number, angle: angle)
       let seek = try disc.timeSeek(in: source, titleSet: title.titleSet, to: clamped.ticks)
-      return PlaybackStart(time: clamped, offset: seek.offset, prefix: [])
+      return PlaybackStart(
+        time: clamped, offset: seek.offset, prefix: [],
+        keyframeTime: MediaTime(ticks: min(max(seek.time90k, 0), clamped.ticks)))
     }
   }
 
@@ -151,7 +159,9 @@ extension DiscTitle {
       if let time {
         let clamped = MediaTime(ticks: min(max(time.ticks, 0), duration.ticks))
         let found = try title.playbackStart(forTitleTime: UInt64(clamped.ticks))
-        let playback = PlaybackStart(time: clamped, offset: found.offset, prefix: found.prefix)
+        let playback = PlaybackStart(
+          time: clamped, offset: found.offset, prefix: found.prefix,
+          keyframeTime: title.keyframeTime(forTitleTime: UInt64(clamped.ticks)))
         let spliced = try Self.splice(
           try prefixSource(playback, of: source), into: source, at: playback.offset)
         source = spliced.source

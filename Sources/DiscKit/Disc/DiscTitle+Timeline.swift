@@ -37,7 +37,8 @@ extension DiscTitle {
       let first = list[range.lowerBound - 1]
       let found = try title.playbackStart(atRandomAccessPoint: first.offset)
       let start = PlaybackStart(
-        time: MediaTime(ticks45k: first.titleTime), offset: found.offset, prefix: found.prefix)
+        time: MediaTime(ticks45k: first.titleTime), offset: found.offset, prefix: found.prefix,
+        keyframeTime: MediaTime(ticks45k: first.titleTime))
       let end = range.upperBound < list.count ? list[range.upperBound].offset : whole.size
       return try cut(
         whole, from: start, to: end,
@@ -57,7 +58,8 @@ extension DiscTitle {
         source,
         from: PlaybackStart(
           time: MediaTime(ticks: title.chapters[range.lowerBound - 1].start90k), offset: from,
-          prefix: []), to: to,
+          prefix: [], keyframeTime: MediaTime(ticks: title.chapters[range.lowerBound - 1].start90k)),
+        to: to,
         structure: "title \(key) chapters \(range.lowerBound)-\(range.upperBound)")
     }
   }

@@ -5,6 +5,7 @@
 /// ``Disc/mainTitle(selection:angle:)``. Every time is a ``MediaTime``; angles are 1-based.
 public struct DiscTitle: Sendable {
   /// The kind-specific title.
+  @_spi(Formats)
   public enum Content: Sendable {
     /// A Blu-ray playlist.
     case bluray(BlurayTitle)
@@ -78,6 +79,7 @@ public struct DiscTitle: Sendable {
   }
 
   /// The title itself.
+  @_spi(Formats)
   public let content: Content
   /// The key naming the title on both kinds: the playlist number on a Blu-ray (`"00800"`), the
   /// title number on a DVD (`"3"`). ``Disc/title(key:angle:)`` opens it again.
@@ -132,6 +134,13 @@ public struct DiscTitle: Sendable {
 
   /// The same title with its list number.
   func numbered(_ number: Int?) -> DiscTitle { DiscTitle(copying: self, number: number) }
+
+  /// Whether the title's bytes are an MPEG transport stream (Blu-ray: 192-byte M2TS packets)
+  /// rather than a DVD's MPEG program stream.
+  public var isTransportStream: Bool {
+    if case .bluray = content { return true }
+    return false
+  }
 
   /// How many angles the title has (1 for most titles).
   public var angleCount: Int {

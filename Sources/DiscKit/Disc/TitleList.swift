@@ -79,6 +79,7 @@ extension TitleList {
   /// The title list of a Blu-ray (see ``Disc/titleList(selection:includeExcluded:minimumLength:)``).
   ///
   /// - Throws: ``DiscKitError/Code/invalidArgument`` for ``TitleSelection/lsdvd``.
+  @_spi(Formats)
   public init(
     bluray disc: BlurayDisc, selection: TitleSelection = .smart, includeExcluded: Bool = false,
     minimumLength: MediaTime? = nil
@@ -154,6 +155,7 @@ extension TitleList {
 
   /// The title list of a DVD (see ``Disc/titleList(selection:includeExcluded:minimumLength:)``);
   /// ``TitleSelection/libbluray`` means ``TitleSelection/smart`` here.
+  @_spi(Formats)
   public init(
     dvd disc: DVDDisc, selection: TitleSelection = .smart, includeExcluded: Bool = false,
     minimumLength: MediaTime? = nil

@@ -12,10 +12,29 @@ public struct ScanDocument: Encodable, Sendable {
     /// The offset in the title's bytes where playback from that time starts (``DiscTitle/PlaybackStart``).
     public var offset: Int64
     /// Blu-ray: each play item's place on the title timeline, to map demuxed PTS to title time.
-    public var clips: [BlurayTitle.ClipTimeline]?
+    public var clips: [Clip]?
     /// The timeline of the scanned bytes (and so of every timestamp reported): `continuous`, as
     /// `disckit extract` writes and `disckit serve` streams by default, or `original`.
     public var timeline: TitleTimeline?
+  }
+
+  /// A Blu-ray clip's place on the title timeline, to map demuxed PTS onto title time: a PTS `p`
+  /// (90 kHz, in this clip's STC) maps to title time `p - inTime90k + titleStart90k`.
+  public struct Clip: Sendable, Hashable, Codable {
+    /// The five-digit name of the clip read, e.g. `"00012"`.
+    public var clipID: String
+    /// The clip's in PTS (90 kHz, the clip's own STC epoch).
+    public var inTime90k: UInt64
+    /// The clip's out PTS (90 kHz, the clip's own STC epoch).
+    public var outTime90k: UInt64
+    /// The title time at which this clip starts (90 kHz).
+    public var titleStart90k: UInt64
+    /// The STC sequence (`ref_to_STC_id`) the in and out times belong to.
+    public var stcID: UInt8
+    /// The clip's bytes in the title: `byteStart..<byteEnd`.
+    public var byteStart: Int64
+    /// The end (exclusive) of the clip's bytes in the title.
+    public var byteEnd: Int64
   }
 
   /// The report.
@@ -62,11 +81,11 @@ public struct ScanDocument: Encodable, Sendable {
   }
 
   /// The title's clip ranges as the document lists them (`nil` on a DVD).
-  private static func clips(_ title: DiscTitle) -> [BlurayTitle.ClipTimeline]? {
+  private static func clips(_ title: DiscTitle) -> [Clip]? {
     let clips = title.clips
     guard !clips.isEmpty else { return nil }
     return clips.map {
-      BlurayTitle.ClipTimeline(
+      Clip(
         clipID: $0.clipID, inTime90k: UInt64(clamping: $0.inTime.ticks),
         outTime90k: UInt64(clamping: $0.outTime.ticks),
         titleStart90k: UInt64(clamping: $0.start.ticks), stcID: UInt8(clamping: $0.stcID),

@@ -4,6 +4,7 @@
 /// Both-endian fields are read from their little-endian half (as Linux isofs does); a record
 /// whose big-endian half disagrees is accepted. The System Use area (Rock Ridge / SUSP) is kept
 /// as the offset range of the record's bytes after the (padded) file identifier.
+@_spi(Formats)
 public struct ISO9660DirectoryRecord: Sendable, Hashable {
   /// The record's length in bytes (`LEN_DR`, at least 34).
   public let length: Int

@@ -19,6 +19,7 @@ import Synchronization
 ///
 /// The value holds no mutable state: every call reads the image afresh, so it is safe to use
 /// from many tasks at once.
+@_spi(Formats)
 public struct ISO9660FileSystem: DiscFileSystem {
   /// Which tree and names to read.
   public enum NamePreference: Sendable, Hashable {

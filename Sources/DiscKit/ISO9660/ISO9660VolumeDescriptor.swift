@@ -2,6 +2,7 @@
 ///
 /// Primary (type 1) and supplementary (type 2) descriptors carry the volume identifiers, the
 /// logical block size and the root directory record; the others are only classified.
+@_spi(Formats)
 public struct ISO9660VolumeDescriptor: Sendable {
   /// The descriptor type.
   public enum Kind: Sendable, Hashable {

@@ -5,6 +5,7 @@
 /// start code after garbage and reports it in ``ProgramStreamScanReport/warnings``. Its result does
 /// not depend on how the source is read (``scan(source:offset:window:chunkSize:)`` takes the read
 /// size as a parameter so tests can prove it).
+@_spi(Formats)
 public struct ProgramStreamScanner: Sendable {
   /// Scans `window` bytes of `source` starting at `offset`.
   ///

@@ -1,5 +1,6 @@
 /// What the start codes at the head of one PES payload announce, under every video coding at
 /// once (so a PES can be classified before its PMT is known). Filled by `StartCodeScanner`.
+@_spi(Formats)
 public struct AccessUnitFlags: Sendable, Hashable {
   /// H.264: a coded slice of an IDR picture (NAL unit type 5).
   public var h264IDR = false

@@ -1,4 +1,5 @@
 /// One elementary stream listed in a program map table.
+@_spi(Formats)
 public struct ElementaryStreamInfo: Sendable, Hashable {
   /// One descriptor: tag and body.
   public struct Descriptor: Sendable, Hashable {

@@ -1,4 +1,5 @@
 /// Arithmetic on 33-bit, 90 kHz MPEG presentation and decoding time stamps.
+@_spi(Formats)
 public enum MPEGTimestamp {
   /// 2^33: PTS and DTS count modulo this.
   public static let modulus: UInt64 = 1 << 33

@@ -1,4 +1,5 @@
 /// A program association table section (PID 0, `table_id` 0x00; ISO/IEC 13818-1 §2.4.4.3).
+@_spi(Formats)
 public struct ProgramAssociationTable: Sendable, Hashable {
   /// One program: its number and the PID of its program map table (or, for program 0, the
   /// network PID).

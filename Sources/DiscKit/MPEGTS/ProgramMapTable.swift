@@ -1,4 +1,5 @@
 /// A program map table section (`table_id` 0x02; ISO/IEC 13818-1 §2.4.4.8).
+@_spi(Formats)
 public struct ProgramMapTable: Sendable, Hashable {
   /// `program_number`.
   public var programNumber: UInt16

@@ -1,4 +1,5 @@
 /// A video random access point: a PES that begins an IDR/I-picture/entry point.
+@_spi(Formats)
 public struct RandomAccessPoint: Sendable, Hashable, Codable {
   /// The video PID.
   public var pid: UInt16

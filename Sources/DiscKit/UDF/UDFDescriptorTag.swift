@@ -103,6 +103,7 @@ enum UDFTagIdentifier {
 
 /// The descriptor CRC: CRC-16/CCITT (polynomial 0x1021, initial value 0, not reflected), as
 /// ECMA-167 1/7.2.6 defines it. Used by the reader and by DiscKitAuthoring's writer.
+@_spi(Formats)
 public enum UDFCRC {
   static let table: [UInt16] = (0..<256).map { index -> UInt16 in
     var crc = UInt16(index) << 8

@@ -12,6 +12,7 @@ import Synchronization
 ///
 /// Every descriptor's tag checksum, tag location and CRC are verified; see `the FileSystems article (Sources/DiscKit/DiscKit.docc/FileSystems.md)` for
 /// what happens when one does not match.
+@_spi(Formats)
 public struct UDFFileSystem: DiscFileSystem {
   /// Always ``FileSystemKind/udf``.
   public var kind: FileSystemKind { .udf }

@@ -2,6 +2,7 @@
 /// parameter set (picture size, bit depth, the VUI's colour code points) and the HDR10 static
 /// metadata SEI messages (mastering display colour volume, content light level). What Matroska's
 /// `Colour` element and a UHD Blu-ray's stream attributes record.
+@_spi(Formats)
 public struct HEVCColourMetadata: Sendable, Hashable, Codable {
   /// The first base-layer sequence parameter set.
   public var sequenceParameterSet: HEVCSequenceParameterSet?

@@ -1,5 +1,6 @@
 /// HEVC NAL unit types and the Annex B byte-stream split (H.265 Annex B: NAL units after
 /// `00 00 01` start codes).
+@_spi(Formats)
 public enum HEVCNALUnit {
   /// `VPS_NUT`.
   public static let videoParameterSet: UInt8 = 32

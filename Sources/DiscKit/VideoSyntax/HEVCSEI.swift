@@ -1,4 +1,5 @@
 /// The HDR static metadata SEI messages of HEVC (H.265 D.2.28 and D.2.35), as coded.
+@_spi(Formats)
 public enum HEVCSEI {
   /// `mastering_display_colour_volume` (payload type 137; SMPTE ST 2086): the mastering
   /// display's primaries and white point in units of 0.00002 and its luminance range in units of

@@ -2,6 +2,7 @@
 /// picture size, chroma format, bit depths and the VUI's video signal type (colour primaries,
 /// transfer characteristics, matrix coefficients, range), with the ITU-T H.273 code points as
 /// coded.
+@_spi(Formats)
 public struct HEVCSequenceParameterSet: Sendable, Hashable, Codable {
   /// `general_profile_idc` (1 Main, 2 Main 10, 4 range extensions).
   public var profile: Int
@@ -227,6 +228,7 @@ public struct HEVCSequenceParameterSet: Sendable, Hashable, Codable {
 /// The video signal type of an H.264/HEVC VUI: ITU-T H.273 code points as coded (e.g. colour
 /// primaries 1 BT.709, 9 BT.2020; transfer 1 BT.709, 16 SMPTE ST 2084 (PQ), 18 ARIB STD-B67
 /// (HLG); matrix 1 BT.709, 9 BT.2020 non-constant luminance).
+@_spi(Formats)
 public struct HEVCVideoSignal: Sendable, Hashable, Codable {
   /// `video_format` (0 component, 1 PAL, 2 NTSC, 5 unspecified).
   public var videoFormat: Int

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 extension BDJObject {
   /// Serialises this object as a `BDJO` file: the header with the six section addresses, then

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 #if canImport(Glibc)
   import Glibc
@@ -142,17 +142,20 @@ public struct BDMVBuilder: Sendable {
     public var firstPlaylistNumber: Int
     public var firstClipNumber: Int
     /// The BDMV version of the files written.
+    @_spi(Formats)
     public var version: BDMVVersion
     /// Test option: bytes read from a source per call (the output does not depend on it).
     public var readChunkSize: Int
     /// The disc's navigation, written instead of the generated one (one movie object per
     /// title): an index table and movie objects authored by the caller (register arithmetic,
     /// computed `PlayPL`, jumps, menus), for navigation scenarios.
+    @_spi(Formats)
     public var navigation: (index: BDMVIndex, movieObjects: MovieObjectFile)? = nil
     /// Files written last by relative path (`BDMV/BDJO/00000.bdjo`, `BDMV/JAR/00000.jar`),
     /// replacing any the builder wrote.
     public var extraFiles: [String: [UInt8]] = [:]
 
+    @_spi(Formats)
     public init(
       chapterInterval: Double? = 300, language: String? = nil,
       connection: Connection = .automatic, decoys: [Decoy] = [], decoysInIndex: Bool = false,
@@ -177,10 +180,13 @@ public struct BDMVBuilder: Sendable {
     public var clips: [BDMVClipAnalysis]
     public var clipIDs: [String]
     /// Every playlist written, by number (titles first, then decoys).
+    @_spi(Formats)
     public var playlists: [(number: Int, playlist: MoviePlaylist)]
     /// The playlist number of each title.
     public var titlePlaylists: [Int]
+    @_spi(Formats)
     public var index: BDMVIndex
+    @_spi(Formats)
     public var movieObjects: MovieObjectFile
     /// The output (folder or image) and, for an image, its size in bytes.
     public var output: String
@@ -215,6 +221,7 @@ public struct BDMVBuilder: Sendable {
   ///   ``DiscKitError/Code/limitExceeded`` past the format's limits (99 999 clips, playlist
   ///   numbers up to 99 999, 999 titles, play items, marks, 9 angles),
   ///   ``DiscKitError/Code/cannotOpen`` for a source that cannot be read.
+  @_spi(Formats)
   public init(clips: [String], titles: [Title]? = nil, options: Options = Options())
     throws(DiscKitError)
   {

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// What the BDMV builder learnt about one source transport stream while converting it into a
 /// `BDMV/STREAM/nnnnn.m2ts` clip: its program, streams, presentation times and random access
@@ -27,6 +27,7 @@ public struct BDMVClipAnalysis: Sendable, Hashable {
   /// The PCR PID.
   public var pcrPID: UInt16
   /// The streams Blu-ray can carry, with their ProgramInfo attributes, in PMT order.
+  @_spi(Formats)
   public var streams: [ClipProgramInfo.Stream]
   /// Streams of the PMT that Blu-ray cannot carry (e.g. AAC); they stay in the stream file but
   /// are not listed in the clip information or the playlists.
@@ -99,6 +100,7 @@ public struct BDMVClipAnalysis: Sendable, Hashable {
 /// and the SPN as `(coarse_spn & ~0x1FFFF) + fine_spn`.
 public enum EPMapLayout {
   /// Builds the coarse and fine entries of one stream from its entry points (in SPN order).
+  @_spi(Formats)
   public static func stream(
     pid: UInt16, streamType: UInt8, entries: [BDMVClipAnalysis.EntryPoint]
   ) -> EPMap.Stream {

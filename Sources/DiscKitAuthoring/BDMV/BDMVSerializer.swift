@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// A big-endian byte writer for serialising BDMV structures.
 struct BDMVWriter {

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// Reads the few properties of an elementary stream a clip information file records (video size
 /// and scan type, audio channel layout and sample rate) from the first bytes of its first PES

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import Foundation
 
 /// Writes a BDMV folder shaped like a Lionsgate "permutation flood" for benchmarks and tests:

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 extension InteractiveComposition {
   /// Serialises as one ICS segment payload (video, composition and sequence descriptors, then

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// HDMV navigation commands assembled from their parts (BD-ROM part 3, 10.2: operand count,
 /// group, sub-group, immediate flags, branch/compare/set option), for authoring movie objects and

@@ -1,6 +1,6 @@
 import ArgumentParser
-import DiscKit
-import DiscKitAuthoring
+@_spi(Formats) import DiscKit
+@_spi(Formats) import DiscKitAuthoring
 
 extension UDFImageWriter.Revision: ExpressibleByArgument {}
 
@@ -277,7 +277,8 @@ struct AuthorCommand: ParsableCommand {
         .init(
           title: i + 1, playlist: BDMVBuilder.fiveDigits(p.number) + ".mpls",
           clips: p.playlist.playItems.map { $0.clips.map(\.clipID).joined(separator: "+") },
-          duration90k: UInt64(p.playlist.duration45k) * 2, chapters: p.playlist.chapterCount)
+          duration90k: UInt64(MediaTime(ticks45k: p.playlist.duration45k).ticks),
+          chapters: p.playlist.chapterCount)
       },
       decoys: result.playlists.dropFirst(titleCount).map {
         BDMVBuilder.fiveDigits($0.number) + ".mpls"

@@ -161,7 +161,7 @@ package struct ScanRequest: Equatable, Sendable {
   func scanDisc(_ image: DiscImage) throws -> Outcome {
     let window = try Self.parseSize(bytes, name: "--bytes")
     let disc = try Disc(image: image)
-    if case .dvd = disc.navigation, playlist != nil {
+    if disc.kind == .dvd, playlist != nil {
       throw DiscKitError(.invalidArgument, "--playlist", at: nil, "a DVD has titles, not playlists")
     }
     if let at, !(at >= 0 && at < 1e7) {

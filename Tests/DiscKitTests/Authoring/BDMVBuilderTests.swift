@@ -1,6 +1,6 @@
-import DiscKit
-import DiscKitAuthoring
-import DiscKitReference
+@_spi(Formats) import DiscKit
+@_spi(Formats) import DiscKitAuthoring
+@_spi(Formats) import DiscKitReference
 import DiscKitTestSupport
 import Foundation
 import Testing

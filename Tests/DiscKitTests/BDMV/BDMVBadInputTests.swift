@@ -1,5 +1,5 @@
-import DiscKit
-import DiscKitAuthoring
+@_spi(Formats) import DiscKit
+@_spi(Formats) import DiscKitAuthoring
 import DiscKitTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitOutput
-import DiscKitReference
+@_spi(Formats) import DiscKitReference
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -183,7 +183,9 @@ struct BlurayExtractionTests {
       #expect(back <= tick && tick - back <= 90000, "round trip \(seconds) s")
     }
     #expect(title.byteOffset(forChapter: 1) == Int64(info.chapters[1].offset))
-    #expect(title.timelines[1].titleStart90k == UInt64(title.clips[0].duration) * 2)
+    #expect(
+      title.clips.map { UInt64(MediaTime(ticks45k: $0.titleTime).ticks) }
+        == info.clips.map(\.startTime90k))
 
     // Extraction through the sink (zero-copy path: folder files into a regular file).
     let out = disc.directory.file("title.m2ts")

@@ -3,7 +3,7 @@ import DiscKitTestSupport
 import Foundation
 import Testing
 
-@testable import DiscKit
+@_spi(Formats) @testable import DiscKit
 
 /// Each clip's GStreamer segment puts the clip's in-time at the title time libbluray reports for
 /// that clip (`BLURAY_CLIP_INFO.start_time`), so PTS from every clip's epoch land on one timeline.

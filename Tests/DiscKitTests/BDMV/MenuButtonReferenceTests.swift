@@ -1,6 +1,6 @@
 import CBluray
-import DiscKit
-import DiscKitAuthoring
+@_spi(Formats) import DiscKit
+@_spi(Formats) import DiscKitAuthoring
 import DiscKitTestSupport
 import Foundation
 import Testing

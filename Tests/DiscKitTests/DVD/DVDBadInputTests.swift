@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -135,7 +135,8 @@ import Testing
     }
     let selection = DVDSmartTitleSelector.select(disc)
     #expect(selection.setAside[4]?.description.contains("outside the title VOBs") == true)
-    if case .cellOutsideVOBs = selection.setAside[4] {} else {
+    if case .cellOutsideVOBs = selection.setAside[4] {
+    } else {
       Issue.record("title 4: \(String(describing: selection.setAside[4]))")
     }
     #expect(selection.title != 4)

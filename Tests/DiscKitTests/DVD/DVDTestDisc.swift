@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import Foundation
 
 /// Builds VIDEO_TS folders for tests: a minimal video manager (VIDEO_TS.IFO) written here and

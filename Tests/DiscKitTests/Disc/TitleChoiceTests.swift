@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitReference
 import DiscKitTestSupport
 import Foundation
@@ -14,12 +14,14 @@ struct TitleChoiceTests {
     try disc.clip("00002", SyntheticBluray.clipInfo(seconds: 3000))
     let feature = [SyntheticBluray.item("00001", from: 0, to: 3600)]
     try disc.playlist(
-      1, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature)))
+      1, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature))
+    )
     let extra = [SyntheticBluray.item("00002", from: 0, to: 2400)]
     try disc.playlist(
       12, MoviePlaylist(playItems: extra, marks: SyntheticBluray.marks(every: 300, items: extra)))
     try disc.playlist(
-      30, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature)))
+      30,
+      MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature)))
     try disc.navigation(plays: [])
     return disc
   }
@@ -59,7 +61,8 @@ struct TitleChoiceTests {
     }
     #expect(ours == theirs)
     let main = try #require(reference.titleInfo(reference.mainTitle))
-    #expect(try disc.title(.main, selection: .libbluray).key == String(format: "%05d", main.playlist))
+    #expect(
+      try disc.title(.main, selection: .libbluray).key == String(format: "%05d", main.playlist))
     // The smart list numbers the same two titles (the duplicate 00030 is set aside).
     let list = try disc.titleList(selection: .smart)
     for entry in list.entries {

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitReference
 import DiscKitTestSupport
 import Foundation
@@ -50,7 +50,8 @@ struct TitleExclusionTests {
     let warning = TitleWarning.invalidTimes(
       playItem: 0, inTime: backwards.inTime, outTime: backwards.outTime)
     #expect(invalid.warnings == [warning])
-    #expect(document.titles.first { $0.key == "00004" }?.warnings == invalid.warnings.map(\.description))
+    #expect(
+      document.titles.first { $0.key == "00004" }?.warnings == invalid.warnings.map(\.description))
 
     // libbluray's parity list: what libbluray leaves out is what the typed reasons leave out.
     let parity = try opened.titleList(selection: .libbluray, includeExcluded: false)

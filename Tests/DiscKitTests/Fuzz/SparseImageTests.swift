@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -24,7 +24,9 @@ struct SparseImageTests {
 
   static var images: [String] {
     [Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path]
-      + ["udf-pycdlib-260.iso", "udf-genisoimage.iso", "iso9660-joliet-rr.iso", "dvd-pal.iso"].map(Fixtures.generated)
+      + ["udf-pycdlib-260.iso", "udf-genisoimage.iso", "iso9660-joliet-rr.iso", "dvd-pal.iso"].map(
+        Fixtures.generated
+      )
       .filter { FileManager.default.fileExists(atPath: $0) }
   }
 
@@ -67,6 +69,9 @@ struct SparseImageTests {
     let all = try image.bytes(at: 0, count: 4 * 2048)
     #expect(Array(all[2048..<2051]) == [2, 2, 0])
     #expect(Array(all[4096..<4099]) == [3, 3, 0])
-    #expect(all.enumerated().allSatisfy { [2048, 2049, 4096, 4097].contains($0.offset) || $0.element == 0 })
+    #expect(
+      all.enumerated().allSatisfy {
+        [2048, 2049, 4096, 4097].contains($0.offset) || $0.element == 0
+      })
   }
 }

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -21,7 +21,8 @@ struct UDFLenientReadTests {
           name: "BDMV",
           children: [
             .file(
-              B.File(name: "index.bdmv", content: .bytes(.random(count: 278, seed: 12)), form: .short)),
+              B.File(
+                name: "index.bdmv", content: .bytes(.random(count: 278, seed: 12)), form: .short)),
             .directory(
               B.Directory(
                 name: "STREAM",
@@ -40,7 +41,8 @@ struct UDFLenientReadTests {
     return builder
   }
 
-  @Test("short ADs outside the metadata partition: read from the physical partition, like libudfread")
+  @Test(
+    "short ADs outside the metadata partition: read from the physical partition, like libudfread")
   func misplacedShortADsMatchLibudfread() throws {
     let dir = try TemporaryDirectory()
     let builder = Self.misplacedShortADs()

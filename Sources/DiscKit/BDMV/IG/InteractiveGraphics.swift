@@ -1,4 +1,5 @@
 /// Reading Blu-ray interactive-graphics (IG) menus.
+@_spi(Formats)
 public enum InteractiveGraphics {
   /// The buttons of an interactive composition segment (ICS, the payload after the segment's
   /// 3-byte header) with the navigation commands each runs when activated.

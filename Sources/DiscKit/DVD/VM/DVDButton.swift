@@ -1,4 +1,5 @@
 /// One menu button of a navigation pack's highlight information (`btni_t`, 18 bytes).
+@_spi(Formats)
 public struct DVDButton: Sendable, Hashable {
   /// The 1-based button number.
   public var number: Int

@@ -2,6 +2,7 @@
 ///
 /// Bits are numbered as in libdvdnav's decoder: bit 63 is the most significant bit of the first
 /// byte, bit 0 the least significant bit of the last byte.
+@_spi(Formats)
 public struct DVDCommand: Sendable, Hashable {
   /// The command's eight bytes as one big-endian number.
   public var raw: UInt64

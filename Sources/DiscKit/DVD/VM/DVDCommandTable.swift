@@ -1,5 +1,6 @@
 /// A program chain's command table (`pgc_command_tbl_t`): the pre commands run before the PGC
 /// plays, the post commands run after its last cell, and the cell commands a cell names by number.
+@_spi(Formats)
 public struct DVDCommandTable: Sendable, Hashable {
   /// The pre commands.
   public var pre: [DVDCommand]

@@ -1,4 +1,5 @@
 /// Where a DVD player is: First Play, the video manager menus, a title set's menus or a title.
+@_spi(Formats)
 public enum DVDDomain: String, Sendable, Hashable, Codable {
   /// The First Play PGC of VIDEO_TS.IFO.
   case firstPlay

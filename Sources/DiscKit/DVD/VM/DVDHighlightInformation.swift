@@ -5,6 +5,7 @@
 /// shown wide, letterboxed or panned and scanned needs different rectangles, and may have
 /// different commands): group `g` (0-based) of `n` groups holds the button slots
 /// `36 / n * g ..< 36 / n * g + btn_ns`. ``buttons`` is the first group (the one libdvdnav uses).
+@_spi(Formats)
 public struct DVDHighlightInformation: Sendable, Hashable {
   /// One button group.
   public struct ButtonGroup: Sendable, Hashable {

@@ -8,6 +8,7 @@
 /// Players step over stills and timed waits; a menu cell without buttons whose still is
 /// infinite ends its path. Bounded by ``Limits``; reads only the disc's IFOs (through
 /// ``DVDDisc``) and the menu VOBs' navigation packs.
+@_spi(Formats)
 public enum DVDMainFeatureSearch {
   /// How much the search may explore.
   public struct Limits: Sendable, Hashable {

@@ -3,6 +3,7 @@
 ///
 /// Like libdvdread, a language unit whose PGC table cannot be read does not fail the table: the
 /// unit holds the error instead.
+@_spi(Formats)
 public struct DVDMenuTable: Sendable {
   /// One language unit (`pgci_lu_t`).
   public struct LanguageUnit: Sendable {

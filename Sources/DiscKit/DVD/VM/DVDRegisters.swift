@@ -4,6 +4,7 @@
 /// The defaults are libdvdnav's `vm_reset`: menu, audio and subpicture language "en", audio
 /// stream 15, subpicture stream 62, angle 1, title 1, chapter 1, highlighted button 1, parental
 /// level 15, country "US", region mask 1 (region free), preferred display Pan & Scan.
+@_spi(Formats)
 public struct DVDRegisters: Sendable, Hashable {
   /// GPRM 0-15.
   public var general: [UInt16]

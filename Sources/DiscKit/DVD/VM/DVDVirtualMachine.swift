@@ -10,6 +10,7 @@
 /// ``advance(seconds:)``, which also runs the navigation timer) and the `rnd` operator draws
 /// from a fixed-seed generator unless the caller planned its outcomes (`plannedDraws`, which
 /// the main-feature search uses to explore every outcome).
+@_spi(Formats)
 public struct DVDVirtualMachine: Sendable {
   /// How much work the VM may do before it stops.
   public struct Limits: Sendable, Hashable {

@@ -2,6 +2,7 @@
 /// video manager menus and every readable title set (its parts of titles, title PGCs and menus).
 ///
 /// Built once from a ``DVDDisc`` and shared (read-only) by every copy of the VM.
+@_spi(Formats)
 public final class DVDVirtualMachineProgram: Sendable {
   /// The First Play PGC.
   public let firstPlay: DVDProgramChain?

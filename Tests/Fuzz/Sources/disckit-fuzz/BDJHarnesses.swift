@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// A BD-J object (BDMV/BDJO/xxxxx.bdjo).
 enum BDJOHarness: FuzzHarness {

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// The DVD VM: the input as a VIDEO_TS.IFO whose First Play and menu commands are run (each
 /// reached cell played through ``DVDVirtualMachine/advance(seconds:)``, which runs the

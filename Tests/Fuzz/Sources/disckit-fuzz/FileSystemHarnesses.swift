@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// Lists every file of a file system and reads each where a reader would (what `ls -R` and `cat`
 /// do, sampled: see ``sample(_:window:)``).

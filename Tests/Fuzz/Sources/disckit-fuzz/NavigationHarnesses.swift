@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// index.bdmv.
 enum IndexHarness: FuzzHarness {

@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import Foundation
 
 /// The M2TS/TS PES pre-scanner.
