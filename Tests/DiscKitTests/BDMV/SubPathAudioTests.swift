@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitMedia
 import DiscKitReference
 import DiscKitTestSupport
