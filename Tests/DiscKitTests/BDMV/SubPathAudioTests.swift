@@ -80,8 +80,7 @@ struct SubPathAudioTests {
   }
 
   /// The title's bytes are the main path's, as libbluray reads them: the sub-path's clip is not
-  /// in them (`extract` and `serve` leave out-of-mux streams out), and the Matroska output says
-  /// which stream it left out.
+  /// in them (the continuous M2TS of `extract` and `serve` leave out-of-mux streams out).
   @Test(.enabled(if: ready, "\(missing)"))
   func outOfMuxAudioIsNotInTheTitleBytes() throws {
     let disc = try Disc.open(path: Self.folder)
@@ -104,9 +103,39 @@ struct SubPathAudioTests {
         "csv=p=0", path,
       ])
     #expect(Set(probe.text.split(separator: "\n").map(String.init)) == ["eng"])
+  }
+
+  /// The Matroska output carries the commentary as a track of its own, after the title's: its
+  /// language, not default, its coded and decoded frames those of the sub-path clip (its whole
+  /// range), each at its place on the title timeline (the sub play item's in-time plays at the
+  /// first play item's in-time, title time 0); ffmpeg reads the file without a warning.
+  @Test(.enabled(if: ready && MatroskaOracle.available, "\(missing), mkvmerge"))
+  func matroskaCarriesTheCommentaryTrack() throws {
+    let disc = try Disc.open(path: Self.folder)
+    let title = try disc.title(key: "00000")
     let matroska = try MatroskaTitle(title: title)
     #expect(matroska.tracks.map(\.kind) == [.video, .audio])
-    #expect(matroska.skippedStreams.contains { $0.contains("in sub-path 0") })
+    #expect(matroska.subPathStreams.map(\.track.language) == ["spa"])
+    #expect(!matroska.skippedStreams.contains { $0.contains("secondary audio") })
+    let dir = try TemporaryDirectory("sub-path-audio-mkv")
+    let out = dir.file("title.mkv")
+    let report = try MatroskaWriter.write(matroska, toPath: out, overwrite: false)
+    #expect(report.missingTracks.isEmpty)
+    let oracle = try MatroskaOracle.read(out)
+    #expect(oracle.tracks.map(\.type) == ["video", "audio", "audio"])
+    #expect(oracle.tracks.map(\.language).dropFirst() == ["eng", "spa"])
+    #expect(oracle.tracks.map(\.isDefault) == [true, true, false])
+    #expect(try ClipJoinTests.ffmpegWarnings(out) == "")
+    for copy in [true, false] {
+      let ours = try ClipJoinTests.frames(out, "0:a:1", copy: copy)
+      let source = try ClipJoinTests.frames(Self.commentary, "0:a:0", copy: copy)
+      #expect(ours.count == source.count && !ours.isEmpty, "copy \(copy)")
+      #expect(ours.map(\.hash) == source.map(\.hash), "copy \(copy)")
+      // Matroska ticks are milliseconds: each frame within one of its source time.
+      let first = try #require(source.first?.pts90k)
+      let late = zip(ours, source).filter { abs($0.pts90k - ($1.pts90k - first)) > 90 }
+      #expect(late.isEmpty, "copy \(copy): \(late.count) frames off")
+    }
   }
 
   /// mkvmerge on the same `.mpls`: the tracks it finds and their languages, beside DiscKit's.
