@@ -114,11 +114,13 @@ final class MatroskaSession {
       let sub = try PieceDemuxer(
         source: stream.source, container: .transportStream,
         range: stream.piece.byteStart..<stream.piece.byteEnd, findStreamInfo: true,
-        structure: "\(title.name) sub-path clip of PID 0x\(String(stream.track.streamID, radix: 16))",
+        structure:
+          "\(title.name) sub-path clip of PID 0x\(String(stream.track.streamID, radix: 16))",
         onRead: { _ in })
       guard let index = sub.streamIndex(id: stream.track.streamID, substream: nil),
         let parameters = sub.stream(at: index)?.pointee.codecpar,
-        Self.canCarry(parameters.pointee.codec_id), !PCMConverter.converts(parameters.pointee.codec_id)
+        Self.canCarry(parameters.pointee.codec_id),
+        !PCMConverter.converts(parameters.pointee.codec_id)
       else {
         missing.append(stream.track)
         continue
