@@ -144,4 +144,37 @@ struct FastCommandLineTests {
     }
     #expect(fastRuns > 30, "only \(fastRuns) command lines took the fast path")
   }
+
+  /// The fast path's option tables are the commands' own: the long options ArgumentParser
+  /// describes for each command (`--experimental-dump-help`), flags and value options alike,
+  /// with nothing missing or extra (`--help` and `--version` are ArgumentParser's and not taken).
+  @Test(
+    .enabled(if: EndToEndTests.haveBinary, "needs the built disckit"),
+    arguments: ["titles", "info", "scan"])
+  func optionTablesAreArgumentParsersOptions(command: String) throws {
+    let dump = try Tool.run(EndToEndTests.binary, [command, "--experimental-dump-help"])
+    #expect(dump.status == 0)
+    let root = try #require(
+      try JSONSerialization.jsonObject(with: dump.stdout) as? [String: Any])
+    let info = try #require(root["command"] as? [String: Any])
+    let arguments = try #require(info["arguments"] as? [[String: Any]])
+    var declared: Set<String> = []
+    for argument in arguments {
+      let kind = try #require(argument["kind"] as? String)
+      let names = (argument["names"] as? [[String: Any]] ?? []).filter {
+        $0["kind"] as? String == "long"
+      }.compactMap { $0["name"] as? String }
+      for name in names where name != "help" && name != "version" {
+        declared.insert("--\(name) \(kind == "option" ? "VALUE" : kind)")
+      }
+    }
+    let table: [(String, Bool)] =
+      switch command {
+      case "titles": FastCommandLine.titlesOptions.map { ($0.name, $0.takesValue) }
+      case "info": FastCommandLine.infoOptions.map { ($0.name, $0.takesValue) }
+      default: FastCommandLine.scanOptions.map { ($0.name, $0.takesValue) }
+      }
+    #expect(Set(table.map { "\($0.0) \($0.1 ? "VALUE" : "flag")" }) == declared)
+    #expect(Set(table.map(\.0)).count == table.count, "an option listed twice")
+  }
 }

@@ -25,4 +25,18 @@ package enum TextJoin {
     }
     return result
   }
+
+  /// Whether `text` contains `part` (compared as UTF-8 bytes: for the ASCII words DiscKit looks
+  /// for, the same answer as `String.contains(_:)`, without its generic lookups at run time).
+  package static func contains(_ text: String, _ part: String) -> Bool {
+    let needle = Array(part.utf8)
+    guard !needle.isEmpty else { return true }
+    let haystack = Array(text.utf8)
+    guard haystack.count >= needle.count else { return false }
+    for start in 0...(haystack.count - needle.count)
+    where haystack[start..<start + needle.count].elementsEqual(needle) {
+      return true
+    }
+    return false
+  }
 }

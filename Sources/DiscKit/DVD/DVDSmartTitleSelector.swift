@@ -81,12 +81,12 @@ package enum DVDSmartTitleSelector {
   static func navigationEvidence(
     _ best: DVDMainFeatureSearch.Play, search: DVDMainFeatureSearch.Result, disc: DVDDisc
   ) -> [TitleEvidence] {
-    let viaButton = best.path.contains { $0.contains("button") }
+    let viaButton = best.path.contains { TextJoin.contains($0, "button") }
     var list = [
       TitleEvidence(
         kind: viaButton ? .menu : .navigation, key: String(best.title),
         detail: "played for \(format(best.played.ticks)) from "
-          + best.path.joined(separator: " → ") + " (\(best.ending))")
+          + TextJoin.join(best.path, separator: " → ") + " (\(best.ending))")
     ]
     for play in search.plays where play.title != best.title && play.played < play.advertised {
       list.append(
@@ -122,7 +122,7 @@ package enum DVDSmartTitleSelector {
   ) -> String {
     var reason =
       "the disc's menus play title \(best.title) longest (\(format(best.played.ticks))): "
-      + best.path.joined(separator: " → ")
+      + TextJoin.join(best.path, separator: " → ")
     if best.played < best.advertised { reason += " (\(best.ending))" }
     let reached = Set(search.plays.map(\.title))
     var unreached: [String] = []
@@ -132,7 +132,8 @@ package enum DVDSmartTitleSelector {
       }
     }
     if !unreached.isEmpty {
-      reason += "; longer but reached by no menu: " + unreached.prefix(5).joined(separator: ", ")
+      reason +=
+        "; longer but reached by no menu: " + TextJoin.join(unreached.prefix(5), separator: ", ")
       if unreached.count > 5 { reason += " and \(unreached.count - 5) more" }
     }
     let cutShort = search.plays.filter { $0.title != best.title && $0.played < $0.advertised }
@@ -232,8 +233,8 @@ package enum DVDSmartTitleSelector {
         for why in setAside.values { counts[why.category, default: 0] += 1 }
         reason +=
           "; set aside: "
-          + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(
-            separator: ", ")
+          + TextJoin.join(
+            counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }, separator: ", ")
       }
       let tied = candidates.filter {
         abs($0.duration90k - best.duration90k) * 100 <= max($0.duration90k, best.duration90k)

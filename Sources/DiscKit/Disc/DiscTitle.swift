@@ -36,7 +36,8 @@ public struct DiscTitle: Sendable {
     /// The PID (Blu-ray) or MPEG stream id (DVD; `0xBD` private stream 1 substreams give
     /// the substream id, e.g. `0x80` for the first AC-3 stream).
     public var id: Int
-    /// The codec's readable name (`"H.264"`, `"AC-3"`, `"ac3"` on a DVD).
+    /// The codec's readable name as the disc's own tools name it (`"H.264"`, `"AC-3"` on a
+    /// Blu-ray as libbluray's users see it; `"ac3"`, `"lpcm"` on a DVD as lsdvd prints it).
     public var codec: String
     /// ISO 639-2 language code, when the disc gives one.
     public var language: String?
@@ -68,6 +69,9 @@ public struct DiscTitle: Sendable {
     /// `nil` on a Blu-ray: PG forcing is a per-composition flag inside the stream, not in the
     /// stream number table.
     public var forced: Bool? = nil
+    /// The codec, typed and the same on both kinds (`.ac3` for a Blu-ray's `"AC-3"` and a DVD's
+    /// `"ac3"`): Blu-ray from the stream coding type, DVD from the audio coding mode.
+    public var coding: StreamCodec = .unknown
     /// Blu-ray secondary audio (the STN table's secondary list, e.g. a commentary a player
     /// mixes over the primary audio): `true`; otherwise `nil`.
     public var secondary: Bool? = nil
@@ -207,18 +211,20 @@ public struct DiscTitle: Sendable {
     case .dvd(let title, _):
       let video = Stream(
         kind: .video, id: 0xE0, codec: "MPEG-\(title.video.mpegVersion) video", language: nil,
-        format: title.video.formatName, rate: nil, channels: nil, codingType: nil)
+        format: title.video.formatName, rate: nil, channels: nil, codingType: nil,
+        coding: title.video.mpegVersion == 1 ? .mpeg1Video : .mpeg2Video)
       return [video]
         + title.audio.map {
           Stream(
             kind: .audio, id: $0.streamID, codec: $0.codec, language: $0.language, format: nil,
             rate: nil, channels: $0.channels, codingType: nil, sampleRate: $0.sampleRate,
-            bitDepth: $0.bitDepth)
+            bitDepth: $0.bitDepth, coding: Self.dvdAudioCoding($0.codec))
         }
         + title.subpictures.map {
           Stream(
             kind: .subtitle, id: $0.streamID, codec: $0.codec, language: $0.language, format: nil,
-            rate: nil, channels: nil, codingType: nil, forced: $0.codeExtension == 9)
+            rate: nil, channels: nil, codingType: nil, forced: $0.codeExtension == 9,
+            coding: .dvdSubtitle)
         }
     }
   }
@@ -244,9 +250,21 @@ public struct DiscTitle: Sendable {
       language: s.language.isEmpty || kind == .video ? nil : s.language,
       format: s.formatName, rate: s.rateName, channels: s.channelCount,
       codingType: Int(s.codingType), sampleRate: s.sampleRate,
-      dynamicRange: s.dynamicRangeName, colorSpace: s.colorSpaceName)
+      dynamicRange: s.dynamicRangeName, colorSpace: s.colorSpaceName,
+      coding: StreamCodec.from(streamType: s.codingType))
     if s.entryType != 1 { stream.subPath = Int(s.subPathID) }
     return stream
+  }
+
+  /// The typed codec of a DVD audio stream's lsdvd name (``DVDAudioAttributes/codec``).
+  static func dvdAudioCoding(_ name: String) -> StreamCodec {
+    switch name {
+    case "ac3": .ac3
+    case "mpeg1", "mpeg2ext": .mpegAudio
+    case "lpcm": .dvdLPCM
+    case "dts": .dts
+    default: .unknown
+    }
   }
 
   /// A Blu-ray play item's clip range: where it plays on the title timeline and where its bytes

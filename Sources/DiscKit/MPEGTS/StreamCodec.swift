@@ -35,6 +35,10 @@ public enum StreamCodec: String, Sendable, Hashable, Codable, CaseIterable {
   case textSubtitle = "textsubtitle"
   case dvbSubtitle = "dvbsub"
   case teletext
+  /// DVD-Video LPCM (private stream 1 substreams 0xA0-0xA7, big-endian with a DVD header).
+  case dvdLPCM = "pcmdvd"
+  /// DVD-Video subpictures (private stream 1 substreams 0x20-0x3F, "VobSub").
+  case dvdSubtitle = "dvdsub"
   case unknown
 
   /// The broad kind of stream.
@@ -48,9 +52,9 @@ public enum StreamCodec: String, Sendable, Hashable, Codable, CaseIterable {
     case .mpeg1Video, .mpeg2Video, .mpeg4Video, .h264, .h264MVC, .hevc, .vc1: .video
     case .mpegAudio, .aac, .aacLATM, .lpcm, .ac3, .eac3, .dts, .dtsHDHighResolution,
       .dtsHDMasterAudio,
-      .eac3Secondary, .dtsExpressSecondary, .truehd:
+      .eac3Secondary, .dtsExpressSecondary, .truehd, .dvdLPCM:
       .audio
-    case .pgs, .textSubtitle, .dvbSubtitle, .teletext: .subtitle
+    case .pgs, .textSubtitle, .dvbSubtitle, .teletext, .dvdSubtitle: .subtitle
     case .interactiveGraphics, .unknown: .other
     }
   }

@@ -75,117 +75,125 @@ package enum FastCommandLine {
     }
   }
 
+  /// `titles`' long options, as `TitlesCommand` declares them to ArgumentParser (the tests compare
+  /// this table with ArgumentParser's own description of the command).
+  package static let titlesOptions: [FastOption<TitlesRequest>] = [
+    .flag("--all") { $0.all = true },
+    .value("--select") { request, value in
+      TitleSelection(rawValue: value).map { request.select = $0 } != nil
+    },
+    .value("--min-length") { request, value in
+      Double(value).map { request.minLength = $0 } != nil
+    },
+    .flag("--json") { $0.json = true },
+    .value("--batch") { request, value in
+      request.batch = value
+      return true
+    },
+    .value("--jobs") { request, value in Int(value).map { request.jobs = $0 } != nil },
+  ]
+
+  /// `info`'s long options, as `InfoCommand` declares them.
+  package static let infoOptions: [FastOption<InfoRequest>] = [
+    .flag("--json") { $0.json = true }
+  ]
+
+  /// `scan`'s long options, as `ScanCommand` declares them.
+  package static let scanOptions: [FastOption<ScanRequest>] = [
+    .flag("--json") { $0.json = true },
+    .value("--batch") { request, value in
+      request.batch = value
+      return true
+    },
+    .value("--jobs") { request, value in Int(value).map { request.jobs = $0 } != nil },
+    .value("--offset") { request, value in
+      request.offset = value
+      return true
+    },
+    .value("--bytes") { request, value in
+      request.bytes = value
+      return true
+    },
+    .value("--payload-bound") { request, value in
+      Int(value).map { request.payloadBound = $0 } != nil
+    },
+    .value("--title") { request, value in Int(value).map { request.title = $0 } != nil },
+    .value("--playlist") { request, value in
+      request.playlist = value
+      return true
+    },
+    .value("--at") { request, value in Double(value).map { request.at = $0 } != nil },
+    .value("--timeline") { request, value in
+      TitleTimeline(rawValue: value).map { request.timeline = $0 } != nil
+    },
+  ]
+
   private static func titles(_ words: inout Words) -> TitlesRequest? {
-    var request = TitlesRequest()
-    while let word = words.next() {
-      switch word {
-      case .positional(let value):
-        guard request.image == nil else { return nil }
-        request.image = value
-      case .option("--all", nil):
-        guard words.once(0), !request.all else { return nil }
-        request.all = true
-      case .option("--json", nil):
-        guard words.once(1) else { return nil }
-        request.json = true
-      case .option("--select", let inline):
-        guard words.once(2), let value = words.value(inline),
-          let selection = TitleSelection(rawValue: value)
-        else { return nil }
-        request.select = selection
-      case .option("--min-length", let inline):
-        guard words.once(3), let value = words.value(inline), let seconds = Double(value) else {
-          return nil
-        }
-        request.minLength = seconds
-      case .option("--batch", let inline):
-        guard words.once(4), let value = words.value(inline) else { return nil }
-        request.batch = value
-      case .option("--jobs", let inline):
-        guard words.once(5), let value = words.value(inline), let jobs = Int(value) else {
-          return nil
-        }
-        request.jobs = jobs
-      default:
-        return nil
-      }
-    }
+    guard
+      let request = read(
+        &words, into: TitlesRequest(), options: titlesOptions,
+        positional: { request, value in
+          guard request.image == nil else { return false }
+          request.image = value
+          return true
+        })
+    else { return nil }
     return request.validationFailure == nil ? request : nil
   }
 
   private static func info(_ words: inout Words) -> InfoRequest? {
     var image: String?
-    var json = false
-    while let word = words.next() {
-      switch word {
-      case .positional(let value):
-        guard image == nil else { return nil }
-        image = value
-      case .option("--json", nil):
-        guard words.once(0) else { return nil }
-        json = true
-      default:
-        return nil
-      }
-    }
-    guard let image else { return nil }
-    var request = InfoRequest(image: image)
-    request.json = json
+    guard
+      var request = read(
+        &words, into: InfoRequest(image: ""), options: infoOptions,
+        positional: { _, value in
+          guard image == nil else { return false }
+          image = value
+          return true
+        }),
+      let image
+    else { return nil }
+    request.image = image
     return request
   }
 
   private static func scan(_ words: inout Words) -> ScanRequest? {
-    var request = ScanRequest()
+    guard
+      let request = read(
+        &words, into: ScanRequest(), options: scanOptions,
+        positional: { request, value in
+          guard request.source == nil else { return false }
+          request.source = value
+          return true
+        })
+    else { return nil }
+    return request.validationFailure == nil ? request : nil
+  }
+
+  /// Reads `words` into `request` through `options`: each option at most once, a flag without an
+  /// attached value, a value option with a value its closure accepts; nil for anything else.
+  private static func read<Request>(
+    _ words: inout Words, into request: Request, options: [FastOption<Request>],
+    positional: (inout Request, String) -> Bool
+  ) -> Request? {
+    var request = request
     while let word = words.next() {
       switch word {
       case .positional(let value):
-        guard request.source == nil else { return nil }
-        request.source = value
-      case .option("--json", nil):
-        guard words.once(0) else { return nil }
-        request.json = true
-      case .option("--batch", let inline):
-        guard words.once(1), let value = words.value(inline) else { return nil }
-        request.batch = value
-      case .option("--jobs", let inline):
-        guard words.once(2), let value = words.value(inline), let jobs = Int(value) else {
-          return nil
-        }
-        request.jobs = jobs
-      case .option("--offset", let inline):
-        guard words.once(3), let value = words.value(inline) else { return nil }
-        request.offset = value
-      case .option("--bytes", let inline):
-        guard words.once(4), let value = words.value(inline) else { return nil }
-        request.bytes = value
-      case .option("--payload-bound", let inline):
-        guard words.once(5), let value = words.value(inline), let bound = Int(value) else {
-          return nil
-        }
-        request.payloadBound = bound
-      case .option("--title", let inline):
-        guard words.once(6), let value = words.value(inline), let title = Int(value) else {
-          return nil
-        }
-        request.title = title
-      case .option("--playlist", let inline):
-        guard words.once(7), let value = words.value(inline) else { return nil }
-        request.playlist = value
-      case .option("--at", let inline):
-        guard words.once(8), let value = words.value(inline), let at = Double(value) else {
-          return nil
-        }
-        request.at = at
-      case .option("--timeline", let inline):
-        guard words.once(9), let value = words.value(inline),
-          let timeline = TitleTimeline(rawValue: value)
+        guard positional(&request, value) else { return nil }
+      case .option(let name, let inline):
+        guard let index = options.firstIndex(where: { $0.name == name }),
+          words.once(UInt32(index))
         else { return nil }
-        request.timeline = timeline
-      default:
-        return nil
+        let option = options[index]
+        if option.takesValue {
+          guard let value = words.value(inline), option.apply(&request, value) else { return nil }
+        } else {
+          guard inline == nil, option.apply(&request, "") else { return nil }
+        }
       }
     }
-    return request.validationFailure == nil ? request : nil
+    return request
   }
 
   /// The arguments of a subcommand, read one at a time.
@@ -235,5 +243,34 @@ package enum FastCommandLine {
       rest.removeFirst()
       return next
     }
+  }
+}
+
+/// One long option of a fast-path command: its name, whether it takes a value, and how it sets
+/// the request (false for a value ArgumentParser would reject: the command line then goes to
+/// ArgumentParser, which reports it).
+package struct FastOption<Request>: Sendable {
+  /// `--name`.
+  package let name: String
+  /// Whether the option takes a value (an ArgumentParser `@Option`) or not (a `@Flag`).
+  package let takesValue: Bool
+  /// Sets the option's value (the empty string for a flag).
+  let apply: @Sendable (inout Request, String) -> Bool
+
+  /// A flag.
+  static func flag(_ name: String, _ set: @escaping @Sendable (inout Request) -> Void) -> Self {
+    FastOption(
+      name: name, takesValue: false,
+      apply: { request, _ in
+        set(&request)
+        return true
+      })
+  }
+
+  /// An option with a value.
+  static func value(
+    _ name: String, _ apply: @escaping @Sendable (inout Request, String) -> Bool
+  ) -> Self {
+    FastOption(name: name, takesValue: true, apply: apply)
   }
 }

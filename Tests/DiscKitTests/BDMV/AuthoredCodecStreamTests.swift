@@ -18,6 +18,12 @@ struct AuthoredCodecStreamTests {
     "truehd": "TrueHD", "pcm_bluray": "LPCM",
   ]
 
+  /// ffprobe's codec name to the typed codec (``DiscKit/StreamCodec``).
+  static let expectedCoding: [String: StreamCodec] = [
+    "h264": .h264, "hevc": .hevc, "ac3": .ac3, "eac3": .eac3, "dts": .dts, "truehd": .truehd,
+    "pcm_bluray": .lpcm,
+  ]
+
   @Test(
     "each stream's codec, channels and sample rate agree with ffprobe and mkvmerge",
     .enabled(if: Tool.has("ffprobe") && Tool.has("mkvmerge"), "ffprobe or mkvmerge missing"),
@@ -52,6 +58,7 @@ struct AuthoredCodecStreamTests {
     #expect(video.count == ffVideo.count && audio.count == ffAudio.count, "\(name)")
     for (ours, theirs) in zip(video, ffVideo) {
       #expect(ours.codec == Self.expectedCodec[theirs["codec_name"] as? String ?? ""], "\(name)")
+      #expect(ours.coding == Self.expectedCoding[theirs["codec_name"] as? String ?? ""], "\(name)")
       if theirs["codec_name"] as? String == "hevc" {
         // The UHD stream attributes the builder records from the SPS VUI: HDR10 for the PQ
         // transfer (ST 2084), SDR otherwise; the colour space from the primaries.
@@ -63,6 +70,7 @@ struct AuthoredCodecStreamTests {
     }
     for (ours, theirs) in zip(audio, ffAudio) {
       #expect(ours.codec == Self.expectedCodec[theirs["codec_name"] as? String ?? ""], "\(name)")
+      #expect(ours.coding == Self.expectedCoding[theirs["codec_name"] as? String ?? ""], "\(name)")
       #expect(ours.sampleRate.map(String.init) == theirs["sample_rate"] as? String, "\(name)")
       let channels = theirs["channels"] as? Int ?? 0
       if channels <= 2 {

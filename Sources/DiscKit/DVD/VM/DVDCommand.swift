@@ -16,6 +16,7 @@ public struct DVDCommand: Sendable, Hashable {
   }
 
   /// `count` bits (at most 32) ending at bit `start` (inclusive), counted from bit 63 downwards.
+  @inline(__always)
   func bits(_ start: Int, _ count: Int) -> UInt32 {
     guard count > 0, count <= 32, start <= 63, start - count >= -1 else { return 0 }
     let shifted = raw >> UInt64(start + 1 - count)

@@ -13,8 +13,20 @@ extension DVDMainFeatureSearch {
     package var vm: DVDVirtualMachine
     /// What the step's closure returned (a button press: whether it linked).
     package var linked: Bool
+    /// The `rnd` operations the step ran (empty without `rnd`).
+    package var draws: [DVDVirtualMachine.RandomDraw]
     /// The `rnd` outcomes taken, for the path (empty without `rnd`).
-    package var note: String
+    package var note: String { Self.note(draws) }
+
+    /// " (rnd GPRM1 = 4 of 1…4, …)", empty for no draws.
+    static func note(_ draws: [DVDVirtualMachine.RandomDraw]) -> String {
+      draws.isEmpty
+        ? ""
+        : " ("
+          + TextJoin.join(
+            draws.map { "rnd GPRM\($0.register) = \($0.value) of 1…\($0.bound)" },
+            separator: ", ") + ")"
+    }
   }
 
   /// Runs `step` on a copy of `vm` once per combination of `rnd` outcomes it meets: every
@@ -26,10 +38,30 @@ extension DVDMainFeatureSearch {
     _ vm: DVDVirtualMachine, budget: inout Int, warnings: inout [String],
     _ step: (inout DVDVirtualMachine) -> Bool
   ) -> [Fork] {
+    var sampled: Set<Int> = []
+    return explore(vm, budget: &budget, warnings: &warnings, sampled: &sampled, step)
+  }
+
+  /// ``explore(_:budget:warnings:_:)`` with the sampling warnings already given recorded in
+  /// `sampled` (so that a search names each once without building its text again).
+  static func explore(
+    _ vm: DVDVirtualMachine, budget: inout Int, warnings: inout [String],
+    sampled: inout Set<Int>, _ step: (inout DVDVirtualMachine) -> Bool
+  ) -> [Fork] {
     var forks: [Fork] = []
-    var plans: [[UInt16]] = [[]]
+    // The plans still to run, last first; the first run's (no planned outcomes) is kept apart
+    // so that a step without `rnd` (nearly every one) allocates no list of plans.
+    var plans: [[UInt16]] = []
+    var firstPlan: [UInt16]? = []
     var runs = 0
-    while let plan = plans.popLast() {
+    func warn(_ kind: Int, _ draw: DVDVirtualMachine.RandomDraw, _ text: () -> String) {
+      guard sampled.insert(kind << 40 ^ draw.register << 20 ^ (draw.bound & 0xFFFFF)).inserted
+      else { return }
+      let note = text()
+      if !warnings.contains(note) { warnings.append(note) }
+    }
+    while let plan = firstPlan ?? plans.popLast() {
+      firstPlan = nil
       if runs > 0 && budget <= 0 {
         let note = "the search's command budget ran out; rnd outcomes were left unexplored"
         if !warnings.contains(note) { warnings.append(note) }
@@ -55,24 +87,18 @@ extension DVDMainFeatureSearch {
             split = true
             break
           }
-          let note =
+          warn(1, draw) {
             "more than \(randomOutcomesPerStep) rnd outcomes from one step; GPRM\(draw.register) = rnd 1…\(draw.bound) was sampled"
-          if !warnings.contains(note) { warnings.append(note) }
+          }
         } else {
-          let note =
+          warn(2, draw) {
             "GPRM\(draw.register) = rnd 1…\(draw.bound) was sampled (one fixed-seed draw each time it runs), not explored: over \(enumeratedRandomBound) outcomes"
-          if !warnings.contains(note) { warnings.append(note) }
+          }
         }
         extended.append(UInt16(draw.value))
       }
       if split && budget > 0 { continue }
-      let note =
-        log.isEmpty
-        ? ""
-        : " ("
-          + log.map { "rnd GPRM\($0.register) = \($0.value) of 1…\($0.bound)" }
-          .joined(separator: ", ") + ")"
-      forks.append(Fork(vm: copy, linked: linked, note: note))
+      forks.append(Fork(vm: copy, linked: linked, draws: log))
     }
     return forks
   }
@@ -137,6 +163,6 @@ extension DVDMainFeatureSearch {
     if type & 1 != 0 { names.append("wide") }
     if type & 2 != 0 { names.append("letterbox") }
     if type & 4 != 0 { names.append("pan & scan") }
-    return names.joined(separator: "/")
+    return TextJoin.join(names, separator: "/")
   }
 }

@@ -71,25 +71,53 @@ public enum DVDMainFeatureSearch {
   /// continues (a branch forked in a title by `rnd` or the navigation timer).
   struct Branch {
     var vm: DVDVirtualMachine
-    var path: [String]
+    /// The path, an index into the search's ``Paths``.
+    var path: Int
     var visit: Visit? = nil
   }
 
   /// A VM position: menu states are explored once each; forked branches are queued once each.
+  ///
+  /// Fixed-size (no heap storage): it is built and hashed at every cell the search plays.
   struct MenuKey: Hashable {
     var domain: DVDDomain
     var titleSet: Int
     var programChain: Int
     var cell: Int
-    var general: [UInt16]
-    var timer: [UInt16]  // SPRM 9, 10
+    var general: SIMD16<UInt16>
+    var timer: SIMD2<UInt16>  // SPRM 9, 10
+
+    func hash(into hasher: inout Hasher) {
+      let place: UInt64
+      switch domain {
+      case .firstPlay: place = 0
+      case .videoManagerMenu: place = 1
+      case .titleSetMenu: place = 2
+      case .title: place = 3
+      }
+      // The fields folded into two words (equal keys fold equally; the Hasher mixes them).
+      let words = unsafeBitCast(general, to: SIMD4<UInt64>.self)
+      let position =
+        place << 62 ^ UInt64(truncatingIfNeeded: titleSet) << 44
+        ^ UInt64(truncatingIfNeeded: programChain) << 24 ^ UInt64(truncatingIfNeeded: cell)
+      let timerWord = UInt64(timer[0]) << 16 | UInt64(timer[1])
+      hasher.combine(position ^ timerWord &* 0x9E37_79B9_7F4A_7C15 ^ words[0])
+      hasher.combine(
+        words[1] ^ (words[2] &* 0xC2B2_AE3D_27D4_EB4F) ^ (words[3] &* 0x1656_67B1_9E37_79F9))
+    }
+  }
+
+  /// A queued branch: its position and the title visit it continues.
+  struct QueueKey: Hashable {
+    var menu: MenuKey
+    var title: Int
   }
 
   static func key(_ vm: DVDVirtualMachine) -> MenuKey {
     MenuKey(
       domain: vm.domain, titleSet: vm.titleSet, programChain: vm.programChainNumber,
-      cell: vm.cellNumber, general: vm.registers.general,
-      timer: [vm.registers.system[9], vm.registers.system[10]])
+      cell: vm.cellNumber, general: vm.registers.gp,
+      timer: SIMD2(vm.registers.sp[9], vm.registers.sp[10]))
   }
 
   /// Runs the search on `disc`.
@@ -97,25 +125,30 @@ public enum DVDMainFeatureSearch {
     let program = DVDVirtualMachineProgram(disc: disc)
     var reader = DVDMenuButtonReader(fileSystem: disc.fileSystem)
     var warnings: [String] = []
+    var sampled: Set<Int> = []
     var commandsLeft = limits.commands
     var queue: [Branch] = []
-    var queued: Set<[AnyHashable]> = []
+    var queued: Set<QueueKey> = []
+    var paths = Paths()
     /// Queues a forked branch unless the same position with the same visit is already queued.
-    func enqueue(_ branch: Branch) {
-      let id: [AnyHashable] = [key(branch.vm), branch.visit?.title ?? 0]
+    func enqueue(_ vm: DVDVirtualMachine, _ parent: Int, _ step: Step, visit: Visit?) {
+      let id = QueueKey(menu: key(vm), title: visit?.title ?? 0)
       guard queued.insert(id).inserted else { return }
-      queue.append(branch)
+      queue.append(Branch(vm: vm, path: paths.append(parent, step), visit: visit))
     }
     for fork in explore(
       DVDVirtualMachine(program: program), budget: &commandsLeft, warnings: &warnings,
+      sampled: &sampled,
       { vm in
         vm.start()
         return true
       })
     {
-      queue.append(Branch(vm: fork.vm, path: ["First Play" + fork.note]))
+      queue.append(
+        Branch(vm: fork.vm, path: paths.append(-1, .firstPlay(draws: fork.draws))))
     }
     var head = 0
+    let emptyVM = DVDVirtualMachine(program: program)
     var seenMenus: Set<MenuKey> = []
     var best: [Int: (order: Int, play: Play)] = [:]
     var order = 0
@@ -136,24 +169,50 @@ public enum DVDMainFeatureSearch {
       if case .success(let t) = title { advertised[index + 1] = MediaTime(ticks: t.duration90k) }
     }
 
-    func record(_ play: Play) {
+    /// Records a visit of `title`: it is kept when it played longer than the title's best so
+    /// far; only then are its path and ending named.
+    func record(_ visit: Visit, path: Int, ending: () -> String) {
       order += 1
-      if let known = best[play.title], known.play.played >= play.played { return }
-      best[play.title] = (order, play)
+      if let known = best[visit.title], known.play.played.ticks >= visit.played { return }
+      let full = advertised[visit.title] ?? MediaTime(ticks: 0)
+      best[visit.title] = (
+        order,
+        Play(
+          title: visit.title, played: MediaTime(ticks: visit.played), advertised: full,
+          path: paths.names(path), ending: ending())
+      )
     }
     func format(_ ticks: Int64) -> String { DVDSmartTitleSelector.format(ticks) }
 
+    // The positions a branch played, cleared for each branch (its storage kept). Most branches
+    // play a few cells: a list is searched until it holds 16, then a set takes over.
+    var playedList: [MenuKey] = []
+    var playedSet: Set<MenuKey> = []
+    func insertPlayed(_ key: MenuKey) -> Bool {
+      if playedSet.isEmpty {
+        if playedList.contains(key) { return false }
+        playedList.append(key)
+        if playedList.count >= 16 { playedSet = Set(playedList) }
+        return true
+      }
+      return playedSet.insert(key).inserted
+    }
     while head < queue.count {
-      var branch = queue[head]
+      // The explored front of the queue is dropped now and then, so that the queue's storage
+      // is reused instead of growing with every branch ever queued.
+      if head >= 32 && head * 2 >= queue.count {
+        queue.removeFirst(head)
+        head = 0
+      }
+      // Taken out of the queue (not copied): the queue's slot keeps an empty path.
+      var branch = Branch(vm: emptyVM, path: -1)
+      swap(&branch, &queue[head])
       head += 1
-      var playedHere: Set<MenuKey> = []
-      func closeVisit(_ ending: String) {
+      playedList.removeAll(keepingCapacity: true)
+      if !playedSet.isEmpty { playedSet.removeAll(keepingCapacity: true) }
+      func closeVisit(_ ending: @autoclosure () -> String) {
         guard let v = branch.visit else { return }
-        let full = advertised[v.title] ?? MediaTime(ticks: 0)
-        record(
-          Play(
-            title: v.title, played: MediaTime(ticks: v.played), advertised: full,
-            path: branch.path, ending: ending))
+        record(v, path: branch.path, ending: ending)
         branch.visit = nil
       }
       branchLoop: while true {
@@ -171,42 +230,43 @@ public enum DVDMainFeatureSearch {
           break
         }
         cellsLeft -= 1
-        let vm = branch.vm
-        let here = key(vm)
-        if vm.domain == .title, let title = vm.titleNumber {
+        // The branch's VM is read in place (a copy would cost more than the reads).
+        let here = key(branch.vm)
+        if branch.vm.domain == .title, let title = branch.vm.titleNumber {
           if let v = branch.visit, v.title != title { closeVisit("left for title \(title)") }
           if branch.visit == nil { branch.visit = Visit(title: title, played: 0) }
         } else if branch.visit != nil {
-          closeVisit(vm.domain == .title ? "left the title" : "left for a menu")
+          closeVisit(branch.vm.domain == .title ? "left the title" : "left for a menu")
         }
-        guard playedHere.insert(here).inserted else {
+        guard insertPlayed(here) else {
           closeVisit("loops")
           break
         }
         let infiniteStill =
           cell.stillTime == 0xFF
-          || (vm.cellNumber == (vm.currentProgramChain?.cellPlayback?.count ?? 0)
-            && vm.currentProgramChain?.stillTime == 0xFF)
-        if vm.domain != .title {
+          || (branch.vm.cellNumber == (branch.vm.chain?.cells.count ?? 0)
+            && branch.vm.chain?.chain.stillTime == 0xFF)
+        if branch.vm.domain != .title {
           let groups = reader.groups(
-            titleSet: vm.domain == .titleSetMenu ? vm.titleSet : 0, cell: cell)
+            titleSet: branch.vm.domain == .titleSetMenu ? branch.vm.titleSet : 0, cell: cell)
           if !groups.isEmpty {
             sawButtons = true
             if seenMenus.insert(here).inserted, menuStates < limits.menuStates {
               menuStates += 1
-              let place = describe(vm)
-              for press in presses(groups, display: vm.registers.system[14]) {
+              let place = Place(branch.vm)
+              for press in presses(groups, display: branch.vm.registers.sp[14]) {
                 pressed += 1
-                for fork in explore(
-                  vm, budget: &commandsLeft, warnings: &warnings,
+                // Forks are taken out of the list in order (moved, not copied).
+                var forks = explore(
+                  branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
                   { $0.activate(button: press.button.number, command: press.button.command) })
-                where fork.linked {
-                  queue.append(
-                    Branch(
-                      vm: fork.vm,
-                      path: branch.path + [
-                        "\(place) button \(press.button.number)\(press.label)\(fork.note)"
-                      ]))
+                forks.reverse()
+                while let fork = forks.popLast() {
+                  guard fork.linked else { continue }
+                  let step = Step.button(
+                    place: place, button: press.button.number, label: press.label,
+                    draws: fork.draws)
+                  queue.append(Branch(vm: fork.vm, path: paths.append(branch.path, step)))
                 }
               }
             } else if menuStates >= limits.menuStates {
@@ -219,12 +279,12 @@ public enum DVDMainFeatureSearch {
         }
         // The content this cell plays (a cell past the end of the title VOBs plays nothing).
         var content: Int64 = 0
-        if vm.domain == .title, branch.visit != nil, cell.countsForDuration {
-          let available = sectors(vm.titleSet)
+        if branch.vm.domain == .title, branch.visit != nil, cell.countsForDuration {
+          let available = sectors(branch.vm.titleSet)
           if available > 0, Int64(cell.lastSector) >= available {
             // A player cannot read it: the cell plays nothing (a warning, not a failure).
             let note =
-              "title \(vm.titleNumber ?? 0) cell \(vm.cellNumber) lies outside the title VOBs (sector \(cell.lastSector) of \(available)); it plays nothing"
+              "title \(branch.vm.titleNumber ?? 0) cell \(branch.vm.cellNumber) lies outside the title VOBs (sector \(cell.lastSector) of \(available)); it plays nothing"
             if !warnings.contains(note) { warnings.append(note) }
           } else {
             content = cell.playbackTime.ticks90k
@@ -236,36 +296,34 @@ public enum DVDMainFeatureSearch {
         // The navigation timer: an expiry in this cell (or in its infinite still) is one more
         // edge. It ends the branch when it comes before the cell's end; at an infinite still the
         // branch also goes on as if a viewer stepped over the still.
-        if vm.navigationTimerRunning {
-          let left = Int64(vm.registers.system[9])
+        if branch.vm.navigationTimerRunning {
+          let left = Int64(branch.vm.registers.sp[9])
           let inPlayback = left <= seconds
           if inPlayback || infiniteStill {
             var handed = branch.visit
             handed?.played += inPlayback ? min(content, left * 90_000) : content
-            let title = vm.titleNumber ?? 0
+            let title = branch.vm.titleNumber ?? 0
             var recorded = false
             var expired = false
             for fork in explore(
-              vm, budget: &commandsLeft, warnings: &warnings,
+              branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
               { $0.advance(seconds: left)?.linked ?? false })
             where fork.linked {
               expired = true
               let carry =
                 fork.vm.domain == .title && fork.vm.titleNumber == handed?.title ? handed : nil
-              let step =
-                "navigation timer expired after \(left) s of title \(title) → SPRM 10: VTS \(vm.titleSet) PGC \(vm.registers.system[10])\(fork.note)"
+              let step = Step.timer(
+                left: left, title: title, titleSet: branch.vm.titleSet,
+                programChain: branch.vm.registers.sp[10], draws: fork.draws)
               if carry == nil, inPlayback, !recorded, let v = handed {
                 recorded = true
-                let full = advertised[v.title]?.ticks ?? 0
-                record(
-                  Play(
-                    title: v.title, played: MediaTime(ticks: v.played),
-                    advertised: MediaTime(ticks: full), path: branch.path,
-                    ending:
-                      "left after \(format(v.played)) of \(format(full)): the navigation timer expired"
-                  ))
+                record(v, path: branch.path) {
+                  let full = advertised[v.title]?.ticks ?? 0
+                  return
+                    "left after \(format(v.played)) of \(format(full)): the navigation timer expired"
+                }
               }
-              enqueue(Branch(vm: fork.vm, path: branch.path + [step], visit: carry))
+              enqueue(fork.vm, branch.path, step, visit: carry)
             }
             if expired && inPlayback {
               branch.visit = nil
@@ -274,18 +332,22 @@ public enum DVDMainFeatureSearch {
           }
         }
         branch.visit?.played += content
-        let forks = explore(
-          branch.vm, budget: &commandsLeft, warnings: &warnings,
+        var forks = explore(
+          branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
           { vm in
             vm.advance(seconds: seconds)
             vm.finishCell()
             return true
           })
-        guard let first = forks.first else { break }
-        for fork in forks.dropFirst() {
-          enqueue(Branch(vm: fork.vm, path: branch.path + ["rnd" + fork.note], visit: branch.visit))
+        // The first outcome continues the branch, the others are queued (moved out in order).
+        forks.reverse()
+        guard let first = forks.popLast() else { break }
+        while let fork = forks.popLast() {
+          enqueue(fork.vm, branch.path, .random(draws: fork.draws), visit: branch.visit)
         }
-        if !first.note.isEmpty { branch.path.append("rnd" + first.note) }
+        if !first.draws.isEmpty {
+          branch.path = paths.append(branch.path, .random(draws: first.draws))
+        }
         branch.vm = first.vm
         if branch.vm.domain == .title, let v = branch.visit, branch.vm.titleNumber == v.title,
           !branch.vm.stopped, branch.vm.currentCell != nil
@@ -293,16 +355,18 @@ public enum DVDMainFeatureSearch {
           continue
         }
         if let v = branch.visit {
-          let full = advertised[v.title]?.ticks ?? 0
-          let next =
-            branch.vm.stopped
-            ? "stopped"
-            : (branch.vm.domain == .title
-              ? "title \(branch.vm.titleNumber ?? 0)" : "a menu")
+          let next = branch.vm
           closeVisit(
-            v.played < full
-              ? "left for \(next) after \(format(v.played)) of \(format(full))"
-              : "played to the end, then \(next)")
+            {
+              let full = advertised[v.title]?.ticks ?? 0
+              let target =
+                next.stopped
+                ? "stopped"
+                : (next.domain == .title ? "title \(next.titleNumber ?? 0)" : "a menu")
+              return v.played < full
+                ? "left for \(target) after \(format(v.played)) of \(format(full))"
+                : "played to the end, then \(target)"
+            }())
         }
       }
       warnings += branch.vm.warnings.filter { !warnings.contains($0) }
@@ -316,19 +380,4 @@ public enum DVDMainFeatureSearch {
       warnings: warnings)
   }
 
-  /// "VMGM PGC 1", "VTS 2 menu PGC 3", with the non-zero GPRMs.
-  static func describe(_ vm: DVDVirtualMachine) -> String {
-    var text: String
-    switch vm.domain {
-    case .firstPlay: text = "First Play"
-    case .videoManagerMenu: text = "VMGM PGC \(vm.programChainNumber)"
-    case .titleSetMenu: text = "VTS \(vm.titleSet) menu PGC \(vm.programChainNumber)"
-    case .title: text = "VTS \(vm.titleSet) PGC \(vm.programChainNumber)"
-    }
-    let set = vm.registers.general.enumerated().filter { $0.element != 0 }
-    if !set.isEmpty {
-      text += " (" + set.map { "GPRM\($0.offset) = \($0.element)" }.joined(separator: ", ") + ")"
-    }
-    return text
-  }
 }

@@ -3,6 +3,12 @@ extension DVDVirtualMachine {
   /// Runs `commands` from the first, following gotos, until one links (returned), the list ends,
   /// a Break runs or the command budget runs out (`nil`).
   mutating func evaluate(_ commands: [DVDCommand]) -> DVDLink? {
+    evaluate(commands[...])
+  }
+
+  /// ``evaluate(_:)-([DVDCommand])`` over a slice (a cell command: a slice of one), its first
+  /// command being line 1.
+  mutating func evaluate(_ commands: ArraySlice<DVDCommand>) -> DVDLink? {
     var line = 0
     while line < commands.count {
       guard commandsLeft > 0 else {
@@ -10,7 +16,7 @@ extension DVDVirtualMachine {
         return nil
       }
       commandsLeft -= 1
-      switch step(commands[line]) {
+      switch step(commands[commands.startIndex + line]) {
       case .next: line += 1
       case .goto(let target): line = target - 1
       case .breakOut: return nil
@@ -39,7 +45,7 @@ extension DVDVirtualMachine {
         return line == 0 ? .next : .goto(line)
       case 2: return .breakOut
       case 3:
-        registers.system[13] = UInt16(c.bits(11, 4))
+        registers.sp[13] = UInt16(c.bits(11, 4))
         let line = Int(c.bits(7, 8))
         return line == 0 ? .next : .goto(line)
       default: return .next
@@ -192,23 +198,23 @@ extension DVDVirtualMachine {
     case 1:
       for i in 1...3 where c.bits(63 - (2 + i) * 8, 1) != 0 {
         let data = regOrData2(c, immediate: c.bits(60, 1) != 0, start: 47 - i * 8)
-        if cond { registers.system[i] = data }
+        if cond { registers.sp[i] = data }
       }
     case 2:
       let data = regOrData(c, immediate: c.bits(60, 1) != 0, start: 47)
       let pgc = UInt16(c.bits(30, 15))
       if cond {
-        registers.system[9] = data
-        registers.system[10] = pgc
+        registers.sp[9] = data
+        registers.sp[10] = pgc
       }
     case 3:
       let data = regOrData(c, immediate: c.bits(60, 1) != 0, start: 47)
       let reg = Int(c.bits(19, 4))
-      registers.counterMode[reg] = c.bits(23, 1) != 0
+      registers.setCounterMode(reg, c.bits(23, 1) != 0)
       if cond { registers.setGPRM(reg, data, clock: clock) }
     case 6:
       let data = regOrData(c, immediate: c.bits(60, 1) != 0, start: 31)
-      if cond { registers.system[8] = data }
+      if cond { registers.sp[8] = data }
     default: break
     }
   }

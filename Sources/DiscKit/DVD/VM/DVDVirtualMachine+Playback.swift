@@ -22,33 +22,32 @@ extension DVDVirtualMachine {
   }
 
   /// The PGC table of the current domain (menus: the SPRM 0 language unit or the first one).
-  func programChainTable() -> DVDProgramChainTable? {
+  func programChainTable() -> DVDVirtualMachineProgram.ChainTable? {
     switch domain {
-    case .title: return program.titleSets[titleSet]?.programChains
+    case .title: return program.titleSet(titleSet)?.programChains
     case .titleSetMenu:
-      return (try? program.titleSets[titleSet]?.menus?.get())?.programChains(
-        language: registers.system[0])
+      return program.titleSet(titleSet)?.menus?.table(language: registers.sp[0])
     case .videoManagerMenu, .firstPlay:
-      return program.managerMenus?.programChains(language: registers.system[0])
+      return program.managerMenuUnits?.table(language: registers.sp[0])
     }
   }
 
   /// Selects PGC `number` of the current domain's table.
   mutating func setProgramChain(_ number: Int) -> Bool {
-    guard let table = programChainTable(), number >= 1, number <= table.entries.count,
-      case .success(let chain) = table.entries[number - 1].programChain
+    guard let table = programChainTable(), number >= 1, number <= table.chains.count,
+      let found = table.chains[number - 1]
     else { return false }
-    pgc = chain
+    chain = found
     programChainNumber = number
     programNumber = 1
-    if domain == .title { registers.system[6] = UInt16(number) }
+    if domain == .title { registers.sp[6] = UInt16(number) }
     return true
   }
 
   mutating func setFirstPlay() -> Bool {
     domain = .firstPlay
-    if let fp = program.firstPlay {
-      pgc = fp
+    if let fp = program.firstPlayChain {
+      chain = fp
       programChainNumber = 0
       return true
     }
@@ -58,26 +57,26 @@ extension DVDVirtualMachine {
   /// Selects menu `menu` (entry id `menu | 0x80`) of the current menu domain.
   mutating func setMenu(_ menu: Int) -> Bool {
     guard let table = programChainTable(),
-      let index = table.entries.firstIndex(where: { Int($0.entryID) == (menu | 0x80) })
+      let index = table.entryIDs.firstIndex(where: { Int($0) == (menu | 0x80) })
     else { return false }
     return setProgramChain(index + 1)
   }
 
   mutating func setTitleSetPart(_ vts: Int, _ ttn: Int, _ part: Int) -> Bool {
     domain = .title
-    guard let info = program.titleSets[vts] else { return false }
+    guard let info = program.titleSet(vts) else { return false }
     titleSet = vts
-    let titles = info.partsOfTitles.titles
+    let titles = info.titles
     guard ttn >= 1, ttn <= titles.count, part >= 1, part <= titles[ttn - 1].count else {
       return false
     }
     let target = titles[ttn - 1][part - 1]
-    registers.system[6] = UInt16(truncatingIfNeeded: target.programChain)
-    registers.system[7] = UInt16(truncatingIfNeeded: part)
+    registers.sp[6] = UInt16(truncatingIfNeeded: target.programChain)
+    registers.sp[7] = UInt16(truncatingIfNeeded: part)
     let tt = program.titleNumber(titleSet: vts, titleInSet: ttn)
     guard tt != 0 else { return false }
-    registers.system[4] = UInt16(tt)
-    registers.system[5] = UInt16(ttn)
+    registers.sp[4] = UInt16(tt)
+    registers.sp[5] = UInt16(ttn)
     let ok = setProgramChain(target.programChain)
     programNumber = target.program
     return ok
@@ -91,22 +90,22 @@ extension DVDVirtualMachine {
 
   /// Derives pgN (and SPRM 7 in the title domain) from the cell; `false` past the last cell.
   mutating func setProgramFromCell() -> Bool {
-    guard let pgc else { return false }
-    let map = pgc.programMap ?? []
+    guard let chain else { return false }
+    let map = chain.programMap
     var newProgram = 0
     while newProgram < map.count && cellNumber >= Int(map[newProgram]) { newProgram += 1 }
-    if newProgram == map.count && cellNumber > (pgc.cellPlayback?.count ?? 0) { return false }
+    if newProgram == map.count && cellNumber > chain.cells.count { return false }
     programNumber = newProgram
-    if domain == .title, let info = program.titleSets[titleSet] {
-      let ttn = Int(registers.system[5])
-      if ttn >= 1, ttn <= info.partsOfTitles.titles.count {
-        let parts = info.partsOfTitles.titles[ttn - 1]
+    if domain == .title, let info = program.titleSet(titleSet) {
+      let ttn = Int(registers.sp[5])
+      if ttn >= 1, ttn <= info.titles.count {
+        let parts = info.titles[ttn - 1]
         var found = 0
         for (index, part) in parts.enumerated()
         where part.programChain == programChainNumber && part.program <= programNumber {
           found = index + 1
         }
-        if found > 0 { registers.system[7] = UInt16(found) }
+        if found > 0 { registers.sp[7] = UInt16(found) }
       }
     }
     return true
@@ -115,7 +114,9 @@ extension DVDVirtualMachine {
   mutating func saveResume(cell: Int) {
     resumePoint = Resume(
       titleSet: titleSet, programChain: programChainNumber, cell: cell == 0 ? cellNumber : cell,
-      registers: Array(registers.system[4...8]))
+      registers: SIMD8(
+        registers.sp[4], registers.sp[5], registers.sp[6], registers.sp[7], registers.sp[8], 0, 0,
+        0))
   }
 
   // MARK: playback
@@ -123,10 +124,10 @@ extension DVDVirtualMachine {
   mutating func playProgramChain() -> DVDLink {
     nesting += 1
     defer { nesting -= 1 }
-    guard enter(), let pgc else { return .exit }
+    guard enter(), let chain else { return .exit }
     programNumber = 1
     cellNumber = 0
-    if let pre = pgc.commands?.pre, !pre.isEmpty, let link = evaluate(pre) { return link }
+    if !chain.pre.isEmpty, let link = evaluate(chain.pre) { return link }
     if stopped { return .exit }
     return playProgram()
   }
@@ -134,8 +135,8 @@ extension DVDVirtualMachine {
   mutating func playProgram() -> DVDLink {
     nesting += 1
     defer { nesting -= 1 }
-    guard enter(), let pgc else { return .exit }
-    let map = pgc.programMap ?? []
+    guard enter(), let chain else { return .exit }
+    let map = chain.programMap
     guard programNumber >= 1 else {
       warnings.append("program \(programNumber) does not exist")
       return .exit
@@ -148,8 +149,8 @@ extension DVDVirtualMachine {
   mutating func playCell() -> DVDLink {
     nesting += 1
     defer { nesting -= 1 }
-    guard enter(), let pgc else { return .exit }
-    let cells = pgc.cellPlayback ?? []
+    guard enter(), let chain else { return .exit }
+    let cells = chain.cells
     guard cellNumber >= 1 else {
       warnings.append("cell \(cellNumber) does not exist")
       return .exit
@@ -157,7 +158,7 @@ extension DVDVirtualMachine {
     if cellNumber > cells.count { return playProgramChainPost() }
     let cell = cells[cellNumber - 1]
     if cell.blockMode == 1 && cell.blockType == 1 {
-      let angle = Int(registers.system[3])
+      let angle = Int(registers.sp[3])
       let target = cellNumber + max(0, angle - 1)
       if target <= cells.count && cells[target - 1].blockMode != 0
         && cells[target - 1].blockType == 1
@@ -172,14 +173,13 @@ extension DVDVirtualMachine {
   mutating func playCellPost() -> DVDLink {
     nesting += 1
     defer { nesting -= 1 }
-    guard enter(), let pgc, let cells = pgc.cellPlayback, cellNumber >= 1,
-      cellNumber <= cells.count
+    guard enter(), let chain, cellNumber >= 1, cellNumber <= chain.cells.count
     else { return .exit }
+    let cells = chain.cells
     let cell = cells[cellNumber - 1]
     let number = Int(cell.cellCommandNumber)
-    if number != 0, let commands = pgc.commands?.cell, number <= commands.count,
-      let link = evaluate([commands[number - 1]])
-    {
+    let commands = chain.cellCommands
+    if number != 0, number <= commands.count, let link = evaluate(commands[(number - 1)..<number]) {
       return link
     }
     if stopped { return .exit }
@@ -196,17 +196,17 @@ extension DVDVirtualMachine {
   mutating func playProgramChainPost() -> DVDLink {
     nesting += 1
     defer { nesting -= 1 }
-    guard enter(), let pgc else { return .exit }
-    if let post = pgc.commands?.post, !post.isEmpty, let link = evaluate(post) { return link }
+    guard enter(), let chain else { return .exit }
+    if !chain.post.isEmpty, let link = evaluate(chain.post) { return link }
     if stopped { return .exit }
-    guard setProgramChain(Int(pgc.nextProgramChain)) else { return .exit }
+    guard setProgramChain(Int(chain.chain.nextProgramChain)) else { return .exit }
     return playProgramChain()
   }
 
   // MARK: links
 
   mutating func highlight(_ button: Int) {
-    if button != 0 { registers.system[8] = UInt16(truncatingIfNeeded: button << 10) }
+    if button != 0 { registers.sp[8] = UInt16(truncatingIfNeeded: button << 10) }
   }
 
   /// Follows `link` until the VM is at a cell to play (`playThis`) or stops.
@@ -250,9 +250,9 @@ extension DVDVirtualMachine {
         highlight(button)
         let target: UInt16
         switch link {
-        case .nextProgramChain: target = pgc?.nextProgramChain ?? 0
-        case .previousProgramChain: target = pgc?.previousProgramChain ?? 0
-        default: target = pgc?.goUpProgramChain ?? 0
+        case .nextProgramChain: target = chain?.chain.nextProgramChain ?? 0
+        case .previousProgramChain: target = chain?.chain.previousProgramChain ?? 0
+        default: target = chain?.chain.goUpProgramChain ?? 0
         }
         link = setProgramChain(Int(target)) ? playProgramChain() : .exit
       case .tailProgramChain(let button):
@@ -270,7 +270,7 @@ extension DVDVirtualMachine {
           link = .exit
           break
         }
-        for (i, value) in point.registers.enumerated() { registers.system[4 + i] = value }
+        for i in 0..<5 { registers.sp[4 + i] = point.registers[i] }
         highlight(button)
         if point.cell == 0 {
           programNumber = 1
@@ -289,7 +289,7 @@ extension DVDVirtualMachine {
       case .partOfTitle(let part, let button):
         highlight(button)
         if domain == .title,
-          setTitleSetPart(titleSet, Int(registers.system[5]), part)
+          setTitleSetPart(titleSet, Int(registers.sp[5]), part)
         {
           link = playProgram()
         } else {
@@ -335,7 +335,7 @@ extension DVDVirtualMachine {
         link = setMenu(menu) ? playProgramChain() : menuMissing("VMGM menu \(menu)")
       case .jumpTitleSetMenu(let vts, let ttn, let menu):
         if vts != 0 {
-          guard program.titleSets[vts] != nil else {
+          guard program.titleSet(vts) != nil else {
             warnings.append("JumpSS VTSM \(vts): title set \(vts) cannot be read")
             link = .exit
             break
@@ -343,8 +343,8 @@ extension DVDVirtualMachine {
           titleSet = vts
         }
         domain = .titleSetMenu
-        registers.system[5] = UInt16(truncatingIfNeeded: ttn)
-        registers.system[4] = UInt16(program.titleNumber(titleSet: titleSet, titleInSet: ttn))
+        registers.sp[5] = UInt16(truncatingIfNeeded: ttn)
+        registers.sp[4] = UInt16(program.titleNumber(titleSet: titleSet, titleInSet: ttn))
         link = setMenu(menu) ? playProgramChain() : menuMissing("VTS \(titleSet) menu \(menu)")
       case .jumpManagerProgramChain(let number):
         domain = .videoManagerMenu
@@ -377,10 +377,10 @@ extension DVDVirtualMachine {
   mutating func playProgramChain(startingAt pg: Int) -> DVDLink {
     nesting += 1
     defer { nesting -= 1 }
-    guard enter(), let pgc else { return .exit }
+    guard enter(), let chain else { return .exit }
     programNumber = pg
     cellNumber = 0
-    if let pre = pgc.commands?.pre, !pre.isEmpty, let link = evaluate(pre) { return link }
+    if !chain.pre.isEmpty, let link = evaluate(chain.pre) { return link }
     if stopped { return .exit }
     return playProgram()
   }

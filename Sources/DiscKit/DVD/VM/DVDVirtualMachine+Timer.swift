@@ -7,7 +7,7 @@
 extension DVDVirtualMachine {
   /// Whether the navigation timer runs now: SPRM 9 is set and the VM plays a title.
   public var navigationTimerRunning: Bool {
-    !stopped && domain == .title && registers.system[9] > 0
+    !stopped && domain == .title && registers.sp[9] > 0
   }
 
   /// A navigation timer expiry.
@@ -28,18 +28,18 @@ extension DVDVirtualMachine {
   @discardableResult
   public mutating func advance(seconds: Int64) -> TimerExpiry? {
     let seconds = max(0, seconds)
-    guard navigationTimerRunning, Int64(registers.system[9]) <= seconds else {
+    guard navigationTimerRunning, Int64(registers.sp[9]) <= seconds else {
       clock += seconds
       if navigationTimerRunning {
-        registers.system[9] -= UInt16(truncatingIfNeeded: seconds)
+        registers.sp[9] -= UInt16(truncatingIfNeeded: seconds)
       }
       return nil
     }
-    let passed = Int64(registers.system[9])
+    let passed = Int64(registers.sp[9])
     clock += passed
-    registers.system[9] = 0
-    let target = Int(registers.system[10])
-    guard let table = programChainTable(), target >= 1, target <= table.entries.count else {
+    registers.sp[9] = 0
+    let target = Int(registers.sp[10])
+    guard let table = programChainTable(), target >= 1, target <= table.chains.count else {
       let note =
         "navigation timer: SPRM 10 names PGC \(target), which title set \(titleSet) does not have; ignored"
       if !warnings.contains(note) { warnings.append(note) }

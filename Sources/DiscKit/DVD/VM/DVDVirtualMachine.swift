@@ -33,7 +33,7 @@ public struct DVDVirtualMachine: Sendable {
     var titleSet: Int
     var programChain: Int
     var cell: Int
-    var registers: [UInt16]  // SPRM 4-8
+    var registers: SIMD8<UInt16>  // SPRM 4-8 in lanes 0-4
   }
 
   let program: DVDVirtualMachineProgram
@@ -55,7 +55,8 @@ public struct DVDVirtualMachine: Sendable {
   public internal(set) var warnings: [String] = []
   /// The simulated clock in seconds (GPRM counters read it); advance it as cells play.
   public var clock: Int64 = 0
-  var pgc: DVDProgramChain?
+  /// The current PGC, shared with the program (a copy of the VM copies the reference).
+  var chain: DVDVirtualMachineProgram.Chain?
   var resumePoint: Resume?
   var randomState: UInt64 = 0x9E37_79B9_7F4A_7C15
   /// Outcomes for the next `rnd` operations, in order (each 1…N of its operation; a value out of
@@ -81,13 +82,13 @@ public struct DVDVirtualMachine: Sendable {
 
   /// The cell being played, when the VM is at one.
   public var currentCell: DVDCellPlayback? {
-    guard !stopped, let cells = pgc?.cellPlayback, cellNumber >= 1, cellNumber <= cells.count
+    guard !stopped, let cells = chain?.cells, cellNumber >= 1, cellNumber <= cells.count
     else { return nil }
     return cells[cellNumber - 1]
   }
 
   /// The current PGC.
-  public var currentProgramChain: DVDProgramChain? { pgc }
+  public var currentProgramChain: DVDProgramChain? { chain?.chain }
 
   /// The disc title being played in the title domain, else `nil`: the title in SPRM 5 when its
   /// chapters use the current PGC, else the first title of the set whose chapters do (a LinkPGCN
@@ -95,8 +96,8 @@ public struct DVDVirtualMachine: Sendable {
   /// the title from the chapters the same way).
   public var titleNumber: Int? {
     guard domain == .title else { return nil }
-    var ttn = Int(registers.system[5])
-    if let titles = program.titleSets[titleSet]?.partsOfTitles.titles {
+    var ttn = Int(registers.sp[5])
+    if let titles = program.titleSet(titleSet)?.titles {
       func uses(_ index: Int) -> Bool {
         titles[index].contains { $0.programChain == programChainNumber }
       }
@@ -122,7 +123,7 @@ public struct DVDVirtualMachine: Sendable {
   /// until the VM reaches a cell to play. Returns whether the command linked anywhere.
   @discardableResult
   public mutating func activate(button: Int, command: DVDCommand) -> Bool {
-    registers.system[8] = UInt16(truncatingIfNeeded: (button & 0x3F) << 10)
+    registers.sp[8] = UInt16(truncatingIfNeeded: (button & 0x3F) << 10)
     guard let link = evaluate([command]) else { return false }
     process(link)
     return true
