@@ -25,6 +25,9 @@ import NIOPosix
 /// - `GET /discs/{id}/titles/{key}/chapters`;
 /// - `GET /discs/{id}/titles/{key}/index.m3u8` (HLS, transport-stream titles: Blu-ray) over
 ///   `GET|HEAD .../stream.ts` (188-byte packets); 404 for a DVD title (a program stream);
+/// - `GET /discs/{id}/titles/{key}/master.m3u8`: the HLS multivariant playlist naming
+///   `index.m3u8` with `CODECS`, `RESOLUTION`, `FRAME-RATE` and `VIDEO-RANGE`
+///   (``DiscKitStreaming/HLSPlaylist``);
 /// - `GET /status`.
 ///
 /// Other methods on these paths are 405. Every blocking disc read runs on the thread pool. Mounted
@@ -137,6 +140,25 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       routes.get(RouterPath(path), use: stream)
       routes.head(RouterPath(path), use: stream)
       refuseOtherMethods(routes, RouterPath(path))
+    }
+    json(routes, "discs/:id/titles/:key/master.m3u8") { request, context in
+      let disc = try await open(context)
+      let key = context.parameters.get("key") ?? ""
+      let angle = try Self.angle(request)
+      let timeline = try Self.timeline(request)
+      let text = try await blocking { () throws -> String in
+        let resource = try TitleResource(
+          disc: disc, key: key, angle: angle, timeline: timeline, plainTransportStream: true)
+        let playlist = try HLSPlaylist(title: resource.title)
+        let variant = try HLSVariant(title: resource.title, playlist: playlist)
+        let query = request.uri.query.map { "?" + $0 } ?? ""
+        return variant.text(uri: "index.m3u8" + query)
+      }
+      var buffer = ByteBuffer()
+      buffer.writeString(text)
+      return Response(
+        status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
+        body: .init(byteBuffer: buffer))
     }
     json(routes, "discs/:id/titles/:key/index.m3u8") { request, context in
       let disc = try await open(context)

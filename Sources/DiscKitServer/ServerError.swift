@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 import DiscKitStreaming
 import Foundation
 import HTTPTypes

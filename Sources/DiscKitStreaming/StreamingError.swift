@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// Why a streaming request fails, with the HTTP status and headers to answer it with.
 ///

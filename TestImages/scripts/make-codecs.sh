@@ -7,7 +7,7 @@
 # trace_headers): hdr10.hevc (the HDR10 clip's video, copied out by ffmpeg) and
 # sdr-422-full.hevc (Main 4:2:2 10, full range, BT.709, a sample aspect ratio, scaling lists).
 # truehd-core: a TrueHD 5.1 stream with its AC-3 core interleaved on PID 0x1100. pg-forced: a
-# PG stream whose captions are all forced.
+# PG stream whose captions are all forced. truehd-joins: a title of three such clips (two joins).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -62,3 +62,19 @@ ffmpeg -hide_banner -loglevel error -y -threads 1 \
   -f lavfi -i "testsrc2=size=320x180:rate=24000/1001:duration=5" -i pg-forced.sup \
   -map 0:v -map 1 "${h264[@]}" -c:s copy -mpegts_m2ts_mode 1 -fflags +bitexact pg-forced.m2ts
 "$disckit" author --clips pg-forced.m2ts --folder "$out/pg-forced" --language ger >/dev/null
+
+# truehd-joins: three 2-second clips, each TrueHD 5.1 with its AC-3 core on PID 0x1100 (a
+# different tone each, encoded separately: three TrueHD streams), played by one title across two
+# non-seamless joins; for the join checks of `extract` and `serve` (ServerTrueHDJoinTests).
+for i in 1 2 3; do
+  ffmpeg -hide_banner -loglevel error -y -threads 1 \
+    -f lavfi -i "testsrc2=size=160x90:rate=24000/1001:duration=2" \
+    -f lavfi -i "sine=frequency=$((300 + i * 110)):sample_rate=48000:duration=2" \
+    -map 0:v -map 1:a -map 1:a "${h264[@]}" \
+    -c:a:0 truehd -strict -2 -ac:a:0 6 -c:a:1 ac3 -ac:a:1 6 \
+    -metadata:s:a:0 language=fra -metadata:s:a:1 language=fra -mpegts_m2ts_mode 1 -fflags +bitexact \
+    "thd-join-separate$i.m2ts"
+  python3 "$here/make-truehd-core.py" "thd-join-separate$i.m2ts" 0x1100 0x1101 "thd-join$i.ts" 2>/dev/null
+done
+"$disckit" author --clips thd-join1.ts thd-join2.ts thd-join3.ts \
+  --title thd-join1.ts,thd-join2.ts,thd-join3.ts --folder "$out/truehd-joins" >/dev/null

@@ -18,6 +18,8 @@
 #   bd-wrap     title 1 (00000.mpls) = wrap          one clip across the wrap
 #               title 2 (00001.mpls) = e3, wrap, e1  the wrapped clip between two epochs
 #               chapters every 1 s
+#   bd-stc      title 1 = stc3 (e1, e2, e3 concatenated: one clip, three STC sequences)
+#               title 2 = e1, stc3                   (see below)
 # DVD (dvdauthor, PAL 720x576 25 fps MPEG-2 + two AC-3 tracks en, de; each cell its own VOB file
 # made separately, so every cell restarts its SCR/PTS near 0, except d2 made at +1000 s):
 #   dvd-epochs  title 1 = d1 (4 s), d2 (3 s, offset 1000 s), d3 (3 s); a chapter per cell
@@ -69,6 +71,17 @@ build bd-epochs --clips "$(c e1)" "$(c e2)" "$(c e3)" "$(c s0)" "$(c s1)" \
   --title e2.ts,e1.ts,e3.ts s0.ts,s1.ts,e2.ts --chapters-every 2
 build bd-wrap --clips "$(c wrap)" "$(c e1)" "$(c e3)" \
   --title wrap.ts e3.ts,wrap.ts,e1.ts --chapters-every 1
+# One clip with three STC sequences: e1, e2 and e3 byte-concatenated (the PCR and PTS jump
+# twice: from 0 s to 3600 s, then to 36000 s); its CLPI lists the three sequences and their first
+# source packets, and a title plays it as three play items (ref_to_STC_id 0, 1, 2). The times go
+# up at each restart: libbluray's EP-map search (clpi_lookup_spn, which DiscKit reproduces for
+# bd_read equality) starts at the STC sequence's first packet but does not stop at the next
+# one's, so in a clip whose PTS go back at a restart it finds in/out packets in a later sequence.
+#   bd-stc      title 1 (00000.mpls) = stc3                  3 items, STC 0, 1, 2
+#               title 2 (00001.mpls) = e1, stc3              4 items
+#               chapters every 1 s
+cat "$(c e1)" "$(c e2)" "$(c e3)" > "$clips/stc3.ts"
+build bd-stc --clips "$(c stc3)" "$(c e1)" --title stc3.ts e1.ts,stc3.ts --chapters-every 1
 
 # DVD: each cell's VOB made on its own (timestamps restart at every cell).
 tmp="$(mktemp -d)"

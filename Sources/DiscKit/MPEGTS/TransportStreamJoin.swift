@@ -31,6 +31,10 @@ package struct TransportStreamJoin: Sendable, Hashable {
     package var range: Range<Int64>
   }
 
+  /// The ``Nulling/pid`` of a nulling that takes every PID's packets (the bytes of a play item
+  /// past its STC sequence's end).
+  package static let everyPID: UInt16 = 0xFFFF
+
   /// The piece: `start..<end` of the source.
   package var start: Int64
   /// The end (exclusive) of the piece.
@@ -57,6 +61,13 @@ package struct TransportStreamJoin: Sendable, Hashable {
       nulling.filter { $0.range.lowerBound > start }.map(\.range.lowerBound).min() ?? end
   }
 
+  /// This edit over `start..<end` with every packet from `bound` on (to `end`) a null packet.
+  package func extended(to end: Int64, nullingFrom bound: Int64) -> TransportStreamJoin {
+    TransportStreamJoin(
+      start: start, end: end, renumbering: renumbering,
+      nulling: nulling + [Nulling(pid: Self.everyPID, range: bound..<end)])
+  }
+
   /// Whether the piece's bytes are left as they are.
   package var isEmpty: Bool { renumbering.isEmpty && nulling.isEmpty }
 
@@ -75,7 +86,9 @@ package struct TransportStreamJoin: Sendable, Hashable {
       let pid = (UInt16(p[ts + 1] & 0x1F) << 8) | UInt16(p[ts + 2])
       guard pid != 0x1FFF else { continue }
       if offset < headNullEnd || offset >= tailNullStart,
-        nulling.contains(where: { $0.pid == pid && $0.range.contains(offset) })
+        nulling.contains(where: {
+          ($0.pid == pid || $0.pid == Self.everyPID) && $0.range.contains(offset)
+        })
       {
         // A null packet: PID 0x1FFF, payload only, stuffing (the arrival time stamp stays).
         p[ts + 1] = 0x1F

@@ -501,6 +501,8 @@ struct PlaylistPlanner {
     var outTime: UInt32
     var wholeClip: Bool
     var connection: UInt8? = nil
+    /// The clip's STC sequence the item plays (`ref_to_STC_id`).
+    var stc: Int = 0
   }
 
   func analysis(_ path: String) -> (Int, BDMVClipAnalysis) {
@@ -517,6 +519,22 @@ struct PlaylistPlanner {
           .invalidArgument, "title \(t + 1)", at: nil,
           "\(clip) has no video: an audio-only clip plays beside a title (secondary audio), "
             + "not as a play item")
+      }
+      if a.sequences.count > 1 {
+        // A clip whose time base restarts: one play item per STC sequence (an item's in and out
+        // times lie in one sequence), each the whole sequence.
+        guard item.from == nil, item.to == nil, item.angles.isEmpty else {
+          throw DiscKitError(
+            .unsupported, "title \(t + 1)", at: nil,
+            "\(item.clip) has \(a.sequences.count) STC sequences: it plays whole, without angles")
+        }
+        for (k, stc) in a.sequences.enumerated() {
+          result.append(
+            Segment(
+              clip: c, angles: [], inTime: stc.inTime45k, outTime: stc.outTime45k,
+              wholeClip: true, stc: k))
+        }
+        continue
       }
       var inTime = a.inTime45k
       var outTime = a.outTime45k
@@ -596,7 +614,9 @@ struct PlaylistPlanner {
           let p = segments[k - 1]
           let prev = analyses[p.clip]
           let gap =
-            Int64(bitPattern: (a.presentationStart90k &- prev.presentationEnd90k) << 31) >> 31
+            Int64(
+              bitPattern: (a.sequences[s.stc].start90k &- prev.sequences[p.stc].end90k) << 31)
+            >> 31
           let tolerance = Int64(90000 / max(1, prev.frameRate) / 2)
           if p.wholeClip, s.wholeClip, p.clip != s.clip, abs(gap) <= tolerance,
             a.videoCodec == prev.videoCodec
@@ -605,7 +625,9 @@ struct PlaylistPlanner {
           }
         }
       }
-      let clips = ([s.clip] + s.angles).map { PlayItemClip(clipID: builder.clipID($0)) }
+      let clips = ([s.clip] + s.angles).map {
+        PlayItemClip(clipID: builder.clipID($0), stcID: UInt8(clamping: s.stc))
+      }
       // A multi-angle item in a seamless chain changes angle seamlessly (its clips' EP maps
       // mark every entry point as an angle change point), as feature discs author it.
       let seamlessAngle = clips.count > 1 && (connection == 5 || connection == 6)
@@ -629,19 +651,22 @@ struct PlaylistPlanner {
     for (k, s) in segments.enumerated() {
       let length = UInt64(s.outTime &- s.inTime)
       let a = analyses[s.clip]
+      let origin = a.sequences[s.stc].start90k
+      func offset(_ pts: UInt64) -> UInt64 { (pts &- origin) & BDMVClipAnalysis.ptsMask }
+      let entries = a.entryPoints(stc: s.stc)
       while target < itemStart + length {
         let clipTime = s.inTime &+ UInt32(target - itemStart)
         // The last entry point at or before clipTime, not before the item's in-time.
-        let goal = a.offset(of: UInt64(clipTime) << 1)
-        let floor = a.offset(of: UInt64(s.inTime) << 1)
+        let goal = offset(UInt64(clipTime) << 1)
+        let floor = offset(UInt64(s.inTime) << 1)
         var best: UInt64?
-        for e in a.entryPoints {
-          let o = a.offset(of: e.pts90k)
+        for e in entries {
+          let o = offset(e.pts90k)
           if o <= goal && o >= floor { best = max(best ?? 0, o) }
         }
         if let best {
           let time = UInt32(
-            truncatingIfNeeded: ((a.presentationStart90k &+ best) & BDMVClipAnalysis.ptsMask) >> 1)
+            truncatingIfNeeded: ((origin &+ best) & BDMVClipAnalysis.ptsMask) >> 1)
           let mark = PlaylistMark(playItemRef: UInt16(k), time: time)
           if let last = marks.last, last.playItemRef == mark.playItemRef, last.time == mark.time {
           } else {
@@ -734,9 +759,10 @@ struct PlaylistPlanner {
       for s in base {
         let a = analyses[s.clip]
         // Cut points: entry points inside the item, evenly chosen.
-        let inside = a.entryPoints.map { UInt32(truncatingIfNeeded: $0.pts90k >> 1) }.filter {
-          $0 &- s.inTime > 0 && $0 &- s.inTime < s.outTime &- s.inTime
-        }
+        let inside = a.entryPoints(stc: s.stc).map { UInt32(truncatingIfNeeded: $0.pts90k >> 1) }
+          .filter {
+            $0 &- s.inTime > 0 && $0 &- s.inTime < s.outTime &- s.inTime
+          }
         var cuts: [UInt32] = []
         if !inside.isEmpty {
           for p in 1..<pieces {
@@ -747,12 +773,15 @@ struct PlaylistPlanner {
         var start = s.inTime
         for c in cuts.sorted(by: { $0 &- s.inTime < $1 &- s.inTime }) {
           segments.append(
-            Segment(clip: s.clip, angles: s.angles, inTime: start, outTime: c, wholeClip: false))
+            Segment(
+              clip: s.clip, angles: s.angles, inTime: start, outTime: c, wholeClip: false,
+              stc: s.stc))
           start = c
         }
         segments.append(
           Segment(
-            clip: s.clip, angles: s.angles, inTime: start, outTime: s.outTime, wholeClip: false))
+            clip: s.clip, angles: s.angles, inTime: start, outTime: s.outTime, wholeClip: false,
+            stc: s.stc))
       }
       // A seeded Fisher-Yates shuffle (SplitMix64) that never keeps the original order.
       var state = seed &+ 0x9E37_79B9_7F4A_7C15

@@ -55,6 +55,43 @@ public struct BDMVClipAnalysis: Sendable, Hashable {
   /// Whether the clip carries no video (a sub-path clip of audio only).
   public var isAudioOnly: Bool { videoCodec.kind == .audio }
 
+  /// One STC sequence of the clip: where it starts and its video's presentation times.
+  package struct STCSequence: Sendable, Hashable {
+    /// `SPN_STC_start`: the source packet with the sequence's first PCR.
+    package var spnStart: UInt32
+    /// The first presented video PTS (33 bits, 90 kHz).
+    package var start90k: UInt64
+    /// How long the sequence's video lasts (to the end of its last frame).
+    package var duration90k: UInt64
+
+    /// The presentation end (33 bits, 90 kHz).
+    package var end90k: UInt64 { (start90k &+ duration90k) & BDMVClipAnalysis.ptsMask }
+    /// The in and out times (45 kHz) of a play item playing the whole sequence.
+    package var inTime45k: UInt32 { UInt32(truncatingIfNeeded: start90k >> 1) }
+    package var outTime45k: UInt32 { UInt32(truncatingIfNeeded: end90k >> 1) }
+  }
+
+  /// The clip's STC sequences, when its PCR restarts (empty: one sequence, from
+  /// ``presentationStart90k`` for ``duration90k``).
+  package var stcSequences: [STCSequence] = []
+
+  /// Every STC sequence (one for a clip whose time base never restarts).
+  package var sequences: [STCSequence] {
+    stcSequences.count > 1
+      ? stcSequences
+      : [STCSequence(spnStart: 0, start90k: presentationStart90k, duration90k: duration90k)]
+  }
+
+  /// The entry points of STC sequence `k` (those from its first source packet to the next
+  /// sequence's).
+  package func entryPoints(stc k: Int) -> [EntryPoint] {
+    let all = sequences
+    guard all.count > 1, k < all.count else { return entryPoints }
+    let from = all[k].spnStart
+    let to = k + 1 < all.count ? all[k + 1].spnStart : UInt32.max
+    return entryPoints.filter { $0.spn >= from && $0.spn < to }
+  }
+
   /// The presentation end (33 bits, 90 kHz).
   public var presentationEnd90k: UInt64 { (presentationStart90k &+ duration90k) & Self.ptsMask }
 
@@ -71,11 +108,13 @@ public struct BDMVClipAnalysis: Sendable, Hashable {
 
   /// The clip information file for this clip.
   func clipInformation() -> ClipInformation {
-    let stc = ClipSequenceInfo.STCSequence(
-      pcrPID: pcrPID, spnSTCStart: 0, presentationStartTime: inTime45k,
-      presentationEndTime: outTime45k)
+    let stcs = sequences.map {
+      ClipSequenceInfo.STCSequence(
+        pcrPID: pcrPID, spnSTCStart: $0.spnStart, presentationStartTime: $0.inTime45k,
+        presentationEndTime: $0.outTime45k)
+    }
     let sequence = ClipSequenceInfo(atcSequences: [
-      ClipSequenceInfo.ATCSequence(stcSequences: [stc])
+      ClipSequenceInfo.ATCSequence(stcSequences: stcs)
     ])
     let program = ClipProgramInfo(programs: [
       ClipProgramInfo.Program(programMapPID: pmtPID, streams: streams)

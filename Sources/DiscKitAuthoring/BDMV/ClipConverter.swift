@@ -83,6 +83,7 @@ enum ClipConverter {
       videoPID: video.info.pid, videoCodec: video.codec, pcrPID: pmt.pcrPID,
       passThrough: program.format == .bdav,
       capturePIDs: Set(carried.map(\.info.pid)), remap: remap)
+    consumer.pmtPID = program.pmtPID
     var reader = TransportPacketReader(format: program.format)
     let points = try copy(
       source, path: path, to: destination, through: &consumer, reader: &reader,
@@ -102,7 +103,7 @@ enum ClipConverter {
         payload: consumer.captures[video.info.pid].flatMap(ElementaryStreamProbe.pesPayload)),
       entryPoints: points, presentationStart90k: timing.start, duration90k: timing.duration,
       frameRate: timing.fps, recordingRate: timing.recordingRate,
-      skippedBytes: reader.skippedBytes)
+      skippedBytes: reader.skippedBytes, stcSequences: timing.sequences)
   }
 
   /// The streams Blu-ray can carry, the PIDs of the others, and the video stream for the EP map.
@@ -221,6 +222,8 @@ enum ClipConverter {
   struct Timing {
     var start: UInt64
     var duration: UInt64
+    /// Every STC sequence (the first gives `start` and `duration`).
+    var sequences: [BDMVClipAnalysis.STCSequence]
     var fps: Double
     var recordingRate: UInt32
 
@@ -247,18 +250,36 @@ enum ClipConverter {
           "no random access point (IDR / I-picture) on the video PID 0x\(String(video.info.pid, radix: 16)): "
             + "the EP map would be empty")
       }
-      let span = consumer.videoMaxDelta - consumer.videoMinDelta
-      let frames = consumer.videoPESCount
+      // The frame duration from the sequence with the most frames.
+      let longest = consumer.spans.max { $0.count < $1.count } ?? consumer.spans[0]
+      let longestSpan = longest.maxDelta - longest.minDelta
       let frameDuration: Double =
-        frames > 1 && span > 0 ? Double(span) / Double(frames - 1) : 3600
+        longest.count > 1 && longestSpan > 0
+        ? Double(longestSpan) / Double(longest.count - 1) : 3600
       fps = 90000 / frameDuration
-      start = (first &+ UInt64(bitPattern: consumer.videoMinDelta)) & BDMVClipAnalysis.ptsMask
-      duration = UInt64(span) + UInt64(frameDuration.rounded())
-      guard duration < 1 << 32 else {
-        throw DiscKitError(
-          .unsupported, path, at: nil,
-          "the video lasts \(duration / 90000) s; a clip lasts under 13 h")
+      var sequences: [BDMVClipAnalysis.STCSequence] = []
+      for (k, span) in consumer.spans.enumerated() {
+        guard let spanFirst = k == 0 ? first : span.firstPTS else {
+          throw DiscKitError(
+            .unsupported, path, at: nil,
+            "STC sequence \(k + 1) (from source packet \(consumer.stcStarts[k])) has no video PES with a PTS"
+          )
+        }
+        let duration = UInt64(span.maxDelta - span.minDelta) + UInt64(frameDuration.rounded())
+        guard duration < 1 << 32 else {
+          throw DiscKitError(
+            .unsupported, path, at: nil,
+            "the video lasts \(duration / 90000) s; a clip lasts under 13 h")
+        }
+        sequences.append(
+          BDMVClipAnalysis.STCSequence(
+            spnStart: UInt32(clamping: consumer.stcStarts[k]),
+            start90k: (spanFirst &+ UInt64(bitPattern: span.minDelta)) & BDMVClipAnalysis.ptsMask,
+            duration90k: duration))
       }
+      self.sequences = sequences
+      start = sequences[0].start90k
+      duration = sequences[0].duration90k
       if consumer.pcrCount == 0 {
         throw DiscKitError(
           .unsupported, path, at: nil,
@@ -381,10 +402,33 @@ struct ConvertingConsumer: TransportPacketConsumer {
   static let nominalTicksPerPacket: Double = 27_000_000 * 192 / 6_000_000
   static let pcrModulus: Int64 = (1 << 33) * 300
 
-  var videoFirstPTS: UInt64?
-  var videoMinDelta: Int64 = 0
-  var videoMaxDelta: Int64 = 0
-  var videoPESCount = 0
+  /// The video PES times of one STC sequence.
+  struct VideoSpan {
+    /// The first video PTS of the sequence.
+    var firstPTS: UInt64?
+    /// The earliest and latest video PTS, relative to `firstPTS` (signed, 33-bit modular).
+    var minDelta: Int64 = 0
+    var maxDelta: Int64 = 0
+    /// Video PES packets with a PTS.
+    var count = 0
+  }
+
+  /// The STC sequences: the index of each one's first packet (its PCR discontinuity) and its
+  /// video times. A clip whose PCR restarts has several (ffmpeg streams concatenated).
+  var stcStarts: [Int64] = [0]
+  var spans: [VideoSpan] = [VideoSpan()]
+  /// The PMT PID (with the PIDs below 0x20: PSI/SI packets, which carry no time).
+  var pmtPID: UInt16 = 0x1FFF
+  /// The first of the PSI/SI packets right before the current packet: a restarted stream's
+  /// tables (ffmpeg writes SDT, PAT and PMT before the first PCR) open its STC sequence.
+  var psiRunStart: Int64?
+  /// The most STC sequences a clip may have (`number_of_STC_sequences` is 8 bits).
+  static let maximumSTCSequences = 255
+
+  var videoFirstPTS: UInt64? { spans[0].firstPTS }
+  var videoMinDelta: Int64 { spans[0].minDelta }
+  var videoMaxDelta: Int64 { spans[0].maxDelta }
+  var videoPESCount: Int { spans.reduce(0) { $0 + $1.count } }
   var videoUnitStarts: [Int64] = []
   /// Audio-only clips: every PES start with a PTS of the timing stream (each is an access
   /// point).
@@ -446,6 +490,9 @@ struct ConvertingConsumer: TransportPacketConsumer {
     }
     let pid = packet.pid
     let header = packet.header
+    let isPSI = pid < 0x20 || pid == pmtPID
+    if isPSI, psiRunStart == nil { psiRunStart = index }
+    defer { if !isPSI { psiRunStart = nil } }
     if pid == pcrPID, let pcr = Self.pcr(packet) { recordPCR(pcr, index: index, packet: packet) }
     if pid == videoPID {
       finder.consume(packet)
@@ -453,14 +500,15 @@ struct ConvertingConsumer: TransportPacketConsumer {
         videoUnitStarts.append(index)
         if let pts = Self.pts(UnsafeRawBufferPointer(rebasing: packet.bytes[range])) {
           if isAudioTiming { audioPoints.append((index, pts)) }
-          videoPESCount += 1
-          if let first = videoFirstPTS {
+          let k = spans.count - 1
+          spans[k].count += 1
+          if let first = spans[k].firstPTS {
             var delta = Int64((pts &- first) & BDMVClipAnalysis.ptsMask)
             if delta >= 1 << 32 { delta -= 1 << 33 }
-            videoMinDelta = min(videoMinDelta, delta)
-            videoMaxDelta = max(videoMaxDelta, delta)
+            spans[k].minDelta = min(spans[k].minDelta, delta)
+            spans[k].maxDelta = max(spans[k].maxDelta, delta)
           } else {
-            videoFirstPTS = pts
+            spans[k].firstPTS = pts
           }
         }
       }
@@ -544,14 +592,28 @@ struct ConvertingConsumer: TransportPacketConsumer {
     var delta = (raw - lastRawPCR) % Self.pcrModulus
     if delta < 0 { delta += Self.pcrModulus }
     let packets = index - last.index
-    // One STC sequence per clip: the PCR must advance, and not by more than 10 s.
+    // Within an STC sequence the PCR advances, and not by more than 10 s. A restart (the
+    // discontinuity indicator, a PCR going back or jumping ahead) begins the next STC sequence
+    // at this packet; the arrival time base runs on at the last rate (one ATC sequence).
     if packet.discontinuityIndicator || delta == 0 && packets > 1 || delta > 270_000_000 {
-      if failure == nil {
-        failure = DiscKitError(
-          .unsupported, "transport stream PCR", at: packet.offset,
-          "PCR discontinuity (from \(lastRawPCR) to \(raw) on PID 0x\(String(pcrPID, radix: 16))): "
-            + "DiscKit builds clips with one continuous time base; split the stream here")
+      guard stcStarts.count < Self.maximumSTCSequences else {
+        if failure == nil {
+          failure = DiscKitError(
+            .limitExceeded, "transport stream PCR", at: packet.offset,
+            "PCR discontinuity (from \(lastRawPCR) to \(raw) on PID 0x\(String(pcrPID, radix: 16))) "
+              + "after \(Self.maximumSTCSequences) STC sequences; a clip holds at most that many")
+        }
+        return
       }
+      stcStarts.append(psiRunStart ?? index)
+      spans.append(VideoSpan())
+      let rate = ticksPerPacket ?? Self.nominalTicksPerPacket
+      let value = last.value + Int64((Double(packets) * rate).rounded())
+      fill(through: index) { k in
+        last.value + Int64((Double(k - last.index) * rate).rounded())
+      }
+      lastRawPCR = raw
+      lastPCR = (value, index)
       return
     }
     lastRawPCR = raw

@@ -1,0 +1,197 @@
+@_spi(Formats) import DiscKit
+import Foundation
+
+/// The one variant of a title's HLS multivariant playlist (RFC 8216 4.3.4.2,
+/// `EXT-X-STREAM-INF`): what a client needs to choose it before loading the media playlist
+/// (``HLSPlaylist``) — `BANDWIDTH` (the peak segment bit rate) and `AVERAGE-BANDWIDTH`,
+/// `CODECS` (RFC 6381 values: `avc1.PPCCLL` and `hvc1.…` from the video's own sequence
+/// parameter set, `ac-3` and `ec-3` for the audio), `RESOLUTION` (from the SPS), `FRAME-RATE`
+/// (from the stream number table) and `VIDEO-RANGE` (`PQ` for the SMPTE ST 2084 transfer, `HLG`
+/// for ARIB STD-B67, otherwise `SDR`).
+///
+/// The 188-byte stream carries every PID of the title, but `CODECS` names only what HLS clients
+/// decode in a transport stream: H.264 and HEVC video (the base layer; a Dolby Vision
+/// enhancement layer is left out) and AC-3 / E-AC-3 audio. LPCM, DTS (all kinds), TrueHD (also
+/// with its AC-3 core on the same PID, which is stream type 0x83), MPEG-2 and VC-1 video and the
+/// subtitle and menu streams are left out and listed in ``leftOut``.
+package struct HLSVariant: Sendable, Hashable {
+  /// The RFC 6381 values, video first, without repeats.
+  package var codecs: [String]
+  /// The first video stream's picture size.
+  package var resolution: (width: Int, height: Int)? {
+    get { width.flatMap { w in height.map { (w, $0) } } }
+    set {
+      width = newValue?.width
+      height = newValue?.height
+    }
+  }
+  private var width: Int?
+  private var height: Int?
+  /// `FRAME-RATE` (three decimals), when the stream number table gives the rate.
+  package var frameRate: String?
+  /// `SDR`, `PQ` or `HLG`, when the title has video HLS carries.
+  package var videoRange: String?
+  /// The peak segment bit rate (bits per second).
+  package var bandwidth: Int
+  /// The title's average bit rate (bits per second).
+  package var averageBandwidth: Int
+  /// The streams `CODECS` leaves out: `"0x1100 truehd"`, ….
+  package var leftOut: [String]
+
+  /// The variant of `title` (a Blu-ray title) whose segments are `playlist`'s; reads the start of
+  /// the first clip for the video's sequence parameter set.
+  ///
+  /// - Throws: ``StreamingError/needsTransportStream(title:)`` for a DVD title;
+  ///   ``StreamingError/disc(_:)`` when the title's bytes cannot be read.
+  package init(title: DiscTitle, playlist: HLSPlaylist) throws(StreamingError) {
+    guard title.isTransportStream else { throw .needsTransportStream(title: title.key) }
+    var codecs: [String] = []
+    var leftOut: [String] = []
+    let streams = title.streams
+    let video = streams.first { $0.kind == .video && $0.enhancementLayer != true }
+    var sps: (codec: String, width: Int, height: Int, range: String)?
+    if let video, let codingType = video.codingType, codingType == 0x1B || codingType == 0x24 {
+      do {
+        sps = try Self.sequenceParameterSet(
+          title: title, pid: UInt16(truncatingIfNeeded: video.id), hevc: codingType == 0x24)
+      } catch {
+        throw .disc(error)
+      }
+    }
+    for stream in streams {
+      let label = "0x" + String(stream.id, radix: 16, uppercase: true) + " " + stream.codec
+      switch (stream.kind, stream.codingType) {
+      case (.video, _) where stream.id == video?.id && sps != nil:
+        if let sps { codecs.append(sps.codec) }
+      case (.audio, 0x81):
+        codecs.append("ac-3")
+      case (.audio, 0x84), (.audio, 0xA1):
+        codecs.append("ec-3")
+      default:
+        leftOut.append(label)
+      }
+    }
+    var unique: [String] = []
+    for codec in codecs where !unique.contains(codec) { unique.append(codec) }
+    self.codecs = unique
+    self.leftOut = leftOut
+    width = sps?.width
+    height = sps?.height
+    videoRange = sps?.range
+    frameRate =
+      switch video.flatMap({ Self.frameRate(title: title, pid: $0.id) }) {
+      case .some(let rate): String(format: "%.3f", rate)
+      case .none: nil
+      }
+    var peak = 0.0
+    var bits = 0.0
+    var seconds = 0.0
+    for segment in playlist.segments where segment.duration.seconds > 0 {
+      peak = max(peak, Double(segment.length) * 8 / segment.duration.seconds)
+      bits += Double(segment.length) * 8
+      seconds += segment.duration.seconds
+    }
+    bandwidth = Int(peak.rounded(.up))
+    averageBandwidth = seconds > 0 ? Int((bits / seconds).rounded(.up)) : 0
+  }
+
+  /// The multivariant playlist text; `uri` names the media playlist (relative to this one).
+  package func text(uri: String) -> String {
+    var attributes = [
+      "BANDWIDTH=\(max(bandwidth, 1))", "AVERAGE-BANDWIDTH=\(max(averageBandwidth, 1))",
+    ]
+    if !codecs.isEmpty { attributes.append("CODECS=\"\(codecs.joined(separator: ","))\"") }
+    if let resolution { attributes.append("RESOLUTION=\(resolution.width)x\(resolution.height)") }
+    if let frameRate { attributes.append("FRAME-RATE=\(frameRate)") }
+    if let videoRange { attributes.append("VIDEO-RANGE=\(videoRange)") }
+    let lines = [
+      "#EXTM3U", "#EXT-X-VERSION:4", "#EXT-X-INDEPENDENT-SEGMENTS",
+      "#EXT-X-STREAM-INF:" + attributes.joined(separator: ","), uri,
+    ]
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The video frame rate the first play item's stream number table gives for `pid`.
+  private static func frameRate(title: DiscTitle, pid: Int) -> Double? {
+    guard case .bluray(let bluray) = title.content,
+      let stream = bluray.playlist.playItems.first?.streams.video.first(where: {
+        Int($0.pid) == pid
+      })
+    else { return nil }
+    switch stream.rate {
+    case 1: return 24_000.0 / 1001
+    case 2: return 24
+    case 3: return 25
+    case 4: return 30_000.0 / 1001
+    case 6: return 50
+    case 7: return 60_000.0 / 1001
+    default: return nil
+    }
+  }
+
+  /// The codecs value, picture size and video range of the first sequence parameter set of
+  /// `pid` in the first bytes of the title (at most 8 MiB are read).
+  private static func sequenceParameterSet(title: DiscTitle, pid: UInt16, hevc: Bool)
+    throws(DiscKitError) -> (codec: String, width: Int, height: Int, range: String)?
+  {
+    let source = try title.byteSource()
+    let unit = 192
+    let chunk = 1 << 20
+    var payload: [UInt8] = []
+    var started = false
+    var offset: Int64 = 0
+    let end = min(source.size, 8 << 20)
+    while offset + Int64(unit) <= end {
+      let count = Int(min(Int64(chunk), end - offset)) / unit * unit
+      let bytes = try source.bytes(at: offset, count: count, structure: "transport stream")
+      var i = 0
+      while i + unit <= bytes.count {
+        defer { i += unit }
+        let p = i + 4
+        guard bytes[p] == 0x47, UInt16(bytes[p + 1] & 0x1F) << 8 | UInt16(bytes[p + 2]) == pid,
+          bytes[p + 3] & 0x10 != 0
+        else { continue }
+        var start = p + 4
+        if bytes[p + 3] & 0x20 != 0 { start += 1 + Int(bytes[p + 4]) }
+        guard start < p + 188 else { continue }
+        if bytes[p + 1] & 0x40 != 0 {
+          // A PES starts: skip its header (9 bytes and PES_header_data_length).
+          guard start + 9 <= p + 188, bytes[start] == 0, bytes[start + 1] == 0,
+            bytes[start + 2] == 1
+          else { continue }
+          start += 9 + Int(bytes[start + 8])
+          started = true
+          guard start < p + 188 else { continue }
+        }
+        if started { payload.append(contentsOf: bytes[start..<(p + 188)]) }
+      }
+      if payload.count >= 64 << 10 { break }
+      offset += Int64(count)
+      guard count > 0 else { break }
+    }
+    let annexB = payload[...]
+    for range in HEVCNALUnit.split(annexB).prefix(256) where range.count >= 2 {
+      let nal = annexB[range]
+      if hevc {
+        guard (nal[nal.startIndex] >> 1) & 0x3F == HEVCNALUnit.sequenceParameterSet,
+          nal[nal.startIndex] & 1 == 0, nal[nal.startIndex + 1] >> 3 == 0,
+          let profile = try? VideoCodecString.HEVCGeneralProfile(sequenceParameterSet: nal),
+          let parameters = try? HEVCSequenceParameterSet(parsing: nal)
+        else { continue }
+        let range =
+          switch parameters.videoSignal?.transferCharacteristics ?? 0 {
+          case 16: "PQ"
+          case 18: "HLG"
+          default: "SDR"
+          }
+        return (profile.codecString, parameters.width, parameters.height, range)
+      } else if nal[nal.startIndex] & 0x1F == 7 {
+        guard let codec = try? VideoCodecString.avc1(sequenceParameterSet: nal),
+          let size = try? VideoCodecString.avcPictureSize(sequenceParameterSet: nal)
+        else { continue }
+        return (codec, size.width, size.height, "SDR")
+      }
+    }
+    return nil
+  }
+}
