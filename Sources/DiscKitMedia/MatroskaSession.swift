@@ -30,6 +30,17 @@ final class MatroskaSession {
   private var dropped = 0
   /// Each track's last written decode time in title time (90 kHz).
   private var lastDTS90k: [Int64] = []
+  /// The demuxers of the title's sub-path streams (``MatroskaTitle/subPathStreams``), with their
+  /// output track, and the packet each has read ahead (with its title DTS).
+  private struct SubPathInput {
+    let demuxer: PieceDemuxer
+    let piece: MatroskaPiece
+    let track: Int
+    var pending: UnsafeMutablePointer<AVPacket>?
+    var pendingDTS: Int64 = 0
+    var finished = false
+  }
+  private var subPaths: [SubPathInput] = []
 
   /// How far past a chapter range's end (90 kHz, decode time) a piece is read.
   static let windowReadPast90k: Int64 = 3 * 90000
@@ -98,6 +109,86 @@ final class MatroskaSession {
       throw DiscKitError(
         .unsupported, title.name, at: nil,
         "none of the title's \(title.tracks.count) streams is in its first clip")
+    }
+    for stream in title.subPathStreams {
+      let sub = try PieceDemuxer(
+        source: stream.source, container: .transportStream,
+        range: stream.piece.byteStart..<stream.piece.byteEnd, findStreamInfo: true,
+        structure:
+          "\(title.name) sub-path clip of PID 0x\(String(stream.track.streamID, radix: 16))",
+        onRead: { _ in })
+      guard let index = sub.streamIndex(id: stream.track.streamID, substream: nil),
+        let parameters = sub.stream(at: index)?.pointee.codecpar,
+        Self.canCarry(parameters.pointee.codec_id),
+        !PCMConverter.converts(parameters.pointee.codec_id)
+      else {
+        missing.append(stream.track)
+        continue
+      }
+      tracks.append(
+        ResolvedTrack(
+          track: stream.track, inputIndex: index, inputCodec: parameters.pointee.codec_id))
+      subPaths.append(SubPathInput(demuxer: sub, piece: stream.piece, track: tracks.count - 1))
+    }
+  }
+
+  deinit {
+    for i in subPaths.indices { av_packet_free(&subPaths[i].pending) }
+  }
+
+  /// Writes the sub-path streams' packets whose title decode time is at most `limit` (nil:
+  /// all of them), keeping the first later one read ahead: the sub-path clips are read beside
+  /// the title's pieces, in time order.
+  private func drainSubPaths(
+    upTo limit: Int64?, muxer: UnsafeMutablePointer<AVFormatContext>, output: MatroskaOutput,
+    converted: UnsafeMutablePointer<AVPacket>, lastDTS: inout [Int64]
+  ) throws(DiscKitError) {
+    let nopts = disckit_av_nopts_value()
+    let ticks = AVRational(num: 1, den: 90000)
+    for i in subPaths.indices {
+      while !subPaths[i].finished {
+        let sub = subPaths[i]
+        if let pending = sub.pending {
+          if let limit, sub.pendingDTS > limit { break }
+          let titlePTS =
+            pending.pointee.pts == nopts ? nopts : sub.piece.titleTime(ofPTS: pending.pointee.pts)
+          try emit(
+            pending, track: sub.track, titlePTS: titlePTS, titleDTS: sub.pendingDTS,
+            piece: sub.piece, demuxer: sub.demuxer, muxer: muxer, output: output,
+            converted: converted, lastDTS: &lastDTS)
+          av_packet_free(&subPaths[i].pending)
+          continue
+        }
+        guard let format = sub.demuxer.format, let packet = av_packet_alloc() else {
+          subPaths[i].finished = true
+          break
+        }
+        var read: Int32 = 0
+        repeat {
+          av_packet_unref(packet)
+          read = av_read_frame(format, packet)
+        } while read >= 0 && Int(packet.pointee.stream_index) != tracks[sub.track].inputIndex
+        guard read >= 0, let input = sub.demuxer.stream(at: Int(packet.pointee.stream_index))
+        else {
+          var p: UnsafeMutablePointer<AVPacket>? = packet
+          av_packet_free(&p)
+          subPaths[i].finished = true
+          break
+        }
+        // Timestamps to 90 kHz, then title time.
+        let inBase = input.pointee.time_base
+        if packet.pointee.pts != nopts {
+          packet.pointee.pts = av_rescale_q(packet.pointee.pts, inBase, ticks)
+        }
+        if packet.pointee.dts != nopts {
+          packet.pointee.dts = av_rescale_q(packet.pointee.dts, inBase, ticks)
+        }
+        packet.pointee.duration =
+          packet.pointee.duration > 0 ? av_rescale_q(packet.pointee.duration, inBase, ticks) : 0
+        let decode = packet.pointee.dts != nopts ? packet.pointee.dts : packet.pointee.pts
+        subPaths[i].pending = packet
+        subPaths[i].pendingDTS = decode == nopts ? nopts : sub.piece.titleTime(ofPTS: decode)
+      }
     }
   }
 
@@ -200,6 +291,8 @@ final class MatroskaSession {
       bytesRead = finishedBytes
       progress?(bytesRead, totalBytes)
     }
+    try drainSubPaths(
+      upTo: nil, muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
     let trailer = av_write_trailer(muxer)
     guard trailer >= 0, output.error == nil else {
       throw output.error
@@ -211,8 +304,9 @@ final class MatroskaSession {
   private func addStreams(
     to muxer: UnsafeMutablePointer<AVFormatContext>, from demuxer: PieceDemuxer
   ) throws(DiscKitError) {
-    for resolved in tracks {
-      guard let input = demuxer.stream(at: resolved.inputIndex),
+    for (t, resolved) in tracks.enumerated() {
+      let from = subPaths.first { $0.track == t }?.demuxer ?? demuxer
+      guard let input = from.stream(at: resolved.inputIndex),
         let parameters = input.pointee.codecpar,
         let stream = avformat_new_stream(muxer, nil), let target = stream.pointee.codecpar
       else {
@@ -292,8 +386,10 @@ final class MatroskaSession {
       if let stream = demuxer.stream(at: index) {
         let id = Int(stream.pointee.id)
         let sub = demuxer.isSubstream(index)
-        cache[index] = tracks.firstIndex {
-          $0.track.streamID == id && ($0.track.substream == .ac3Core) == sub
+        // (The sub-path streams' tracks come from their own clips.)
+        cache[index] = tracks.indices.first { t in
+          tracks[t].track.streamID == id && (tracks[t].track.substream == .ac3Core) == sub
+            && !subPaths.contains { $0.track == t }
         }
       }
     }
@@ -403,6 +499,10 @@ final class MatroskaSession {
         ? nopts : piece.titleTime(ofPTS: av_rescale_q(packet.pointee.dts, inBase, ticks))
       if packet.pointee.duration > 0 {
         frameTicks[t] = av_rescale_q(packet.pointee.duration, inBase, ticks)
+      }
+      if !subPaths.isEmpty, titleDTS != nopts {
+        try drainSubPaths(
+          upTo: titleDTS, muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
       }
       // A chapter range ends: once every track is past it (the multiplex keeps tracks within
       // a second or so of each other), the rest of the piece is not read.

@@ -33,6 +33,27 @@ public struct MatroskaTitle: Sendable {
   public var duration90k: UInt64
   /// Streams of the navigation data left out of the file, with the reason (for reports).
   public var skippedStreams: [String]
+  /// A stream played beside the title from a clip of its own: Blu-ray out-of-mux secondary
+  /// audio, in the clip of a sub-path (type 5) synchronised with a play item.
+  public struct SubPathStream: Sendable {
+    /// The sub-path clip's bytes (its stream file).
+    public var source: any ByteSource
+    /// Its range in ``source`` and its place on the title timeline: the sub play item's in-time
+    /// plays at the title time of its `sync_start_PTS_of_PlayItem`.
+    public var piece: MatroskaPiece
+    /// The track it becomes (after the title's own tracks).
+    public var track: MatroskaTrack
+
+    /// A sub-path stream.
+    public init(source: any ByteSource, piece: MatroskaPiece, track: MatroskaTrack) {
+      self.source = source
+      self.piece = piece
+      self.track = track
+    }
+  }
+
+  /// The streams played beside the title from sub-path clips, each its own track.
+  public var subPathStreams: [SubPathStream] = []
   /// The part of the title to write, in title time (90 kHz): packets presented outside it are
   /// left out and the file's timestamps start at its lower bound. `nil`: the whole title.
   /// ``chapters(_:)`` sets it.
@@ -60,7 +81,8 @@ public struct MatroskaTitle: Sendable {
   /// A Blu-ray title: every primary video, primary audio and primary PG stream of the first play
   /// item's STN table that is in the play item's own clip, languages from the STN table,
   /// chapters from ``DiscTitle/chapters``, clips mapped onto the title timeline
-  /// (`title time = titleStart + (PTS - IN_time) mod 2^33`).
+  /// (`title time = titleStart + (PTS - IN_time) mod 2^33`), and every out-of-mux secondary
+  /// audio stream (a sub-path's clip) as a track of its own after them (``subPathStreams``).
   ///
   /// A DVD title: its video, every audio stream and every subpicture stream of the title's
   /// program chain, languages from the IFO (as ISO 639-2), the chapters of
@@ -101,6 +123,7 @@ public struct MatroskaTitle: Sendable {
     }
     var tracks: [MatroskaTrack] = []
     var skipped: [String] = []
+    var subPathStreams: [SubPathStream] = []
     if let stn = title.playlist.playItems.first?.streams {
       func add(_ streams: [PlaylistStream], _ kind: MatroskaTrack.Kind, _ label: String) {
         for (i, s) in streams.enumerated() {
@@ -136,7 +159,16 @@ public struct MatroskaTitle: Sendable {
           "IG stream \(i + 1) (PID 0x\(String(s.pid, radix: 16))): menus (no Matroska form)")
       }
       for (i, s) in stn.secondaryAudio.enumerated() {
-        skipped.append("secondary audio stream \(i + 1) (PID 0x\(String(s.pid, radix: 16)))")
+        let name = "secondary audio stream \(i + 1) (PID 0x\(String(s.pid, radix: 16)))"
+        guard s.entryType == 2 else {
+          skipped.append(name + (s.entryType == 1 ? ": in-mux" : ""))
+          continue
+        }
+        if let stream = Self.subPathStream(s, of: title) {
+          subPathStreams.append(stream)
+        } else {
+          skipped.append(name + ": its sub-path \(s.subPathID) or clip cannot be read")
+        }
       }
       for (i, s) in stn.secondaryVideo.enumerated() {
         skipped.append("secondary video stream \(i + 1) (PID 0x\(String(s.pid, radix: 16)))")
@@ -161,6 +193,31 @@ public struct MatroskaTitle: Sendable {
       name: title.name, source: source, container: .transportStream, pieces: pieces,
       tracks: tracks, chapters: chapters, segmentTitle: title.disc.fileSystem.volumeLabel,
       duration90k: duration, skippedStreams: skipped)
+    self.subPathStreams = subPathStreams
+  }
+
+  /// An out-of-mux STN stream (entry type 2) as a sub-path stream: the clip `ref_to_subClip_
+  /// entry_id` of the sub-path's first sub play item, placed at the title time of its sync point
+  /// (`titleStart_k + sync_start_PTS - IN_time_k` of play item `k`); nil when the sub-path, its
+  /// play item or its stream file is missing.
+  static func subPathStream(_ s: PlaylistStream, of title: BlurayTitle) -> SubPathStream? {
+    let paths = title.playlist.subPaths
+    guard Int(s.subPathID) < paths.count, let item = paths[Int(s.subPathID)].items.first,
+      Int(s.subClipID) < item.clips.count, Int(item.syncPlayItemID) < title.clips.count,
+      let file = try? title.disc.fileSystem.openFile(
+        atPath: "/BDMV/STREAM/" + item.clips[Int(s.subClipID)].streamFileName)
+    else { return nil }
+    let sync = title.clips[Int(item.syncPlayItemID)]
+    let start45k = sync.titleTime &+ (item.syncPTS &- sync.inTime)
+    return SubPathStream(
+      source: file,
+      piece: MatroskaPiece(
+        byteStart: 0, byteEnd: file.size, inTime90k: UInt64(item.inTime) * 2,
+        titleStart90k: UInt64(start45k) * 2,
+        duration90k: UInt64(item.outTime &- item.inTime) * 2),
+      track: MatroskaTrack(
+        kind: .audio, streamID: Int(s.pid), language: language(s.language), isDefault: false,
+        declaredCodec: "secondary " + s.codecName))
   }
 
   private init(

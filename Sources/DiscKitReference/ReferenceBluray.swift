@@ -14,6 +14,18 @@ extension Reference {
     // @unchecked: one handle is used by one test or command at a time.
     private let bd: OpaquePointer
 
+    /// A stream of a clip's STN view (`BLURAY_STREAM_INFO`).
+    public struct Stream: Sendable, Hashable {
+      public var codingType: UInt8
+      public var format: UInt8
+      public var rate: UInt8
+      public var language: String
+      public var pid: UInt16
+      /// `subpath_id`: the sub-path holding the stream (libbluray sets it for out-of-mux
+      /// streams; 0 otherwise).
+      public var subPathID: UInt8
+    }
+
     /// A clip of a libbluray title.
     public struct Clip: Sendable, Hashable {
       public var clipID: String
@@ -28,6 +40,8 @@ extension Reference {
       public var secondaryAudioCount: Int
       public var secondaryVideoCount: Int
       public var stillMode: UInt8
+      /// `sec_audio_streams`.
+      public var secondaryAudio: [Stream] = []
     }
 
     /// A chapter of a libbluray title.
@@ -97,6 +111,15 @@ extension Reference {
       return Self.convert(info.pointee)
     }
 
+    private static func stream(_ s: BLURAY_STREAM_INFO) -> Stream {
+      let language = withUnsafeBytes(of: s.lang) { raw in
+        String(decoding: raw.prefix(3).filter { $0 != 0 }, as: UTF8.self)
+      }
+      return Stream(
+        codingType: s.coding_type, format: s.format, rate: s.rate, language: language,
+        pid: s.pid, subPathID: s.subpath_id)
+    }
+
     private static func convert(_ t: BLURAY_TITLE_INFO) -> TitleInfo {
       var clips: [Clip] = []
       for i in 0..<Int(t.clip_count) {
@@ -112,7 +135,10 @@ extension Reference {
             pgCount: Int(c.pg_stream_count), igCount: Int(c.ig_stream_count),
             secondaryAudioCount: Int(c.sec_audio_stream_count),
             secondaryVideoCount: Int(c.sec_video_stream_count),
-            stillMode: c.still_mode))
+            stillMode: c.still_mode,
+            secondaryAudio: (0..<Int(c.sec_audio_stream_count)).compactMap { k in
+              c.sec_audio_streams.map { stream($0[k]) }
+            }))
       }
       var chapters: [Chapter] = []
       for i in 0..<Int(t.chapter_count) {

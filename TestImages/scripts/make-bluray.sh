@@ -6,6 +6,9 @@
 #   seamless      title 1 = one 6 s stream cut in two at a keyframe (connection condition 5)
 #   angles        title 1 = two clips as angles 1 and 2 of one play item
 #   branching     title 1 = 25 seamless clips of one stream, title 2 = the same clips reordered
+#   feature       seamless branching with angles: two cuts sharing segments, CC 5/6, 2-angle items
+#   commentary    title 1 = whole.ts with Spanish AC-3 commentary (comm.ts, audio only) as
+#                 out-of-mux secondary audio: a type 5 sub-path and a secondary STN entry
 # The clips are kept in $OUT/bluray/clips/.
 set -euo pipefail
 : "${OUT:?OUT must be set}"
@@ -58,3 +61,42 @@ all=(); for i in $(seq 0 24); do all+=("$(printf 's%02d.ts' "$i")"); done
 second=(); for i in $(seq 0 9) $(seq 15 24) $(seq 10 14); do second+=("$(printf 's%02d.ts' "$i")"); done
 build branching --clips "${branch_clips[@]}" --title "$(join "${all[@]}")" "$(join "${second[@]}")" \
   --chapters-every 2
+
+# feature: seamless branching with angles, as feature discs author it. A second 12 s stream with
+# the same timing and audio (another picture: angle 2) is cut like the first into t00..t24.
+#   title 1 (00000.mpls, "extended") = s00..s24, connection condition 6 at every join
+#   title 2 (00001.mpls, "theatrical") = s00..s11, s14..s24: the shared segments, joined with
+#     condition 6 except s11 -> s14 (condition 5, a clean break: the PTS jump 0.96 s)
+#   in both, the items of s05..s07 and s17..s18 have two angles (s and t clips).
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "smptebars=size=320x180:rate=25:duration=12" \
+  -f lavfi -i "sine=frequency=500:sample_rate=48000:duration=12" \
+  -c:v libx264 -preset ultrafast -threads 1 -g 12 -keyint_min 12 -sc_threshold 0 -bf 2 \
+  -pix_fmt yuv420p -c:a ac3 -b:a 96k -ac 2 -metadata:s:a:0 language=eng \
+  -pes_payload_size 0 -fflags +bitexact -flags:v +bitexact -flags:a +bitexact "$clips/long2.ts"
+ffmpeg -hide_banner -loglevel error -y -copyts -i "$clips/long2.ts" -map 0 -c copy -f segment \
+  -segment_frames "$(seq -s, 12 12 288)" -segment_format mpegts "$clips/t%02d.ts"
+rm -f "$clips/long2.ts"
+angle_clips=()
+for i in 05 06 07 17 18; do angle_clips+=("$clips/t$i.ts"); done
+item() { # index, connection condition
+  local name; name="$(printf 's%02d.ts' "$1")"
+  case "$1" in 5|6|7|17|18) name="$name+$(printf 't%02d.ts' "$1")" ;; esac
+  if [ "$1" -eq 0 ]; then echo "$name"; else echo "$name@$2"; fi
+}
+extended=(); for i in $(seq 0 24); do extended+=("$(item "$i" 6)"); done
+theatrical=()
+for i in $(seq 0 11) $(seq 14 24); do
+  if [ "$i" -eq 14 ]; then theatrical+=("$(item "$i" 5)"); else theatrical+=("$(item "$i" 6)"); fi
+done
+build feature --clips "${branch_clips[@]}" "${angle_clips[@]}" \
+  --title "$(join "${extended[@]}")" "$(join "${theatrical[@]}")" --chapters-every 2
+
+# commentary: an audio-only clip (AC-3, Spanish, 6 s, PCR on the audio PID) played beside the 6 s
+# title as out-of-mux secondary audio.
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "sine=frequency=300:sample_rate=48000:duration=6" \
+  -c:a ac3 -b:a 96k -ac 2 -metadata:s:a:0 language=spa \
+  -pes_payload_size 0 -fflags +bitexact -flags:a +bitexact "$clips/comm.ts"
+build commentary --clips "$clips/whole.ts" "$clips/comm.ts" --title whole.ts \
+  --secondary-audio 1=comm.ts --chapters-every 2

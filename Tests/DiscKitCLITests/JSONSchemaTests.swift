@@ -14,6 +14,7 @@ struct JSONSchemaTests {
     "TestImages/sample-bluray.iso", "TestImages/generated/dvd-pal.iso",
     "TestImages/generated/dvd-ntsc", "TestImages/generated/bluray/simple.iso",
     "TestImages/generated/bluray/decoys", "TestImages/generated/bluray/angles.iso",
+    "TestImages/generated/bluray/commentary.iso", "TestImages/generated/bluray/feature",
   ].map { Fixtures.packageRoot.appendingPathComponent($0).path }
     .filter { FileManager.default.fileExists(atPath: $0) }
 

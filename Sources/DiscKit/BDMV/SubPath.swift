@@ -1,7 +1,9 @@
 /// A SubPath: a parallel presentation path (secondary audio/video, text subtitles, 3D views, ...).
 @_spi(Formats)
 public struct SubPath: Sendable, Hashable, Codable {
-  /// SubPath type (2 audio presentation, 3 IG menu, 4 text subtitle, 5-7 PiP/audio, 8 MVC view, ...).
+  /// SubPath type: 2 audio of a browsable slideshow, 3 IG menu, 4 text subtitle, 5 out-of-mux
+  /// synchronous elementary streams (secondary audio, PG, IG), 6 out-of-mux asynchronous and 7
+  /// in-mux synchronous picture-in-picture, 8 and 9 stereoscopic (MVC) views.
   public var type: UInt8
   /// Whether the sub-path repeats.
   public var isRepeat: Bool
@@ -52,6 +54,19 @@ public struct SubPlayItem: Sendable, Hashable, Codable {
   public var syncPlayItemID: UInt16
   /// `sync_start_PTS_of_PlayItem`: where in that play item this item starts (45 kHz).
   public var syncPTS: UInt32
+
+  /// Creates a sub play item (for authoring and tests).
+  public init(
+    clips: [PlayItemClip], connectionCondition: UInt8 = 1, inTime: UInt32, outTime: UInt32,
+    syncPlayItemID: UInt16 = 0, syncPTS: UInt32 = 0
+  ) {
+    self.clips = clips.isEmpty ? [PlayItemClip(clipID: "00000")] : clips
+    self.connectionCondition = connectionCondition
+    self.inTime = inTime
+    self.outTime = outTime
+    self.syncPlayItemID = syncPlayItemID
+    self.syncPTS = syncPTS
+  }
 
   /// Parses a SubPlayItem (length u16 ≥ 24).
   package init(parsing reader: inout BinaryReader) throws(DiscKitError) {

@@ -72,6 +72,14 @@ public struct DiscTitle: Sendable {
     /// The codec, typed and the same on both kinds (`.ac3` for a Blu-ray's `"AC-3"` and a DVD's
     /// `"ac3"`): Blu-ray from the stream coding type, DVD from the audio coding mode.
     public var coding: StreamCodec = .unknown
+    /// Blu-ray secondary audio (the STN table's secondary list, e.g. a commentary a player
+    /// mixes over the primary audio): `true`; otherwise `nil`.
+    public var secondary: Bool? = nil
+    /// Blu-ray: the sub-path (`ref_to_SubPath_id`) whose clip carries the stream when it is not
+    /// in the play item's own clip (out-of-mux; stream entry types 2 to 4); `nil` in-mux. An
+    /// out-of-mux stream is not in ``DiscTitle/byteSource()`` (the main path's bytes, as
+    /// libbluray reads them).
+    public var subPath: Int? = nil
   }
 
   /// The title itself.
@@ -192,13 +200,7 @@ public struct DiscTitle: Sendable {
     case .bluray(let title):
       let stn = title.playlist.playItems.first?.streams ?? StreamNumberTable()
       func stream(_ s: PlaylistStream, _ kind: Stream.Kind) -> Stream {
-        Stream(
-          kind: kind, id: Int(s.pid), codec: s.codecName,
-          language: s.language.isEmpty || kind == .video ? nil : s.language,
-          format: s.formatName, rate: s.rateName, channels: s.channelCount,
-          codingType: Int(s.codingType), sampleRate: s.sampleRate,
-          dynamicRange: s.dynamicRangeName, colorSpace: s.colorSpaceName,
-          coding: StreamCodec.from(streamType: s.codingType))
+        Self.stream(s, kind)
       }
       var enhancement = stn.dolbyVision.map { stream($0, .video) }
       for i in enhancement.indices { enhancement[i].enhancementLayer = true }
@@ -225,6 +227,33 @@ public struct DiscTitle: Sendable {
             coding: .dvdSubtitle)
         }
     }
+  }
+
+  /// Blu-ray: the secondary audio streams of the first play item's stream number table (in-mux,
+  /// or out-of-mux in a sub-path's clip, ``Stream/subPath``), each with ``Stream/secondary``
+  /// `true`; DVD: empty. They are not among ``streams`` (the primary streams, what libbluray's
+  /// stream counts and `bd_list_titles` list).
+  public var secondaryAudio: [Stream] {
+    guard case .bluray(let title) = content else { return [] }
+    let stn = title.playlist.playItems.first?.streams ?? StreamNumberTable()
+    return stn.secondaryAudio.map {
+      var stream = Self.stream($0, .audio)
+      stream.secondary = true
+      return stream
+    }
+  }
+
+  /// A Blu-ray STN stream in the façade's form.
+  static func stream(_ s: PlaylistStream, _ kind: Stream.Kind) -> Stream {
+    var stream = Stream(
+      kind: kind, id: Int(s.pid), codec: s.codecName,
+      language: s.language.isEmpty || kind == .video ? nil : s.language,
+      format: s.formatName, rate: s.rateName, channels: s.channelCount,
+      codingType: Int(s.codingType), sampleRate: s.sampleRate,
+      dynamicRange: s.dynamicRangeName, colorSpace: s.colorSpaceName,
+      coding: StreamCodec.from(streamType: s.codingType))
+    if s.entryType != 1 { stream.subPath = Int(s.subPathID) }
+    return stream
   }
 
   /// The typed codec of a DVD audio stream's lsdvd name (``DVDAudioAttributes/codec``).

@@ -44,6 +44,10 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
     public var enhancementLayer: Bool? = nil
     /// DVD subpictures: forced display; absent on a Blu-ray (the STN does not say).
     public var forced: Bool? = nil
+    /// Blu-ray secondary audio: `true`.
+    public var secondary: Bool? = nil
+    /// Blu-ray: the sub-path carrying an out-of-mux stream (not in the title's M2TS bytes).
+    public var subPath: Int? = nil
   }
 
   /// A title's streams by kind.
@@ -58,6 +62,8 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
     public var secondaryAudio: Int?
     /// Blu-ray: secondary video streams, counted.
     public var secondaryVideo: Int?
+    /// Blu-ray: the secondary audio streams themselves (absent when there are none).
+    public var secondaryAudioStreams: [Stream]? = nil
   }
 
   /// A Blu-ray play item's clip range.
@@ -178,15 +184,17 @@ extension TitlesDocument {
 
   private static func streams(_ title: DiscTitle) -> Streams {
     let all = title.streams
+    func document(_ s: DiscTitle.Stream) -> Stream {
+      Stream(
+        id: s.id, codec: s.codec, codingType: s.codingType, language: s.language,
+        format: s.format,
+        rate: s.rate, channels: s.channels, sampleRate: s.sampleRate, bitDepth: s.bitDepth,
+        dynamicRange: s.dynamicRange, colorSpace: s.colorSpace,
+        enhancementLayer: s.enhancementLayer, forced: s.forced, secondary: s.secondary,
+        subPath: s.subPath)
+    }
     func pick(_ kind: DiscTitle.Stream.Kind) -> [Stream] {
-      all.filter { $0.kind == kind }.map {
-        Stream(
-          id: $0.id, codec: $0.codec, codingType: $0.codingType, language: $0.language,
-          format: $0.format,
-          rate: $0.rate, channels: $0.channels, sampleRate: $0.sampleRate, bitDepth: $0.bitDepth,
-          dynamicRange: $0.dynamicRange, colorSpace: $0.colorSpace,
-          enhancementLayer: $0.enhancementLayer, forced: $0.forced)
-      }
+      all.filter { $0.kind == kind }.map(document)
     }
     var streams = Streams(
       video: pick(.video), audio: pick(.audio), subtitles: pick(.subtitle),
@@ -195,6 +203,8 @@ extension TitlesDocument {
       streams.secondaryAudio = secondary.audio
       streams.secondaryVideo = secondary.video
     }
+    let secondaryAudio = title.secondaryAudio
+    if !secondaryAudio.isEmpty { streams.secondaryAudioStreams = secondaryAudio.map(document) }
     return streams
   }
 

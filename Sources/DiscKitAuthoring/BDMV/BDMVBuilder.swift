@@ -37,12 +37,19 @@ public struct BDMVBuilder: Sendable {
     /// clip).
     public var from: Double?
     public var to: Double?
+    /// The connection condition with the item before (1 non-seamless, 5 seamless with a clean
+    /// break, 6 seamless with continuous ATC/STC); nil: the builder's ``Connection`` option.
+    public var connectionCondition: UInt8?
 
-    public init(clip: String, angles: [String] = [], from: Double? = nil, to: Double? = nil) {
+    public init(
+      clip: String, angles: [String] = [], from: Double? = nil, to: Double? = nil,
+      connectionCondition: UInt8? = nil
+    ) {
       self.clip = clip
       self.angles = angles
       self.from = from
       self.to = to
+      self.connectionCondition = connectionCondition
     }
   }
 
@@ -53,11 +60,20 @@ public struct BDMVBuilder: Sendable {
     public var chapterInterval: Double?
     /// The playlist number (nil: the next free number).
     public var playlistNumber: Int?
+    /// Audio-only clips played beside the title as out-of-mux secondary audio (commentary):
+    /// each becomes a sub-path of type 5 (one sub play item from the clip's start, synchronised
+    /// with the first play item's in-time) and a secondary audio entry (stream entry type 2,
+    /// with the clip's coding and language) in every play item's STN table.
+    public var secondaryAudio: [String]
 
-    public init(items: [Item], chapterInterval: Double? = nil, playlistNumber: Int? = nil) {
+    public init(
+      items: [Item], chapterInterval: Double? = nil, playlistNumber: Int? = nil,
+      secondaryAudio: [String] = []
+    ) {
       self.items = items
       self.chapterInterval = chapterInterval
       self.playlistNumber = playlistNumber
+      self.secondaryAudio = secondaryAudio
     }
 
     /// A title playing `clips` one after the other.
@@ -240,6 +256,15 @@ public struct BDMVBuilder: Sendable {
           .limitExceeded, "title \(t + 1)", at: nil,
           "\(title.items.count) play items; a playlist holds 1 to \(Self.maxPlayItems)")
       }
+      for clip in title.secondaryAudio where !seen.contains(clip) {
+        throw DiscKitError(
+          .invalidArgument, "title \(t + 1)", at: nil, "\(clip) is not one of the clips")
+      }
+      guard title.secondaryAudio.count <= 32 else {
+        throw DiscKitError(
+          .limitExceeded, "title \(t + 1)", at: nil,
+          "\(title.secondaryAudio.count) secondary audio clips; an STN table holds 32")
+      }
       for item in title.items {
         for clip in [item.clip] + item.angles where !seen.contains(clip) {
           throw DiscKitError(
@@ -249,6 +274,11 @@ public struct BDMVBuilder: Sendable {
           throw DiscKitError(
             .limitExceeded, "title \(t + 1)", at: nil,
             "\(item.angles.count + 1) angles; a play item holds at most \(Self.maxAngles)")
+        }
+        if let cc = item.connectionCondition, ![1, 5, 6].contains(cc) {
+          throw DiscKitError(
+            .invalidArgument, "title \(t + 1)", at: nil,
+            "item \(item.clip): connection condition \(cc); Blu-ray uses 1, 5 and 6")
         }
         if let from = item.from, let to = item.to, !(from >= 0 && to > from) {
           throw DiscKitError(
@@ -470,6 +500,7 @@ struct PlaylistPlanner {
     var inTime: UInt32
     var outTime: UInt32
     var wholeClip: Bool
+    var connection: UInt8? = nil
     /// The clip's STC sequence the item plays (`ref_to_STC_id`).
     var stc: Int = 0
   }
@@ -483,6 +514,12 @@ struct PlaylistPlanner {
     var result: [Segment] = []
     for item in title.items {
       let (c, a) = analysis(item.clip)
+      for clip in [item.clip] + item.angles where analysis(clip).1.isAudioOnly {
+        throw DiscKitError(
+          .invalidArgument, "title \(t + 1)", at: nil,
+          "\(clip) has no video: an audio-only clip plays beside a title (secondary audio), "
+            + "not as a play item")
+      }
       if a.sequences.count > 1 {
         // A clip whose time base restarts: one play item per STC sequence (an item's in and out
         // times lie in one sequence), each the whole sequence.
@@ -529,7 +566,7 @@ struct PlaylistPlanner {
       result.append(
         Segment(
           clip: c, angles: angles, inTime: inTime, outTime: outTime,
-          wholeClip: item.from == nil && item.to == nil))
+          wholeClip: item.from == nil && item.to == nil, connection: item.connectionCondition))
     }
     return result
   }
@@ -570,7 +607,9 @@ struct PlaylistPlanner {
     for (k, s) in segments.enumerated() {
       let a = analyses[s.clip]
       var connection: UInt8 = 1
-      if k > 0 {
+      if k > 0, let explicit = s.connection {
+        connection = explicit
+      } else if k > 0 {
         switch builder.options.connection {
         case .nonSeamless: connection = 1
         case .seamless: connection = 5
@@ -592,10 +631,13 @@ struct PlaylistPlanner {
       let clips = ([s.clip] + s.angles).map {
         PlayItemClip(clipID: builder.clipID($0), stcID: UInt8(clamping: s.stc))
       }
+      // A multi-angle item in a seamless chain changes angle seamlessly (its clips' EP maps
+      // mark every entry point as an angle change point), as feature discs author it.
+      let seamlessAngle = clips.count > 1 && (connection == 5 || connection == 6)
       items.append(
         PlayItem(
           clips: clips, connectionCondition: connection, inTime: s.inTime, outTime: s.outTime,
-          streams: try streamTable(a)))
+          isSeamlessAngle: seamlessAngle, streams: try streamTable(a)))
     }
     return items
   }
@@ -650,12 +692,44 @@ struct PlaylistPlanner {
     -> MoviePlaylist
   {
     let segments = try segments(of: title, index: t)
+    var items = try playItems(segments)
+    let (subPaths, secondary) = try secondaryAudio(title, index: t, items: items)
+    for k in items.indices { items[k].streams.secondaryAudio = secondary }
     let playlist = MoviePlaylist(
-      version: builder.options.version, playItems: try playItems(segments),
+      version: builder.options.version, playItems: items, subPaths: subPaths,
       marks: try marks(segments, interval: title.chapterInterval ?? builder.options.chapterInterval)
     )
     titlePlaylists[t] = playlist
     return playlist
+  }
+
+  /// The sub-paths (type 5, out-of-mux synchronous) of a title's secondary audio clips and
+  /// their STN entries (stream entry type 2: sub-path `k`, sub-clip 0, the clip's audio PID).
+  func secondaryAudio(_ title: BDMVBuilder.Title, index t: Int, items: [PlayItem])
+    throws(DiscKitError) -> ([SubPath], [PlaylistStream])
+  {
+    var subPaths: [SubPath] = []
+    var streams: [PlaylistStream] = []
+    let length = items.reduce(UInt32(0)) { $0 &+ $1.duration45k }
+    for (k, path) in title.secondaryAudio.enumerated() {
+      let (c, a) = analysis(path)
+      guard a.isAudioOnly, let audio = a.streams.first(where: { $0.pid == a.videoPID }) else {
+        throw DiscKitError(
+          .invalidArgument, "title \(t + 1)", at: nil,
+          "\(path) carries video: secondary audio clips are audio only")
+      }
+      let sub = SubPlayItem(
+        clips: [PlayItemClip(clipID: builder.clipID(c))], inTime: a.inTime45k,
+        outTime: a.inTime45k &+ min(UInt32(clamping: a.duration90k / 2), length),
+        syncPlayItemID: 0, syncPTS: items.first?.inTime ?? 0)
+      subPaths.append(SubPath(type: 5, items: [sub]))
+      streams.append(
+        PlaylistStream(
+          entryType: 2, pid: audio.pid, subPathID: UInt8(k), subClipID: 0,
+          codingType: audio.codingType, format: audio.format, rate: audio.rate,
+          language: audio.language))
+    }
+    return (subPaths, streams)
   }
 
   func decoy(_ decoy: BDMVBuilder.Decoy) throws(DiscKitError) -> MoviePlaylist {

@@ -32,7 +32,8 @@ public struct BDMVClipAnalysis: Sendable, Hashable {
   /// Streams of the PMT that Blu-ray cannot carry (e.g. AAC); they stay in the stream file but
   /// are not listed in the clip information or the playlists.
   public var ignoredStreams: [UInt16]
-  /// The first video stream (the EP map's stream).
+  /// The first video stream (the EP map's stream); in an audio-only clip (a sub-path's), its
+  /// first audio stream.
   public var videoPID: UInt16
   public var videoCodec: StreamCodec
   /// The HEVC video's colour description (SPS VUI, HDR10 SEI messages) from its first access
@@ -53,6 +54,9 @@ public struct BDMVClipAnalysis: Sendable, Hashable {
   public var recordingRate: UInt32
   /// Bytes of the input that were not whole transport packets (dropped).
   public var skippedBytes: Int64
+
+  /// Whether the clip carries no video (a sub-path clip of audio only).
+  public var isAudioOnly: Bool { videoCodec.kind == .audio }
 
   /// One STC sequence of the clip: where it starts and its video's presentation times.
   package struct STCSequence: Sendable, Hashable {
@@ -118,9 +122,14 @@ public struct BDMVClipAnalysis: Sendable, Hashable {
     let program = ClipProgramInfo(programs: [
       ClipProgramInfo.Program(programMapPID: pmtPID, streams: streams)
     ])
-    let ep = EPMapLayout.stream(pid: videoPID, streamType: 1, entries: entryPoints)
+    // An audio-only clip (a sub-path's) maps its audio (EP_stream_type 3) and is a sub TS for
+    // a sub-path of elementary streams (application type 7).
+    let audioOnly = isAudioOnly
+    let ep = EPMapLayout.stream(
+      pid: videoPID, streamType: audioOnly ? 3 : 1, entries: entryPoints)
     return ClipInformation(
-      tsRecordingRate: recordingRate, sourcePacketCount: packetCount, sequence: sequence,
+      applicationType: audioOnly ? 7 : 1, tsRecordingRate: recordingRate,
+      sourcePacketCount: packetCount, sequence: sequence,
       program: program, epMap: EPMap(type: 1, streams: [ep]))
   }
 }

@@ -126,17 +126,20 @@ enum ClipConverter {
         ignored.append(stream.pid)
       }
     }
+    // The EP map's stream: the video (not an MVC or Dolby Vision enhancement layer), or in an
+    // audio-only clip (a sub-path's, e.g. out-of-mux secondary audio) its first audio stream.
     guard
       let video = carried.first(where: {
         $0.codec.kind == .video && $0.codec != .h264MVC
           && $0.info.dolbyVision?.isEnhancementLayer != true
       })
+        ?? carried.first(where: { $0.codec.kind == .audio })
     else {
       let listed = pmt.streams.map { "0x\(String($0.pid, radix: 16)) \($0.codec.rawValue)" }
       throw DiscKitError(
         .unsupported, path + " PMT", at: program.pmtOffset,
-        "no video stream Blu-ray can carry (H.264, HEVC, MPEG-2, VC-1) in program "
-          + "\(program.programNumber): streams \(listed)")
+        "no video stream Blu-ray can carry (H.264, HEVC, MPEG-2, VC-1), nor audio for a "
+          + "sub-path clip, in program \(program.programNumber): streams \(listed)")
     }
     return (carried, ignored, video)
   }
@@ -456,6 +459,10 @@ struct ConvertingConsumer: TransportPacketConsumer {
   var videoMaxDelta: Int64 { spans[0].maxDelta }
   var videoPESCount: Int { spans.reduce(0) { $0 + $1.count } }
   var videoUnitStarts: [Int64] = []
+  /// Audio-only clips: every PES start with a PTS of the timing stream (each is an access
+  /// point).
+  var audioPoints: [(index: Int64, pts: UInt64)] = []
+  let isAudioTiming: Bool
 
   var captures: [UInt16: [UInt8]] = [:]
   var captureDone: Set<UInt16> = []
@@ -474,6 +481,7 @@ struct ConvertingConsumer: TransportPacketConsumer {
     self.passThrough = passThrough
     self.capturePIDs = capturePIDs
     self.finder = RandomAccessPointFinder(pid: videoPID, codec: videoCodec)
+    self.isAudioTiming = videoCodec.kind == .audio
     out.reserveCapacity(ClipConverter.chunkSize + ClipConverter.chunkSize / 8)
   }
 
@@ -520,6 +528,7 @@ struct ConvertingConsumer: TransportPacketConsumer {
       if header.payloadUnitStart, case .payload(let range) = packet.payloadLayout {
         videoUnitStarts.append(index)
         if let pts = Self.pts(UnsafeRawBufferPointer(rebasing: packet.bytes[range])) {
+          if isAudioTiming { audioPoints.append((index, pts)) }
           let k = spans.count - 1
           spans[k].count += 1
           if let first = spans[k].firstPTS {
@@ -679,7 +688,10 @@ struct ConvertingConsumer: TransportPacketConsumer {
 
   /// The random access points with a PTS, as EP map entries.
   mutating func finishAccessPoints() -> [BDMVClipAnalysis.EntryPoint] {
-    let points = finder.finish()
+    let points: [(packetIndex: Int64, pts: UInt64?)] =
+      isAudioTiming
+      ? audioPoints.map { ($0.index, $0.pts) }
+      : finder.finish().map { ($0.packetIndex, $0.pts) }
     var result: [BDMVClipAnalysis.EntryPoint] = []
     result.reserveCapacity(points.count)
     var lastSPN: Int64 = -1
@@ -730,11 +742,14 @@ struct PIDRemapping: Sendable {
       next[key] = v + 1
       return v
     }
+    // An audio-only clip (a sub-path's secondary audio) takes the secondary audio PIDs.
+    let audioOnly = !pmt.streams.contains { $0.codec.kind == .video }
     for stream in pmt.streams where stream.pid != enhancementLayer {
       let codec = stream.codec
       let key: String? =
         switch codec {
         case .eac3Secondary, .dtsExpressSecondary: "audio2"
+        case _ where audioOnly && codec.kind == .audio: "audio2"
         case .pgs, .textSubtitle: "pg"
         case .interactiveGraphics: "ig"
         default:

@@ -25,7 +25,8 @@ struct AuthorCommand: ParsableCommand {
       with an H.264, HEVC, MPEG-2 or VC-1 video stream): one clip (BDMV/STREAM + CLIPINF, with an \
       EP map of the video's random access points) per input, one playlist per --title (clips \
       played one after the other, seamlessly when a clip continues the previous one; `a+b` plays \
-      clips a and b as two angles of one item), chapters every --chapters-every seconds at the \
+      clips a and b as two angles of one item; `b@6` connects item b to the one before with \
+      connection condition 6 (1, 5 or 6)), chapters every --chapters-every seconds at the \
       nearest keyframe before, and index.bdmv/MovieObject.bdmv titles playing them. Without \
       --title each clip is a title. Clips in --title are named as given to --clips or by file name.
 
@@ -52,8 +53,17 @@ struct AuthorCommand: ParsableCommand {
 
   @Option(
     parsing: .upToNextOption,
-    help: "A title: its clips in order, comma-separated (`a+b` for two angles). Repeatable.")
+    help:
+      "A title: its clips in order, comma-separated (`a+b` for two angles, `b@5` for connection condition 5). Repeatable."
+  )
   var title: [String] = []
+
+  @Option(
+    name: .customLong("secondary-audio"),
+    help:
+      "N=CLIP: an audio-only clip of --clips played beside title N as out-of-mux secondary audio (a type 5 sub-path). Repeatable."
+  )
+  var secondaryAudio: [String] = []
 
   @Option(name: .customLong("chapters-every"), help: "Chapter spacing in seconds (0: one chapter).")
   var chaptersEvery: Double = 300
@@ -168,31 +178,52 @@ struct AuthorCommand: ParsableCommand {
     }
   }
 
+  /// The clip of `--clips` that `name` names (exact path, else unique file name).
+  static func resolve(_ name: String, clips: [String]) throws(DiscKitError) -> String {
+    if clips.contains(name) { return name }
+    let matches = clips.filter { $0.split(separator: "/").last.map(String.init) == name }
+    guard matches.count == 1 else {
+      throw DiscKitError(
+        .invalidArgument, "--title", at: nil,
+        matches.isEmpty ? "\(name) is not one of --clips" : "\(name) names several --clips")
+    }
+    return matches[0]
+  }
+
   /// Resolves `--title` entries against `--clips` (exact path, else unique file name).
   static func titles(_ specs: [String], clips: [String]) throws(DiscKitError) -> [BDMVBuilder
     .Title]?
   {
     guard !specs.isEmpty else { return nil }
     func resolve(_ name: String) throws(DiscKitError) -> String {
-      if clips.contains(name) { return name }
-      let matches = clips.filter { $0.split(separator: "/").last.map(String.init) == name }
-      guard matches.count == 1 else {
-        throw DiscKitError(
-          .invalidArgument, "--title", at: nil,
-          matches.isEmpty ? "\(name) is not one of --clips" : "\(name) names several --clips")
-      }
-      return matches[0]
+      try Self.resolve(name, clips: clips)
     }
     var result: [BDMVBuilder.Title] = []
     for spec in specs {
       var items: [BDMVBuilder.Item] = []
       for part in spec.split(separator: ",") {
-        let angles = part.split(separator: "+").map(String.init)
-        guard let first = angles.first else { continue }
+        // `clip[+angle...][@cc]`: the angles' clips, the connection condition with the item
+        // before (1, 5 or 6).
+        var body = Substring(part)
+        var connection: UInt8?
+        if let at = part.lastIndex(of: "@") {
+          let text = part[part.index(after: at)...]
+          guard let cc = UInt8(text), [1, 5, 6].contains(cc) else {
+            throw DiscKitError(
+              .invalidArgument, "--title", at: nil,
+              "\(part): the connection condition after @ is 1, 5 or 6, not \"\(text)\"")
+          }
+          connection = cc
+          body = part[..<at]
+        }
+        let angles = body.split(separator: "+").map(String.init)
+        guard !angles.isEmpty else { continue }
         var resolved: [String] = []
         for a in angles { resolved.append(try resolve(a)) }
-        items.append(BDMVBuilder.Item(clip: resolved[0], angles: Array(resolved.dropFirst())))
-        _ = first
+        items.append(
+          BDMVBuilder.Item(
+            clip: resolved[0], angles: Array(resolved.dropFirst()), connectionCondition: connection
+          ))
       }
       result.append(BDMVBuilder.Title(items: items))
     }
@@ -206,8 +237,18 @@ struct AuthorCommand: ParsableCommand {
     let options = BDMVBuilder.Options(
       chapterInterval: chaptersEvery > 0 ? chaptersEvery : nil, language: language,
       connection: connection, decoys: BDMVBuilder.Decoy.obfuscation(title: 0, count: decoys))
-    let builder = try BDMVBuilder(
-      clips: clips, titles: try Self.titles(title, clips: clips), options: options)
+    var titles = try Self.titles(title, clips: clips)
+    for spec in secondaryAudio {
+      let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let n = Int(parts[0]), let count = titles?.count, n >= 1, n <= count
+      else {
+        throw DiscKitError(
+          .invalidArgument, "--secondary-audio", at: nil,
+          "\(spec): expected N=CLIP with N a --title number (1 to \(titles?.count ?? 0))")
+      }
+      titles?[n - 1].secondaryAudio.append(try Self.resolve(parts[1], clips: clips))
+    }
+    let builder = try BDMVBuilder(clips: clips, titles: titles, options: options)
     let bar = showProgress ? ProgressBar(total: builder.sourceBytes, label: "author") : nil
     defer { bar?.finish() }
     let progress: (Int64, Int64) -> Void = { done, _ in bar?.update(done) }

@@ -36,10 +36,12 @@ enum TitlesText {
   }
 
   /// One indented line per stream of the main title: kind, PID, codec and what the disc states
-  /// about it (language, format, channels, sample rate, dynamic range, colour space).
+  /// about it (language, format, channels, sample rate, dynamic range, colour space, the
+  /// sub-path of an out-of-mux stream).
   private static func streamLines(_ s: TitlesDocument.Streams) -> [String] {
     let kinds: [(String, [TitlesDocument.Stream])] = [
       ("video", s.video), ("audio", s.audio), ("PG", s.subtitles), ("IG", s.interactive),
+      ("secondary audio", s.secondaryAudioStreams ?? []),
     ]
     var lines: [String] = []
     for (kind, streams) in kinds {
@@ -60,6 +62,9 @@ enum TitlesText {
         if let range = stream.dynamicRange, stream.enhancementLayer != true { parts.append(range) }
         if let space = stream.colorSpace { parts.append(space) }
         if stream.enhancementLayer == true { parts.append("Dolby Vision enhancement layer") }
+        if let path = stream.subPath {
+          parts.append("in sub-path \(path) (out-of-mux: not in the M2TS/stream output)")
+        }
         lines.append(TextJoin.join(parts, separator: " "))
       }
     }

@@ -80,9 +80,10 @@ struct BDMVBuilderBadInputTests {
       _ = try builder.writeImage(to: dir.file("out.iso"))
       Issue.record("no error")
     } catch {
-      #expect(error.code == .unsupported)
-      #expect(error.structure.hasSuffix("audio-only.ts PMT"))
-      #expect(error.offset != nil)
+      // An audio-only clip is a sub-path's (secondary audio), never a play item.
+      #expect(error.code == .invalidArgument)
+      #expect(error.structure == "title 1")
+      #expect(error.detail.contains("audio-only.ts has no video"))
     }
     Self.expectNothingLeft(dir, besides: [])
   }
