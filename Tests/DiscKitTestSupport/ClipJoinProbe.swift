@@ -126,4 +126,17 @@ public enum ClipJoinProbe {
     let last = rows.max { $0[0] < $1[0] }.map { $0[0] + $0[1] } ?? 0
     return first..<last
   }
+
+  /// Equal except for packets libbluray wiped (PID rewritten to 0x1FFF).
+  public static func equalAfterNormalising(ours: [UInt8], libbluray: [UInt8]) -> Bool {
+    guard ours.count == libbluray.count, ours.count % 192 == 0 else { return false }
+    for p in stride(from: 0, to: ours.count, by: 192)
+    where ours[p..<p + 192] != libbluray[p..<p + 192] {
+      let wiped = libbluray[p + 5] & 0x1F == 0x1F && libbluray[p + 6] == 0xFF
+      guard wiped else { return false }
+      for k in 0..<192 where k != 5 && k != 6 && ours[p + k] != libbluray[p + k] { return false }
+      guard ours[p + 5] & 0xE0 == libbluray[p + 5] & 0xE0 else { return false }
+    }
+    return true
+  }
 }

@@ -1,7 +1,7 @@
 @_spi(Formats) import DiscKit
+import DiscKitAuthoringTestSupport
 import DiscKitOutput
 import DiscKitReference
-import DiscKitAuthoringTestSupport
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -125,17 +125,9 @@ struct BlurayExtractionTests {
     return out
   }
 
-  /// Equal except for packets libbluray wiped (PID rewritten to 0x1FFF).
+  /// Equal except for packets libbluray wiped (``ClipJoinProbe/equalAfterNormalising(ours:libbluray:)``).
   static func equalAfterNormalising(ours: [UInt8], libbluray: [UInt8]) -> Bool {
-    guard ours.count == libbluray.count, ours.count % 192 == 0 else { return false }
-    for p in stride(from: 0, to: ours.count, by: 192)
-    where ours[p..<p + 192] != libbluray[p..<p + 192] {
-      let wiped = libbluray[p + 5] & 0x1F == 0x1F && libbluray[p + 6] == 0xFF
-      guard wiped else { return false }
-      for k in 0..<192 where k != 5 && k != 6 && ours[p + k] != libbluray[p + k] { return false }
-      guard ours[p + 5] & 0xE0 == libbluray[p + 5] & 0xE0 else { return false }
-    }
-    return true
+    ClipJoinProbe.equalAfterNormalising(ours: ours, libbluray: libbluray)
   }
 
   @Test(.enabled(if: Tool.has("ffmpeg") && Tool.has("ffprobe"), "needs ffmpeg and ffprobe"))

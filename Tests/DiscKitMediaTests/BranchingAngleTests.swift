@@ -1,7 +1,7 @@
 @_spi(Formats) import DiscKit
-import DiscKitAuthoring
-import DiscKitMedia
-import DiscKitReference
+@_spi(Formats) import DiscKitAuthoring
+@_spi(Formats) import DiscKitMedia
+@_spi(Formats) import DiscKitReference
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -100,7 +100,7 @@ struct BranchingAngleTests {
     // Equal but for the packets libbluray's m2ts filter wipes (PID 0x1FFF).
     #expect(ours.count == theirs.count)
     #expect(
-      BlurayExtractionTests.equalAfterNormalising(ours: ours, libbluray: theirs),
+      ClipJoinProbe.equalAfterNormalising(ours: ours, libbluray: theirs),
       "playlist \(playlist) angle \(angle + 1)")
   }
 
@@ -117,23 +117,23 @@ struct BranchingAngleTests {
     #expect(title.angle == angle + 1 && title.angleCount == 2)
     let source = try title.byteSource(timeline: .continuous)
     let bytes = try source.bytes(at: 0, count: Int(source.size))
-    #expect(ClipJoinTests.continuityBreaks(bytes, packetSize: 192) == [], "\(label)")
-    let pcrs = ClipJoinTests.pcrs(bytes, packetSize: 192)
+    #expect(ClipJoinProbe.continuityBreaks(bytes, packetSize: 192) == [], "\(label)")
+    let pcrs = ClipJoinProbe.pcrs(bytes, packetSize: 192)
     let steps = zip(pcrs, pcrs.dropFirst()).map { ($1 - $0) & 0x1_FFFF_FFFF }
     #expect(!pcrs.isEmpty && steps.allSatisfy { $0 <= 9000 }, "\(label)")
     let dir = try TemporaryDirectory("branching-angles")
     let path = dir.file("title.m2ts")
     try Data(bytes).write(to: URL(fileURLWithPath: path))
-    #expect(try ClipJoinTests.ffmpegWarnings(path) == "", "\(label)")
+    #expect(try ClipJoinProbe.ffmpegWarnings(path) == "", "\(label)")
     let clips = Self.sourceClips(playlist: playlist, angle: angle)
     for (map, copy) in [("0:v:0", false), ("0:a:0", true)] {
-      let expected = try clips.flatMap { try ClipJoinTests.frames($0, map, copy: copy).map(\.hash) }
-      let ours = try ClipJoinTests.frames(path, map, copy: copy).map(\.hash)
+      let expected = try clips.flatMap { try ClipJoinProbe.frames($0, map, copy: copy).map(\.hash) }
+      let ours = try ClipJoinProbe.frames(path, map, copy: copy).map(\.hash)
       #expect(ours.count == expected.count, "\(label) \(map)")
       #expect(ours == expected, "\(label) \(map)")
     }
     // The video timeline is one: PTS never go back and never jump by more than a frame.
-    let times = try ClipJoinTests.frames(path, "0:v:0").map(\.pts90k).sorted()
+    let times = try ClipJoinProbe.frames(path, "0:v:0").map(\.pts90k).sorted()
     let gaps = Set(zip(times, times.dropFirst()).map { $1 - $0 })
     #expect(gaps == [3600], "\(label): frame steps \(gaps)")
   }
@@ -156,7 +156,7 @@ struct BranchingAngleTests {
     #expect(abs(oracle.duration - Double(info.duration90k) / 90000) <= 3.0 / 25, "\(label)")
     #expect(oracle.chapterCount == info.chapters.count, "\(label)")
     #expect(try MatroskaOracle.timestampWarnings(out) == [], "\(label)")
-    let warnings = try ClipJoinTests.ffmpegWarnings(out)
+    let warnings = try ClipJoinProbe.ffmpegWarnings(out)
     #expect(warnings == "", "\(label)")
     let expected = try MatroskaOracle.videoFrameHashes(
       Self.sourceClips(playlist: playlist, angle: angle))

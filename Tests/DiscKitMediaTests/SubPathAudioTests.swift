@@ -1,6 +1,6 @@
 @_spi(Formats) import DiscKit
-import DiscKitMedia
-import DiscKitReference
+@_spi(Formats) import DiscKitMedia
+@_spi(Formats) import DiscKitReference
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -91,7 +91,7 @@ struct SubPathAudioTests {
     _ = reference.readToEnd { theirs += $0 }
     let source = try title.byteSource(timeline: .original)
     #expect(
-      BlurayExtractionTests.equalAfterNormalising(
+      ClipJoinProbe.equalAfterNormalising(
         ours: try source.bytes(at: 0, count: Int(source.size)), libbluray: theirs))
     let dir = try TemporaryDirectory("sub-path-audio")
     let path = dir.file("title.m2ts")
@@ -125,10 +125,10 @@ struct SubPathAudioTests {
     #expect(oracle.tracks.map(\.type) == ["video", "audio", "audio"])
     #expect(oracle.tracks.map(\.language).dropFirst() == ["eng", "spa"])
     #expect(oracle.tracks.map(\.isDefault) == [true, true, false])
-    #expect(try ClipJoinTests.ffmpegWarnings(out) == "")
+    #expect(try ClipJoinProbe.ffmpegWarnings(out) == "")
     for copy in [true, false] {
-      let ours = try ClipJoinTests.frames(out, "0:a:1", copy: copy)
-      let source = try ClipJoinTests.frames(Self.commentary, "0:a:0", copy: copy)
+      let ours = try ClipJoinProbe.frames(out, "0:a:1", copy: copy)
+      let source = try ClipJoinProbe.frames(Self.commentary, "0:a:0", copy: copy)
       #expect(ours.count == source.count && !ours.isEmpty, "copy \(copy)")
       #expect(ours.map(\.hash) == source.map(\.hash), "copy \(copy)")
       // Matroska ticks are milliseconds: each frame within one of its source time.
