@@ -21,23 +21,62 @@ enum MatroskaBench {
   static let root = FileManager.default.currentDirectoryPath + "/.bench/mkv"
 
   static func prepare() throws -> String {
+    try prepare(
+      root: root, script: "bench-mkv-clips.sh", secondsVariable: "DISCKIT_BENCH_MKV_SECONDS",
+      defaultSeconds: "60", clips: ["c1.ts", "c2.ts"])
+  }
+
+  /// A disc folder under `root` with one title of `clips`, made from what `script` (in
+  /// TestImages/scripts, given `root` and the seconds) writes there; made once and kept.
+  static func prepare(
+    root: String, script: String, secondsVariable: String, defaultSeconds: String,
+    clips: [String]
+  ) throws -> String {
     let folder = root + "/disc"
     if FileManager.default.fileExists(atPath: folder + "/BDMV/PLAYLIST/00000.mpls") {
       return folder
     }
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    let seconds = ProcessInfo.processInfo.environment["DISCKIT_BENCH_MKV_SECONDS"] ?? "60"
+    let seconds = ProcessInfo.processInfo.environment[secondsVariable] ?? defaultSeconds
     try Timing.tool(
       "/bin/bash",
-      [
-        FileManager.default.currentDirectoryPath + "/TestImages/scripts/bench-mkv-clips.sh", root,
-        seconds,
-      ])
+      [FileManager.default.currentDirectoryPath + "/TestImages/scripts/" + script, root, seconds])
+    let paths = clips.map { "\(root)/\($0)" }
     let builder = try BDMVBuilder(
-      clips: ["\(root)/c1.ts", "\(root)/c2.ts"],
-      titles: [.init(clips: ["\(root)/c1.ts", "\(root)/c2.ts"], chapterInterval: 60)])
+      clips: paths, titles: [.init(clips: paths, chapterInterval: 60)])
     _ = try builder.writeFolder(to: folder)
     return folder
+  }
+
+  /// Writes `matroska` with the library and `folder`'s playlist 00000 with mkvmerge (and
+  /// mkvmerge + `sync FILE`), reports the three ratios and returns mkvmerge's times.
+  @discardableResult
+  static func compareWithMkvmerge(
+    _ matroska: MatroskaTitle, folder: String, root: String, label: String, size: Int64
+  ) throws -> (mkvmerge: (wall: Double, cpu: Double), synced: (wall: Double, cpu: Double)) {
+    let ours = root + "/disckit.mkv"
+    let theirs = root + "/mkvmerge.mkv"
+    let mpls = folder + "/BDMV/PLAYLIST/00000.mpls"
+    let library = try measure(RUSAGE_SELF.rawValue) {
+      try MatroskaWriter.write(matroska, toPath: ours, overwrite: true)
+    }
+    let mkvmerge = try measure(RUSAGE_CHILDREN.rawValue) {
+      try Timing.tool("mkvmerge", ["-q", "-o", theirs, mpls])
+    }
+    let mkvmergeSynced = try measure(RUSAGE_CHILDREN.rawValue) {
+      try Timing.tool("mkvmerge", ["-q", "-o", theirs, mpls])
+      try Timing.tool("sync", [theirs])
+    }
+    Timing.report(
+      "\(label), library (synced) vs mkvmerge", disckit: library.wall, reference: mkvmerge.wall,
+      referenceName: "mkvmerge", bytes: size)
+    Timing.report(
+      "\(label), library vs mkvmerge + sync FILE", disckit: library.wall,
+      reference: mkvmergeSynced.wall, referenceName: "mkvmerge+sync", bytes: size)
+    Timing.report(
+      "\(label), library, CPU time (user+sys)", disckit: library.cpu, reference: mkvmerge.cpu,
+      referenceName: "mkvmerge")
+    return (mkvmerge, mkvmergeSynced)
   }
 
   /// CPU seconds (user + system) used so far by this process (`RUSAGE_SELF`) or by its waited-for
@@ -73,29 +112,10 @@ enum MatroskaBench {
     let title = try Disc.open(path: folder).title(key: "00000")
     let size = title.size
     let ours = root + "/disckit.mkv"
-    let theirs = root + "/mkvmerge.mkv"
-    let selfUsage = RUSAGE_SELF.rawValue
-    let children = RUSAGE_CHILDREN.rawValue
-    let library = try measure(selfUsage) {
-      try MatroskaWriter.write(try MatroskaTitle(title: title), toPath: ours, overwrite: true)
-    }
-    let mkvmerge = try measure(children) {
-      try Timing.tool("mkvmerge", ["-q", "-o", theirs, folder + "/BDMV/PLAYLIST/00000.mpls"])
-    }
-    let mkvmergeSynced = try measure(children) {
-      try Timing.tool("mkvmerge", ["-q", "-o", theirs, folder + "/BDMV/PLAYLIST/00000.mpls"])
-      try Timing.tool("sync", [theirs])
-    }
     let label = "title (\(size >> 20) MiB) to mkv"
-    Timing.report(
-      "\(label), library (synced) vs mkvmerge", disckit: library.wall, reference: mkvmerge.wall,
-      referenceName: "mkvmerge", bytes: size)
-    Timing.report(
-      "\(label), library vs mkvmerge + sync FILE", disckit: library.wall,
-      reference: mkvmergeSynced.wall, referenceName: "mkvmerge+sync", bytes: size)
-    Timing.report(
-      "\(label), library, CPU time (user+sys)", disckit: library.cpu, reference: mkvmerge.cpu,
-      referenceName: "mkvmerge")
+    let (mkvmerge, mkvmergeSynced) = try compareWithMkvmerge(
+      try MatroskaTitle(title: title), folder: folder, root: root, label: label, size: size)
+    let children = RUSAGE_CHILDREN.rawValue
     let helper = FileManager.default.currentDirectoryPath + "/.build/release/disckit-mkv"
     if FileManager.default.isExecutableFile(atPath: helper) {
       let cli = try measure(children) {
