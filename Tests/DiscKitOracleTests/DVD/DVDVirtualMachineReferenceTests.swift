@@ -7,31 +7,12 @@ import Testing
 /// The DVD virtual machine against libdvdnav: button paths and highlight information.
 @Suite
 struct DVDVirtualMachineReferenceTests {
-  static let menuDiscs = [
-    "dvd-menu-clean", "dvd-menu-decoy", "dvd-menu-lying", "dvd-menu-register", "dvd-menu-damaged",
-    "dvd-menu-99", "dvd-menu-timer", "dvd-menu-timer-cut", "dvd-menu-random",
-  ]
-
-  static func has(_ name: String) -> Bool {
-    FileManager.default.fileExists(atPath: Fixtures.generated(name) + "/VIDEO_TS/VIDEO_TS.IFO")
-  }
-
-  static let haveDiscs = menuDiscs.allSatisfy(has)
-
-  static let missing: Comment = "run TestImages/scripts/make-all.sh (make-dvd-menus.sh)"
-
-  static func open(_ name: String) throws -> DVDDisc {
-    try DVDDisc(fileSystem: try FolderFileSystem(root: Fixtures.generated(name)))
-  }
-
-  static func convert(_ o: DVDMainFeatureSearch.Outcome) -> String {
-    switch o {
-    case .title(let t, let p, let c): return "title \(t) PGC \(p) cell \(c)"
-    case .menu(let n): return "menu with \(n) buttons"
-    case .stop: return "stop"
-    case .limit: return "limit"
-    }
-  }
+  static let menuDiscs = DVDMenuDiscs.names
+  static func has(_ name: String) -> Bool { DVDMenuDiscs.has(name) }
+  static let haveDiscs = DVDMenuDiscs.present
+  static let missing = DVDMenuDiscs.missing
+  static func open(_ name: String) throws -> DVDDisc { try DVDMenuDiscs.open(name) }
+  static func convert(_ o: DVDMainFeatureSearch.Outcome) -> String { DVDMenuDiscs.describe(o) }
 
   static func convert(_ o: Reference.DVDNav.Outcome) -> String {
     switch o {

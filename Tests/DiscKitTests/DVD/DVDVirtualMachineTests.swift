@@ -10,28 +10,12 @@ import Testing
 /// generated discs (TestImages/scripts/make-dvd-menus.sh says which title each menu plays), and
 /// DVD command encodings derived by hand from the command layout.
 @Suite struct DVDVirtualMachineTests {
-  static let menuDiscs = [
-    "dvd-menu-clean", "dvd-menu-decoy", "dvd-menu-lying", "dvd-menu-register", "dvd-menu-damaged",
-    "dvd-menu-99", "dvd-menu-timer", "dvd-menu-timer-cut", "dvd-menu-random",
-  ]
-  static func has(_ name: String) -> Bool {
-    FileManager.default.fileExists(atPath: Fixtures.generated(name) + "/VIDEO_TS/VIDEO_TS.IFO")
-  }
-  static let haveDiscs = menuDiscs.allSatisfy(has)
-  static let missing: Comment = "run TestImages/scripts/make-all.sh (make-dvd-menus.sh)"
-
-  static func open(_ name: String) throws -> DVDDisc {
-    try DVDDisc(fileSystem: try FolderFileSystem(root: Fixtures.generated(name)))
-  }
-
-  static func convert(_ o: DVDMainFeatureSearch.Outcome) -> String {
-    switch o {
-    case .title(let t, let p, let c): return "title \(t) PGC \(p) cell \(c)"
-    case .menu(let n): return "menu with \(n) buttons"
-    case .stop: return "stop"
-    case .limit: return "limit"
-    }
-  }
+  static let menuDiscs = DVDMenuDiscs.names
+  static func has(_ name: String) -> Bool { DVDMenuDiscs.has(name) }
+  static let haveDiscs = DVDMenuDiscs.present
+  static let missing = DVDMenuDiscs.missing
+  static func open(_ name: String) throws -> DVDDisc { try DVDMenuDiscs.open(name) }
+  static func convert(_ o: DVDMainFeatureSearch.Outcome) -> String { DVDMenuDiscs.describe(o) }
 
   /// The title each disc's menus play, from its authoring (make-dvd-menus.sh), and the reason
   /// names the path.
