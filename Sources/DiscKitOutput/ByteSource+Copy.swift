@@ -13,12 +13,17 @@ extension ByteSource {
   /// Copies `range` (default: everything) of this source to `writer`.
   ///
   /// Pieces that resolve to a local file are copied by the kernel (`copy_file_range`) when the
-  /// output is a regular file; everything else moves in large reads and writes through one
-  /// reused buffer.
+  /// output is a regular file; everything else moves in reads and writes through one reused
+  /// buffer of `chunkSize` bytes.
+  ///
+  /// The default buffer, 768 KiB (4,096 Blu-ray source packets, 384 DVD packs), stays in a
+  /// core's L2 cache between the read that fills it and the write that empties it, so the data
+  /// crosses main memory once each way, as in the kernel's own copy. `make bench`
+  /// (`bluray-joins`) measured it 8–12 % faster than an 8 MiB buffer for a rewritten title.
   ///
   /// - Parameter progress: called with the bytes copied so far.
   public func copy(
-    to writer: AtomicFileWriter, range: Range<Int64>? = nil, chunkSize: Int = 8 << 20,
+    to writer: AtomicFileWriter, range: Range<Int64>? = nil, chunkSize: Int = 768 << 10,
     progress: ((Int64) -> Void)? = nil
   ) throws(DiscKitError) {
     let range = range ?? 0..<size
