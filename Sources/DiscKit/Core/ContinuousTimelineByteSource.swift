@@ -191,11 +191,22 @@ public struct ContinuousTimelineByteSource: ByteSource, ExtentMappedByteSource {
     let shift = shifts[index]
     switch layout {
     case .transportStream(let size):
-      if shift.delta90k != 0 {
-        TransportStreamTimestamps.shift(p, packets: count, packetSize: size, delta: shift.delta90k)
-      }
-      if !joins.isEmpty {
+      let delta = shift.delta90k
+      if joins.isEmpty || joins[index].isEmpty {
+        if delta != 0 {
+          TransportStreamTimestamps.shift(p, packets: count, packetSize: size, delta: delta)
+        }
+      } else if delta == 0 {
         joins[index].apply(p, packets: count, packetSize: size, at: position)
+      } else {
+        // One pass: a packet's timestamps, then its counter or nulling (a straddling PES
+        // header reads packets ahead, which only their counters or nulling change).
+        let join = joins[index]
+        for i in 0..<count {
+          TransportStreamTimestamps.shiftPacket(
+            p, i, packets: count, packetSize: size, delta: delta)
+          join.apply(p, i, packetSize: size, at: position)
+        }
       }
     case .programStream:
       ProgramStreamTimestamps.shift(p, packs: count, delta: shift.delta90k)

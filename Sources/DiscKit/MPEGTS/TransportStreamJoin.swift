@@ -77,33 +77,38 @@ package struct TransportStreamJoin: Sendable, Hashable {
     _ p: UnsafeMutablePointer<UInt8>, packets: Int, packetSize: Int, at position: Int64
   ) {
     guard !isEmpty else { return }
-    let header = packetSize - 188
     for i in 0..<packets {
-      let offset = position + Int64(i * packetSize)
-      guard offset >= start, offset < end else { continue }
-      let ts = i * packetSize + header
-      guard p[ts] == 0x47 else { continue }
-      let pid = (UInt16(p[ts + 1] & 0x1F) << 8) | UInt16(p[ts + 2])
-      guard pid != 0x1FFF else { continue }
-      if offset < headNullEnd || offset >= tailNullStart,
-        nulling.contains(where: {
-          ($0.pid == pid || $0.pid == Self.everyPID) && $0.range.contains(offset)
-        })
-      {
-        // A null packet: PID 0x1FFF, payload only, stuffing (the arrival time stamp stays).
-        p[ts + 1] = 0x1F
-        p[ts + 2] = 0xFF
-        p[ts + 3] = 0x10
-        (p + ts + 4).update(repeating: 0xFF, count: 184)
-        continue
+      apply(p, i, packetSize: packetSize, at: position)
+    }
+  }
+
+  /// Applies the edit to packet `i` of the packets at `p`, the first of which is at byte
+  /// `position` of the source.
+  @inline(__always)
+  func apply(_ p: UnsafeMutablePointer<UInt8>, _ i: Int, packetSize: Int, at position: Int64) {
+    let offset = position + Int64(i * packetSize)
+    guard offset >= start, offset < end else { return }
+    let ts = i * packetSize + packetSize - 188
+    guard p[ts] == 0x47 else { return }
+    let pid = (UInt16(p[ts + 1] & 0x1F) << 8) | UInt16(p[ts + 2])
+    guard pid != 0x1FFF else { return }
+    if offset < headNullEnd || offset >= tailNullStart,
+      nulling.contains(where: {
+        ($0.pid == pid || $0.pid == Self.everyPID) && $0.range.contains(offset)
+      })
+    {
+      // A null packet: PID 0x1FFF, payload only, stuffing (the arrival time stamp stays).
+      p[ts + 1] = 0x1F
+      p[ts + 2] = 0xFF
+      p[ts + 3] = 0x10
+      (p + ts + 4).update(repeating: 0xFF, count: 184)
+      return
+    }
+    for r in renumbering where r.pid >= pid {
+      if r.pid == pid {
+        p[ts + 3] = (p[ts + 3] & 0xF0) | ((p[ts + 3] &+ r.delta) & 0x0F)
       }
-      guard !renumbering.isEmpty else { continue }
-      for r in renumbering where r.pid >= pid {
-        if r.pid == pid {
-          p[ts + 3] = (p[ts + 3] & 0xF0) | ((p[ts + 3] &+ r.delta) & 0x0F)
-        }
-        break
-      }
+      return
     }
   }
 }

@@ -4,28 +4,35 @@ enum TransportStreamTimestamps {
   static func shift(
     _ p: UnsafeMutablePointer<UInt8>, packets: Int, packetSize: Int, delta: UInt64
   ) {
-    let header = packetSize - 188
     for i in 0..<packets {
-      let ts = i * packetSize + header
-      guard p[ts] == 0x47 else { continue }
-      let control = (p[ts + 3] >> 4) & 3
-      var payload = ts + 4
-      if control & 2 != 0 {
-        let length = Int(p[ts + 4])
-        payload = ts + 5 + length
-        if length >= 7 && p[ts + 5] & 0x10 != 0 {
-          TimestampField.shiftPCR(p + ts + 6, delta: delta)
-        }
+      shiftPacket(p, i, packets: packets, packetSize: packetSize, delta: delta)
+    }
+  }
+
+  /// Shifts the timestamps of packet `i` of the `packets` at `p` (a PES header that straddles
+  /// its packet is completed from the packets after it).
+  @inline(__always)
+  static func shiftPacket(
+    _ p: UnsafeMutablePointer<UInt8>, _ i: Int, packets: Int, packetSize: Int, delta: UInt64
+  ) {
+    let ts = i * packetSize + packetSize - 188
+    guard p[ts] == 0x47 else { return }
+    let control = (p[ts + 3] >> 4) & 3
+    var payload = ts + 4
+    if control & 2 != 0 {
+      let length = Int(p[ts + 4])
+      payload = ts + 5 + length
+      if length >= 7 && p[ts + 5] & 0x10 != 0 {
+        TimestampField.shiftPCR(p + ts + 6, delta: delta)
       }
-      guard p[ts + 1] & 0x40 != 0, control & 1 != 0, payload < ts + 188 else { continue }
-      let available = ts + 188 - payload
-      if available >= 19 {
-        shiftPES(p, available: 19, delta: delta) { payload + $0 }
-      } else {
-        straddling(
-          p, packet: i, payload: payload, packets: packets, packetSize: packetSize,
-          delta: delta)
-      }
+    }
+    guard p[ts + 1] & 0x40 != 0, control & 1 != 0, payload < ts + 188 else { return }
+    let available = ts + 188 - payload
+    if available >= 19 {
+      shiftPES(p, available: 19, delta: delta) { payload + $0 }
+    } else {
+      straddling(
+        p, packet: i, payload: payload, packets: packets, packetSize: packetSize, delta: delta)
     }
   }
 
