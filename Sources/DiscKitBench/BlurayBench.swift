@@ -215,7 +215,14 @@ final class BenchDirectory {
         atPath: path + "/" + sub, withIntermediateDirectories: true)
     }
   }
-  deinit { try? FileManager.default.removeItem(atPath: path) }
+  deinit {
+    // DISCKIT_BENCH_KEEP=1 leaves the inputs for profiling.
+    if ProcessInfo.processInfo.environment["DISCKIT_BENCH_KEEP"] != nil {
+      print("   (kept \(path))")
+    } else {
+      try? FileManager.default.removeItem(atPath: path)
+    }
+  }
 }
 
 enum BlurayBenchDisc {
