@@ -74,8 +74,13 @@ public struct StreamResponder: Sendable {
       withExtendedLifetime(ticket) {}
       let chunks = try ByteChunks<ByteBuffer>(
         source, range: range, chunkSize: chunkSize, executor: executor)
+      var left = Int(range.count)
       for try await chunk in chunks {
         try await writer.write(chunk)
+        left -= chunk.readableBytes
+        // After the last chunk nothing is written that the connection's writability should
+        // gate: a one-chunk answer (a player's small range) skips the round trip.
+        if left == 0 { break }
         // The event loop runs its tasks in order: once this one has run, so has the write above,
         // and the writer knows whether the connection can take more.
         if let eventLoop { try await eventLoop.submit {}.get() }
