@@ -84,7 +84,8 @@ extension Reference.DVDNav {
 
   /// Drives libdvdnav from First Play (`dvdnav_get_next_block`, skipping stills and waits): at
   /// each navigation packet in a menu domain whose PCI has buttons, presses the next button of
-  /// `buttons` with `dvdnav_button_select_and_activate`. After the last press, reports the first
+  /// `buttons` with `dvdnav_button_select_and_activate`; so it does at an infinite still in the
+  /// title domain whose PCI has buttons (a menu authored as a title) while presses remain. After the last press, reports the first
   /// title cell reached (`DVDNAV_CELL_CHANGE` in the VTS domain, with
   /// `dvdnav_current_title_program`), or the next menu with buttons, or the stop.
   public static func follow(path: String, buttons: [Int], maxBlocks: Int = 100_000)
@@ -117,7 +118,11 @@ extension Reference.DVDNav {
         }
         dvdnav_button_select_and_activate(nav, pci, Int32(next))
       case DVDNAV_STILL_FRAME:
-        dvdnav_still_skip(nav)
+        if !pending.isEmpty, let pci = titleStillMenu(nav, buffer), let next = pending.popFirst() {
+          dvdnav_button_select_and_activate(nav, pci, Int32(next))
+        } else {
+          dvdnav_still_skip(nav)
+        }
       case DVDNAV_WAIT:
         dvdnav_wait_skip(nav)
       case DVDNAV_STOP:
@@ -135,6 +140,17 @@ extension Reference.DVDNav {
       }
     }
     return .limit
+  }
+
+  /// The PCI of an infinite still in the title domain whose buttons are shown (a menu authored
+  /// as a title), at a `DVDNAV_STILL_FRAME` event whose `dvdnav_still_event_t` is in `event`.
+  static func titleStillMenu(_ nav: OpaquePointer, _ event: [UInt8]) -> UnsafeMutablePointer<pci_t>?
+  {
+    let length = event.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
+    guard length == 0xFF, dvdnav_is_domain_vts(nav) == 1, let pci = dvdnav_get_current_nav_pci(nav),
+      pci.pointee.hli.hl_gi.btn_ns > 0, pci.pointee.hli.hl_gi.hli_ss & 3 != 0
+    else { return nil }
+    return pci
   }
 
   /// Drives libdvdnav as ``follow(path:buttons:maxBlocks:)`` does, pressing all of `buttons`,
@@ -168,7 +184,12 @@ extension Reference.DVDNav {
         dvdnav_button_select_and_activate(nav, pci, Int32(next))
         pressedAll = pending.isEmpty
       case DVDNAV_STILL_FRAME:
-        dvdnav_still_skip(nav)
+        if !pending.isEmpty, let pci = titleStillMenu(nav, buffer), let next = pending.popFirst() {
+          dvdnav_button_select_and_activate(nav, pci, Int32(next))
+          pressedAll = pending.isEmpty
+        } else {
+          dvdnav_still_skip(nav)
+        }
       case DVDNAV_WAIT:
         dvdnav_wait_skip(nav)
       case DVDNAV_STOP:

@@ -24,6 +24,9 @@
 #   dvd-menu-random    random trailers: the menu's button 1 draws g1 = random(4) and jumps to title g1
 #                      (2, 3, 6 or 10 s); button 2 draws g2 = random(20) (over the search's bound of 16:
 #                      sampled) and plays title 1; title 5 (12 s) is reached by nothing.
+#   dvd-menu-intitle   the menu authored as a title: First Play jumps to title 1, a 1 s clip held with an
+#                      infinite still whose two buttons play title 3 (6 s, "Play") and title 2 (2 s); both
+#                      jump back to title 1; decoy title 4 (10 s) is the longest and reached by nothing.
 #   dvd-menu-damaged   the decoy disc with VTS_01_0.IFO damaged (its .BUP intact) and a ghost title set:
 #                      VTS 2 (holding a 10 s decoy title) is listed in VIDEO_TS.IFO but its files are gone.
 # Menus are 1 s motion clips held with pause="inf", buttons made with spumux; titles are ffmpeg lavfi
@@ -243,6 +246,20 @@ cat > "$tmp/dvd-menu-random.xml" <<XML
 </dvdauthor>
 XML
 author dvd-menu-random
+
+cat > "$tmp/dvd-menu-intitle.xml" <<XML
+<dvdauthor dest="$tmp/dvd-menu-intitle" jumppad="0">
+  <vmgm><fpc>jump title 1;</fpc></vmgm>
+  <titleset><titles><video format="ntsc" aspect="16:9"/><audio lang="en"/>
+    <pgc><vob file="$tmp/menu2.mpg" pause="inf"/>
+      <button name="b1">jump title 3;</button><button name="b2">jump title 2;</button></pgc>
+    <pgc><vob file="$tmp/t2.mpg"/><post>jump title 1;</post></pgc>
+    <pgc><vob file="$tmp/t6.mpg" chapters="0,2,4"/><post>jump title 1;</post></pgc>
+    <pgc><vob file="$tmp/t2.mpg"/><vob file="$tmp/t8.mpg"/></pgc>
+  </titles></titleset>
+</dvdauthor>
+XML
+author dvd-menu-intitle
 
 decoy_xml dvd-menu-damaged '<titleset><titles><video format="ntsc" aspect="16:9"/><audio lang="en"/>
     <pgc><vob file="'"$tmp"'/t10.mpg"/></pgc></titles></titleset>'

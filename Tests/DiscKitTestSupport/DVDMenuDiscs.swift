@@ -8,7 +8,7 @@ public enum DVDMenuDiscs {
   /// Every menu disc, by folder name under TestImages/generated.
   public static let names = [
     "dvd-menu-clean", "dvd-menu-decoy", "dvd-menu-lying", "dvd-menu-register", "dvd-menu-damaged",
-    "dvd-menu-99", "dvd-menu-timer", "dvd-menu-timer-cut", "dvd-menu-random",
+    "dvd-menu-99", "dvd-menu-timer", "dvd-menu-timer-cut", "dvd-menu-random", "dvd-menu-intitle",
   ]
 
   /// Whether the disc `name` was generated.

@@ -12,11 +12,12 @@ extension DVDMainFeatureSearch {
   }
 
   /// Plays `disc` from First Play, pressing the buttons of `buttons` (1-based) in order at each
-  /// menu cell that has buttons, and reports the first title cell reached after the last press,
+  /// menu cell that has buttons and at each title cell held by an infinite still that has
+  /// buttons (a menu authored as a title; stills without buttons are stepped over), and reports the first title cell reached after the last press,
   /// or the next menu with buttons, or the stop.
   package static func follow(_ disc: DVDDisc, buttons: [Int], maxCells: Int = 10_000) -> Outcome {
     var vm = DVDVirtualMachine(program: DVDVirtualMachineProgram(disc: disc))
-    var reader = DVDMenuButtonReader(fileSystem: disc.fileSystem)
+    var reader = DVDMenuButtonReader(disc: disc)
     var pending = buttons[...]
     vm.start()
     for _ in 0..<maxCells {
@@ -24,6 +25,20 @@ extension DVDMainFeatureSearch {
       if vm.domain == .title {
         if pending.isEmpty, let title = vm.titleNumber {
           return .title(title: title, programChain: vm.programChainNumber, cell: vm.cellNumber)
+        }
+        // A title cell held by an infinite still, with buttons: the next press happens there.
+        let still =
+          cell.stillTime == 0xFF
+          || (vm.cellNumber == (vm.chain?.cells.count ?? 0) && vm.chain?.chain.stillTime == 0xFF)
+        if still, let next = pending.first {
+          let list =
+            reader.groups(titleSet: vm.titleSet, title: true, cell: cell).first?.buttons ?? []
+          if !list.isEmpty {
+            pending.removeFirst()
+            guard next >= 1, next <= list.count else { return .stop }
+            vm.activate(button: next, command: list[next - 1].command)
+            continue
+          }
         }
       } else {
         let list = reader.buttons(

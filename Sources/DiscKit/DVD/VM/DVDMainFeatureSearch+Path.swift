@@ -8,22 +8,26 @@ extension DVDMainFeatureSearch {
     var titleSet: Int
     var programChain: Int
     var general: SIMD16<UInt16>
+    /// The disc title (title domain only: a menu authored as a title).
+    var title: Int
 
     init(_ vm: DVDVirtualMachine) {
       domain = vm.domain
       titleSet = vm.titleSet
       programChain = vm.programChainNumber
       general = vm.registers.gp
+      title = vm.domain == .title ? vm.titleNumber ?? 0 : 0
     }
 
-    /// "VMGM PGC 1", "VTS 2 menu PGC 3", with the non-zero GPRMs.
+    /// "VMGM PGC 1", "VTS 2 menu PGC 3", "title 1's still (VTS 1 PGC 1)", with the non-zero
+    /// GPRMs.
     var name: String {
       var text: String
       switch domain {
       case .firstPlay: text = "First Play"
       case .videoManagerMenu: text = "VMGM PGC \(programChain)"
       case .titleSetMenu: text = "VTS \(titleSet) menu PGC \(programChain)"
-      case .title: text = "VTS \(titleSet) PGC \(programChain)"
+      case .title: text = "title \(title)'s still (VTS \(titleSet) PGC \(programChain))"
       }
       let set = (0..<16).filter { general[$0] != 0 }
       if !set.isEmpty {

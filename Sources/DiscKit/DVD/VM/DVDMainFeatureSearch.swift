@@ -6,8 +6,10 @@
 /// one visit.
 ///
 /// Players step over stills and timed waits; a menu cell without buttons whose still is
-/// infinite ends its path. Bounded by ``Limits``; reads only the disc's IFOs (through
-/// ``DVDDisc``) and the menu VOBs' navigation packs.
+/// infinite ends its path. A title cell held by an infinite still whose navigation packs carry
+/// buttons (a menu authored as a title) is pressed like a menu. Bounded by ``Limits``; reads
+/// only the disc's IFOs (through ``DVDDisc``) and the navigation packs of menu cells and of title
+/// cells held by an infinite still.
 @_spi(Formats)
 public enum DVDMainFeatureSearch {
   /// How much the search may explore.
@@ -123,7 +125,7 @@ public enum DVDMainFeatureSearch {
   /// Runs the search on `disc`.
   public static func run(_ disc: DVDDisc, limits: Limits = .default) -> Result {
     let program = DVDVirtualMachineProgram(disc: disc)
-    var reader = DVDMenuButtonReader(fileSystem: disc.fileSystem)
+    var reader = DVDMenuButtonReader(disc: disc)
     var warnings: [String] = []
     var sampled: Set<Int> = []
     var commandsLeft = limits.commands
@@ -246,32 +248,37 @@ public enum DVDMainFeatureSearch {
           cell.stillTime == 0xFF
           || (branch.vm.cellNumber == (branch.vm.chain?.cells.count ?? 0)
             && branch.vm.chain?.chain.stillTime == 0xFF)
+        /// Presses every button of `groups` at this cell on a copy of the VM (each menu state
+        /// once), queueing where each press leads.
+        func pressEach(_ groups: [DVDHighlightInformation.ButtonGroup]) {
+          sawButtons = true
+          if seenMenus.insert(here).inserted, menuStates < limits.menuStates {
+            menuStates += 1
+            let place = Place(branch.vm)
+            for press in presses(groups, display: branch.vm.registers.sp[14]) {
+              pressed += 1
+              // Forks are taken out of the list in order (moved, not copied).
+              var forks = explore(
+                branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
+                { $0.activate(button: press.button.number, command: press.button.command) })
+              forks.reverse()
+              while let fork = forks.popLast() {
+                guard fork.linked else { continue }
+                let step = Step.button(
+                  place: place, button: press.button.number, label: press.label,
+                  draws: fork.draws)
+                queue.append(Branch(vm: fork.vm, path: paths.append(branch.path, step)))
+              }
+            }
+          } else if menuStates >= limits.menuStates {
+            warnings.append("the menu state budget ran out; the search is partial")
+          }
+        }
         if branch.vm.domain != .title {
           let groups = reader.groups(
             titleSet: branch.vm.domain == .titleSetMenu ? branch.vm.titleSet : 0, cell: cell)
           if !groups.isEmpty {
-            sawButtons = true
-            if seenMenus.insert(here).inserted, menuStates < limits.menuStates {
-              menuStates += 1
-              let place = Place(branch.vm)
-              for press in presses(groups, display: branch.vm.registers.sp[14]) {
-                pressed += 1
-                // Forks are taken out of the list in order (moved, not copied).
-                var forks = explore(
-                  branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
-                  { $0.activate(button: press.button.number, command: press.button.command) })
-                forks.reverse()
-                while let fork = forks.popLast() {
-                  guard fork.linked else { continue }
-                  let step = Step.button(
-                    place: place, button: press.button.number, label: press.label,
-                    draws: fork.draws)
-                  queue.append(Branch(vm: fork.vm, path: paths.append(branch.path, step)))
-                }
-              }
-            } else if menuStates >= limits.menuStates {
-              warnings.append("the menu state budget ran out; the search is partial")
-            }
+            pressEach(groups)
             if infiniteStill { break branchLoop }
           } else if infiniteStill {
             break branchLoop
@@ -329,6 +336,18 @@ public enum DVDMainFeatureSearch {
               branch.visit = nil
               break branchLoop
             }
+          }
+        }
+        // A title cell held by an infinite still whose navigation packs carry buttons: a menu
+        // authored as a title (as some protected discs do). The viewer presses one of them, as
+        // at a menu's still; stepping over it is not a way on.
+        if branch.vm.domain == .title, infiniteStill {
+          let groups = reader.groups(titleSet: branch.vm.titleSet, title: true, cell: cell)
+          if !groups.isEmpty {
+            branch.visit?.played += content
+            closeVisit("held at its still menu")
+            pressEach(groups)
+            break branchLoop
           }
         }
         branch.visit?.played += content
