@@ -125,16 +125,22 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
           let timeline = try Self.timeline(request)
           let cacheKey =
             "\(disc.entry.id)/\(disc.identity.digest)/\(key)/\(angle)/\(timeline)/\(start?.ticks ?? -1)/\(plain)"
-          let resource = try await blocking {
-            try resources.resource(cacheKey) { () throws(StreamingError) -> TitleResource in
-              try TitleResource(
-                disc: disc, key: key, angle: angle, start: start, timeline: timeline,
-                plainTransportStream: plain)
+          // A playing client's next range finds its resource cached: no trip to the pool.
+          let resource: TitleResource
+          if let cached = resources.cached(cacheKey) {
+            resource = cached
+          } else {
+            resource = try await blocking {
+              try resources.resource(cacheKey) { () throws(StreamingError) -> TitleResource in
+                try TitleResource(
+                  disc: disc, key: key, angle: angle, start: start, timeline: timeline,
+                  plainTransportStream: plain)
+              }
             }
           }
           let eventLoop = (context as any RequestContext as? any ConnectionEventLoopContext)?
             .connectionEventLoop
-          return try streams.respond(to: request, resource: resource, eventLoop: eventLoop)
+          return try await streams.respond(to: request, resource: resource, eventLoop: eventLoop)
         }
       }
       routes.get(RouterPath(path), use: stream)
@@ -236,6 +242,7 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     guard DiscEntry.isWellFormedID(id) else {
       throw ServerError(.notFound, "no such disc (ids are 16 hex digits, see /discs)")
     }
+    if let disc = library.recentlyOpened(id: id) { return disc }
     return try await blocking { try library.open(id: id) }
   }
 

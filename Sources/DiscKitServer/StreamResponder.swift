@@ -32,7 +32,7 @@ public struct StreamResponder: Sendable {
   ///   at once, whatever the client's speed.
   public func respond(
     to request: Request, resource: TitleResource, eventLoop: (any EventLoop)? = nil
-  ) throws(ServerError) -> Response {
+  ) async throws(ServerError) -> Response {
     let answer: TitleResponse
     do {
       answer = try TitleResponse(
@@ -51,6 +51,33 @@ public struct StreamResponder: Sendable {
     }
     guard let ticket = limiter.acquire() else {
       throw ServerError(StreamingError.tooManyStreams(maximum: limiter.maximum))
+    }
+    if answer.range.count <= Int64(chunkSize) {
+      // One chunk (a player's probe or seek): read on the pool before answering, and send it
+      // as a plain body, without the streaming writer's round trips. A read error is an error
+      // status, not a cut connection.
+      let source = resource.source
+      let range = answer.range
+      let buffer: ByteBuffer
+      do {
+        buffer = try await threadPool.runIfActive { () throws(DiscKitError) -> ByteBuffer in
+          var buffer = ByteBuffer()
+          try buffer.overwrite(count: Int(range.count)) { raw throws(DiscKitError) in
+            let got = try source.readFully(at: range.lowerBound, into: raw)
+            guard got == raw.count else {
+              throw DiscKitError.truncated(
+                "title", at: range.lowerBound + Int64(got), needed: Int64(raw.count - got))
+            }
+          }
+          return buffer
+        }
+      } catch let error as DiscKitError {
+        throw ServerError(error)
+      } catch {
+        throw ServerError(.serviceUnavailable, "the server is shutting down")
+      }
+      withExtendedLifetime(ticket) {}
+      return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
     }
     let body = body(
       source: resource.source, range: answer.range, ticket: ticket, eventLoop: eventLoop)

@@ -12,20 +12,29 @@ public final class DiscLibrary: Sendable {
   public let discovery: DiscDiscovery
   /// How many opened discs are kept.
   public let capacity: Int
+  /// How long an opened disc is trusted without looking at its files again
+  /// (``recentlyOpened(id:)``).
+  public let revalidation: Duration
 
   private struct State {
     var entries: [String: DiscEntry] = [:]
     var order: [DiscEntry] = []
     var lastScan: ContinuousClock.Instant?
-    var cache: [String: (disc: OpenedDisc, lastUse: UInt64)] = [:]
+    var cache: [String: (disc: OpenedDisc, lastUse: UInt64, checked: ContinuousClock.Instant)] =
+      [:]
     var clock: UInt64 = 0
   }
   private let state = Mutex(State())
 
-  /// Creates a library over `root` (a folder searched recursively, or one image).
-  public init(root: String, capacity: Int = 16) throws(DiscKitError) {
+  /// Creates a library over `root` (a folder searched recursively, or one image), keeping
+  /// `capacity` discs open and trusting an opened disc for `revalidation` before its files are
+  /// looked at again.
+  public init(root: String, capacity: Int = 16, revalidation: Duration = .seconds(1))
+    throws(DiscKitError)
+  {
     self.discovery = try DiscDiscovery(root: root)
     self.capacity = max(1, capacity)
+    self.revalidation = revalidation
   }
 
   /// Every disc, in relative-path order (scanned again when the last scan is older than 2 s).
@@ -57,6 +66,22 @@ public final class DiscLibrary: Sendable {
     return state.withLock { $0.entries[id] }
   }
 
+  /// The opened disc with `id` when the cache holds it and its files were checked less than
+  /// ``revalidation`` ago; nil otherwise (then call ``open(id:)``, which blocks).
+  ///
+  /// Never blocks and makes no system call, so a server can answer the requests of a playing
+  /// client on the disc it has open without a trip to its thread pool; a disc replaced on disk is
+  /// seen within ``revalidation`` (as nginx's `open_file_cache_valid`).
+  public func recentlyOpened(id: String) -> OpenedDisc? {
+    let now = ContinuousClock.now
+    return state.withLock { s in
+      guard let hit = s.cache[id], now - hit.checked < revalidation else { return nil }
+      s.clock += 1
+      s.cache[id]?.lastUse = s.clock
+      return hit.disc
+    }
+  }
+
   /// The opened disc with `id` (blocking on a miss: call it off the event loop).
   ///
   /// - Throws: ``DiscKitError/Code/notFound`` for an unknown id, the disc's own error when it
@@ -68,10 +93,11 @@ public final class DiscLibrary: Sendable {
     guard let identity = FileIdentity.ofDisc(path: entry.absolutePath) else {
       throw DiscKitError(.cannotOpen, entry.path, at: nil, "the disc is no longer readable")
     }
+    let checked = ContinuousClock.now
     let cached: OpenedDisc? = state.withLock { s in
       guard let hit = s.cache[id], hit.disc.identity == identity else { return nil }
       s.clock += 1
-      s.cache[id] = (hit.disc, s.clock)
+      s.cache[id] = (hit.disc, s.clock, checked)
       return hit.disc
     }
     if let cached { return cached }
@@ -87,7 +113,7 @@ public final class DiscLibrary: Sendable {
     let disc = try OpenedDisc(entry: entry, identity: identity)
     state.withLock { s in
       s.clock += 1
-      s.cache[id] = (disc, s.clock)
+      s.cache[id] = (disc, s.clock, checked)
       while s.cache.count > capacity,
         let oldest = s.cache.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
       {

@@ -13,19 +13,23 @@ package final class ResourceCache: Sendable {
   /// Creates a cache of `capacity` resources.
   package init(capacity: Int) { self.capacity = max(1, capacity) }
 
+  /// The cached resource for `key`, if any (never blocks).
+  package func cached(_ key: String) -> TitleResource? {
+    entries.withLock { state in
+      guard let entry = state.map[key] else { return nil }
+      state.clock += 1
+      state.map[key] = (entry.resource, state.clock)
+      return entry.resource
+    }
+  }
+
   /// The cached resource for `key`, or the one `make` builds (then cached).
   package func resource(
     _ key: String, make: () throws(StreamingError) -> TitleResource
   ) throws(StreamingError)
     -> TitleResource
   {
-    let hit: TitleResource? = entries.withLock { state in
-      guard let entry = state.map[key] else { return nil }
-      state.clock += 1
-      state.map[key] = (entry.resource, state.clock)
-      return entry.resource
-    }
-    if let hit { return hit }
+    if let hit = cached(key) { return hit }
     let made = try make()
     entries.withLock { state in
       state.clock += 1

@@ -235,6 +235,37 @@ struct InProcessRouteTests {
     }
   }
 
+  /// A one-chunk range is read before the answer is sent: when the disc's bytes are gone
+  /// (the image truncated under an open disc, within the library's revalidation window), the
+  /// answer is an error status with a JSON message, not a cut connection, and the server goes on.
+  @Test func aShortRangeThatCannotBeReadIsAnErrorStatus() async throws {
+    let root = try Root()
+    let expected = try Self.titleBytes(Self.sample, key: "00000")
+    let image = root.path + "/sample-bluray.iso"
+    let configuration = DiscServerConfiguration(chunkSize: 64 << 10)
+    try await Self.app(root, context: BasicRequestContext.self, configuration: configuration).test(
+      .router
+    ) { client in
+      let id = try #require(try await Self.ids(client)["sample-bluray.iso"])
+      let uri = "/discs/\(id)/titles/00000/stream"
+      let tail = expected.count - 4096
+      let range: HTTPFields = [.range: "bytes=\(tail)-\(expected.count - 1)"]
+      let first = try await client.execute(uri: uri, method: .get, headers: range)
+      #expect(first.status == .partialContent)
+      #expect(Self.bytes(first) == Array(expected[tail...]))
+      // The image loses its second half; the open disc reads past its new end.
+      let size = try #require(
+        try FileManager.default.attributesOfItem(atPath: image)[.size] as? Int)
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: image))
+      try handle.truncate(atOffset: UInt64(size / 2))
+      try handle.close()
+      let gone = try await client.execute(uri: uri, method: .get, headers: range)
+      #expect(gone.status.code >= 400, "\(gone.status)")
+      #expect(String(buffer: gone.body).hasPrefix("{\"error\":"), "\(String(buffer: gone.body))")
+      #expect(try await client.execute(uri: "/status", method: .get).status == .ok)
+    }
+  }
+
   /// Over a live connection with the server's own context (the connection's event loop known, so
   /// the body waits for it): the whole title and a range arrive byte for byte, in chunks far
   /// smaller than the title.
