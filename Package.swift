@@ -48,12 +48,13 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
-    // copy_file_range(2), which the Swift Glibc module does not declare (a direct call, so that it
-    // works in the statically linked `disckit`, where `dlsym` finds nothing).
+    // copy_file_range(2) and preadv2(2) with RWF_NOWAIT, which the Swift Glibc module does not
+    // declare (direct calls, so that they work in the statically linked `disckit`, where `dlsym`
+    // finds nothing). A few lines of C with no library behind them: the core uses the second.
     .target(name: "CDiscKitShims"),
     .target(
       name: "DiscKit",
-      dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+      dependencies: ["CDiscKitShims", .product(name: "SystemPackage", package: "swift-system")],
       exclude: ["Documents/Schemas"]
     ),
     .target(

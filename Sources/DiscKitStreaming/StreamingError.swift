@@ -29,6 +29,7 @@ public enum StreamingError: Error, Sendable, Hashable, CustomStringConvertible {
       case .notFound: 404
       case .invalidArgument: 400
       case .io, .cannotCreate, .alreadyExists: 500
+      case .wouldBlock: 503
       default: 422
       }
     case .badRequest: 400

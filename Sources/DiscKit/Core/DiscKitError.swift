@@ -15,7 +15,7 @@ public struct DiscKitError: Error, Sendable, Hashable, CustomStringConvertible {
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Sendable {
       case truncated, malformed, unsupported, limitExceeded, loop, checksumMismatch
-      case notFound, io, cannotOpen, cannotCreate, invalidArgument, alreadyExists
+      case notFound, io, cannotOpen, cannotCreate, invalidArgument, alreadyExists, wouldBlock
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -44,6 +44,9 @@ public struct DiscKitError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let invalidArgument = Code(.invalidArgument)
     /// An output exists and would be overwritten.
     public static let alreadyExists = Code(.alreadyExists)
+    /// A read would have waited for the disk where only page-cached bytes were allowed
+    /// (``ResidentReads``): read again where blocking is fine.
+    public static let wouldBlock = Code(.wouldBlock)
 
     public var description: String { value.rawValue }
   }

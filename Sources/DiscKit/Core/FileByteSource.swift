@@ -1,4 +1,13 @@
+import CDiscKitShims
 import SystemPackage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A byte source over a file on the local file system, read with `pread`.
 ///
@@ -52,6 +61,7 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
   {
     let n = try clampRead(offset: offset, count: buffer.count, size: size, structure: path)
     if n == 0 { return 0 }
+    if ResidentReads.only { return try readResident(at: offset, into: buffer, count: n) }
     var done = 0
     while done < n {
       let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[done..<n])
@@ -64,6 +74,33 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
       }
       if got == 0 { break }  // the file shrank under us
       done += got
+    }
+    return done
+  }
+
+  /// ``read(at:into:)`` under ``ResidentReads/only``: only what the page cache holds.
+  private func readResident(
+    at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, count n: Int
+  ) throws(DiscKitError) -> Int {
+    guard let base = buffer.baseAddress else { return 0 }
+    var done = 0
+    while done < n {
+      let got = disckit_pread_nowait(
+        descriptor.rawValue, base + done, n - done, offset + Int64(done))
+      if got > 0 {
+        done += got
+        continue
+      }
+      if got == 0 { break }  // the file shrank under us
+      let e = errno
+      if e == EINTR { continue }
+      if e == EAGAIN || e == EWOULDBLOCK || e == ENOTSUP || e == EOPNOTSUPP || e == ENOSYS {
+        throw DiscKitError(
+          .wouldBlock, path, at: offset + Int64(done), "not in the page cache (RWF_NOWAIT)")
+      }
+      throw DiscKitError(
+        .io, path, at: offset + Int64(done), "read failed: \(Errno(rawValue: e))",
+        underlying: Errno(rawValue: e))
     }
     return done
   }
