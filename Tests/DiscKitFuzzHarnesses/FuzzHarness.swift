@@ -6,7 +6,7 @@
 /// `DiscKitError` is the expected answer to bad input.
 ///
 /// This module is a library product only because the fuzz package (a package of its own) can link
-/// nothing else of DiscKit's; embedders have no use for it.
+/// nothing but products of DiscKit's package; embedders have no use for it.
 public struct FuzzHarness: Sendable {
   /// The name given in `DISCKIT_FUZZ_TARGET`, also the corpus, dictionary and regression folder
   /// name.
