@@ -25,6 +25,9 @@ import PackageDescription
 //   responses, the NIO-bound stream writer), mountable into any Hummingbird router;
 //   `disckit-serve` is its thin executable, run by `disckit serve` (so that `disckit` itself
 //   links no NIO).
+// - `DiscKitFuzzHarnesses` is test support, not API: the fuzz harnesses' bodies (what one input
+//   does to DiscKit), shared by the libFuzzer package (Tests/Fuzz, a package of its own, which can
+//   link only products: hence a library product) and the suite's replay of the kept inputs.
 let package = Package(
   name: "DiscKit",
   platforms: [.macOS(.v15)],
@@ -39,6 +42,7 @@ let package = Package(
     .library(name: "DiscKitStreaming", targets: ["DiscKitStreaming"]),
     .library(name: "DiscKitServer", targets: ["DiscKitServer"]),
     .executable(name: "disckit-serve", targets: ["disckit-serve"]),
+    .library(name: "DiscKitFuzzHarnesses", targets: ["DiscKitFuzzHarnesses"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -150,6 +154,13 @@ let package = Package(
       dependencies: ["DiscKit"],
       path: "Tests/DiscKitTestSupport"
     ),
+    // The fuzz harnesses' bodies: DiscKit only (no Testing), as `disckit-fuzz` (Tests/Fuzz) links
+    // them with libFuzzer.
+    .target(
+      name: "DiscKitFuzzHarnesses",
+      dependencies: ["DiscKit"],
+      path: "Tests/DiscKitFuzzHarnesses"
+    ),
     // Test fixtures written with DiscKitAuthoring (synthetic BDMV folders, ffmpeg clips, trees for
     // the UDF writer), shared by the authoring, oracle and media tests. No C library.
     .target(
@@ -158,11 +169,12 @@ let package = Package(
       path: "Tests/DiscKitAuthoringTestSupport"
     ),
     // The test targets, named by what they link beyond DiscKit (each builds without the others):
-    // - `DiscKitTests`: the core's tests; DiscKit only (no C library, no authoring, no CLI). Their
-    //   oracles are hand-derived facts, inputs the test builds, and Debian tools run as processes.
+    // - `DiscKitTests`: the core's tests; DiscKit only (no C library, no authoring, no CLI; the fuzz
+    //   harnesses' bodies, replayed on the kept inputs, are DiscKit only too). Their oracles
+    //   are hand-derived facts, inputs the test builds, and Debian tools run as processes.
     .testTarget(
       name: "DiscKitTests",
-      dependencies: ["DiscKit", "DiscKitTestSupport"]
+      dependencies: ["DiscKit", "DiscKitFuzzHarnesses", "DiscKitTestSupport"]
     ),
     // - `DiscKitAuthoringTests`: the writers (UDF image writer, BDMV builder, flood disc, JAR
     //   writer, HDMV assembler) and the core readers on what they write; no C library.

@@ -4,6 +4,9 @@ import PackageDescription
 // DiscKit's libFuzzer harnesses: a package of its own so the normal build never sees them.
 // Built by `make fuzz` (Scripts/fuzz.sh) with `-sanitize=fuzzer,address`; one binary, one harness
 // per parser entry point, chosen with DISCKIT_FUZZ_TARGET (see Sources/disckit-fuzz/Harness.swift).
+// The harnesses' bodies are DiscKit's `DiscKitFuzzHarnesses` (Tests/DiscKitFuzzHarnesses), which
+// the test suite replays the kept inputs through; this package adds the libFuzzer entry points, the
+// sparse-image mutator and the `range` harness (over DiscKitStreaming).
 let package = Package(
   name: "DiscKitFuzz",
   platforms: [.macOS(.v15)],
@@ -12,7 +15,7 @@ let package = Package(
     .executableTarget(
       name: "disckit-fuzz",
       dependencies: [
-        .product(name: "DiscKit", package: "DiscKit"),
+        .product(name: "DiscKitFuzzHarnesses", package: "DiscKit"),
         .product(name: "DiscKitStreaming", package: "DiscKit"),
       ],
       // libFuzzer provides main(); the harness file must not.

@@ -1,4 +1,5 @@
 @_spi(Formats) import DiscKit
+import DiscKitFuzzHarnesses
 import DiscKitTestSupport
 import Foundation
 import Testing

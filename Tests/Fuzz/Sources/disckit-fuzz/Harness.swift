@@ -1,28 +1,14 @@
-import DiscKit
+import DiscKitFuzzHarnesses
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// One fuzz harness: a parser entry point fed the fuzzer's bytes. A harness must never trap; a
-/// thrown ``DiscKitError`` is the expected answer to bad input.
-protocol FuzzHarness {
-  /// The name given in DISCKIT_FUZZ_TARGET (also the corpus and dictionary name).
-  static var name: String { get }
-  static func run(_ bytes: UnsafeRawBufferPointer)
-}
+/// Every harness, by name: DiscKit's (``FuzzHarness/all``, whose bodies the test suite also replays
+/// the kept inputs through) and this package's `range`.
+let harnesses: [FuzzHarness] = FuzzHarness.all + [rangeHarness]
 
-/// Every harness, by name.
-nonisolated(unsafe) let harnesses: [any FuzzHarness.Type] = [
-  UDFHarness.self, ISO9660Harness.self, IndexHarness.self, MovieObjectHarness.self,
-  HDMVHarness.self, ICSHarness.self,
-  MPLSHarness.self, CLPIHarness.self, IFOHarness.self, NavPackHarness.self, TSHarness.self,
-  PSHarness.self, TimeSeekHarness.self, SegmentHarness.self, ImageHarness.self, DVDVMHarness.self,
-  BDJOHarness.self, JARHarness.self, ClassHarness.self, RangeHarness.self, HEVCHarness.self,
-  DOVIHarness.self,
-]
-
-nonisolated(unsafe) var selected: (any FuzzHarness.Type)?
+nonisolated(unsafe) var selected: FuzzHarness?
 
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzerInitialize(

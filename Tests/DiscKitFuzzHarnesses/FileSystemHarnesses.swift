@@ -11,8 +11,9 @@ func walk(_ fileSystem: any DiscFileSystem) {
 
 /// UDF: anchor, volume descriptors, partition and metadata maps, file entries, directories and
 /// allocation extent chains, over a sparse in-memory image (``SparseImage``).
-enum UDFHarness: FuzzHarness {
+enum UDFHarness: FuzzHarnessBody {
   static let name = "udf"
+  static let takesSparseImage = true
   static func run(_ bytes: UnsafeRawBufferPointer) {
     let source = SparseImage(bytes)
     _ = try? UDFFileSystem.hasVolumeRecognitionSequence(source)
@@ -22,8 +23,9 @@ enum UDFHarness: FuzzHarness {
 
 /// ISO9660: volume descriptors, path through directories, Joliet and Rock Ridge names, over a sparse
 /// in-memory image (``SparseImage``).
-enum ISO9660Harness: FuzzHarness {
+enum ISO9660Harness: FuzzHarnessBody {
   static let name = "iso9660"
+  static let takesSparseImage = true
   static func run(_ bytes: UnsafeRawBufferPointer) {
     let source = SparseImage(bytes)
     _ = try? ISO9660FileSystem.hasPrimaryVolumeDescriptor(source)

@@ -2,7 +2,7 @@
 import Foundation
 
 /// The M2TS/TS PES pre-scanner.
-enum TSHarness: FuzzHarness {
+enum TSHarness: FuzzHarnessBody {
   static let name = "ts"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     let source = MemoryByteSource([UInt8](bytes))
@@ -12,7 +12,7 @@ enum TSHarness: FuzzHarness {
 
 /// The MPEG program stream scanner (DVD VOBs). The first byte picks the read size, which must not
 /// change the report.
-enum PSHarness: FuzzHarness {
+enum PSHarness: FuzzHarnessBody {
   static let name = "ps"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     guard let first = bytes.first else { return }
@@ -22,7 +22,7 @@ enum PSHarness: FuzzHarness {
 }
 
 /// Time seek in a transport stream: the first four bytes are the time (hundredths of a second).
-enum TimeSeekHarness: FuzzHarness {
+enum TimeSeekHarness: FuzzHarnessBody {
   static let name = "timeseek"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     guard bytes.count >= 4 else { return }
@@ -33,7 +33,7 @@ enum TimeSeekHarness: FuzzHarness {
 }
 
 /// HEVC colour metadata: an Annex B byte stream's SPS (VUI) and HDR10 SEI messages.
-enum HEVCHarness: FuzzHarness {
+enum HEVCHarness: FuzzHarnessBody {
   static let name = "hevc"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     _ = try? HEVCColourMetadata(parsingAnnexB: [UInt8](bytes)[...])
@@ -41,7 +41,7 @@ enum HEVCHarness: FuzzHarness {
 }
 
 /// The PMT's Dolby Vision video descriptor (tag 0xB0) body.
-enum DOVIHarness: FuzzHarness {
+enum DOVIHarness: FuzzHarnessBody {
   static let name = "dovi"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     _ = try? DolbyVisionConfiguration(parsing: [UInt8](bytes))
@@ -49,7 +49,7 @@ enum DOVIHarness: FuzzHarness {
 }
 
 /// One line of `disckit segment --json-lines`: a JSON request decoded and evaluated.
-enum SegmentHarness: FuzzHarness {
+enum SegmentHarness: FuzzHarnessBody {
   static let name = "segment"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     guard let request = try? JSONDecoder().decode(SegmentRequest.self, from: Data(bytes)) else {

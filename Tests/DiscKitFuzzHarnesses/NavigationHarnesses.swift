@@ -1,7 +1,7 @@
 @_spi(Formats) import DiscKit
 
 /// index.bdmv.
-enum IndexHarness: FuzzHarness {
+enum IndexHarness: FuzzHarnessBody {
   static let name = "index"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     _ = try? BDMVIndex(bytes: [UInt8](bytes))
@@ -9,7 +9,7 @@ enum IndexHarness: FuzzHarness {
 }
 
 /// MovieObject.bdmv, and the reach analysis over its navigation commands.
-enum MovieObjectHarness: FuzzHarness {
+enum MovieObjectHarness: FuzzHarnessBody {
   static let name = "movieobject"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     _ = try? MovieObjectFile(bytes: [UInt8](bytes))
@@ -19,7 +19,7 @@ enum MovieObjectHarness: FuzzHarness {
 /// The HDMV interpreter over fuzzed movie objects: the first two bytes give the length of an
 /// index.bdmv, the rest is MovieObject.bdmv (when it does not parse, a fixed index with First Play, Top Menu and three titles
 /// on objects 0-4 stands in for it).
-enum HDMVHarness: FuzzHarness {
+enum HDMVHarness: FuzzHarnessBody {
   static let name = "hdmv"
   static let fallbackIndex = BDMVIndex(
     firstPlay: .hdmv(movieObject: 0, playbackType: 0),
@@ -37,7 +37,7 @@ enum HDMVHarness: FuzzHarness {
 }
 
 /// An interactive composition segment (IG menu).
-enum ICSHarness: FuzzHarness {
+enum ICSHarness: FuzzHarnessBody {
   static let name = "ics"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     _ = try? InteractiveGraphics.menuButtons(composition: [UInt8](bytes))
@@ -45,7 +45,7 @@ enum ICSHarness: FuzzHarness {
 }
 
 /// A movie playlist (MPLS).
-enum MPLSHarness: FuzzHarness {
+enum MPLSHarness: FuzzHarnessBody {
   static let name = "mpls"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     _ = try? MoviePlaylist(bytes: [UInt8](bytes))
@@ -53,7 +53,7 @@ enum MPLSHarness: FuzzHarness {
 }
 
 /// Clip information (CLPI): sequence, program and EP map.
-enum CLPIHarness: FuzzHarness {
+enum CLPIHarness: FuzzHarnessBody {
   static let name = "clpi"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     _ = try? ClipInformation(bytes: [UInt8](bytes))
@@ -61,7 +61,7 @@ enum CLPIHarness: FuzzHarness {
 }
 
 /// DVD IFOs: VIDEO_TS.IFO (VMG) and VTS_nn_0.IFO (VTS).
-enum IFOHarness: FuzzHarness {
+enum IFOHarness: FuzzHarnessBody {
   static let name = "ifo"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     let array = [UInt8](bytes)
@@ -71,7 +71,7 @@ enum IFOHarness: FuzzHarness {
 }
 
 /// A DVD NAV pack (PCI + DSI), one 2048-byte sector.
-enum NavPackHarness: FuzzHarness {
+enum NavPackHarness: FuzzHarnessBody {
   static let name = "navpack"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     _ = try? DVDNavigationPack(sector: [UInt8](bytes), at: 0)

@@ -1,7 +1,7 @@
 @_spi(Formats) import DiscKit
 
 /// A BD-J object (BDMV/BDJO/xxxxx.bdjo).
-enum BDJOHarness: FuzzHarness {
+enum BDJOHarness: FuzzHarnessBody {
   static let name = "bdjo"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     _ = try? BDJObject(bytes: [UInt8](bytes))
@@ -11,7 +11,7 @@ enum BDJOHarness: FuzzHarness {
 /// A JAR (zip) file and its members, inflated with a 1 MiB limit. Input not starting with `PK`
 /// is taken as the DEFLATE data of a one-member archive, so the inflater sees the fuzzer's bytes
 /// directly.
-enum JARHarness: FuzzHarness {
+enum JARHarness: FuzzHarnessBody {
   static let name = "jar"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     var limits = ParsingLimits()
@@ -40,7 +40,7 @@ enum JARHarness: FuzzHarness {
 }
 
 /// A Java class file's constant pool.
-enum ClassHarness: FuzzHarness {
+enum ClassHarness: FuzzHarnessBody {
   static let name = "class"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     _ = try? JavaClassFile(bytes: [UInt8](bytes))

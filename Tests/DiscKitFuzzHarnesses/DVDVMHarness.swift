@@ -8,7 +8,7 @@
 /// disc: the main-feature search runs on it (title domain, navigation timer edges, every `rnd`
 /// outcome, button groups), with small limits. The PCI button parser (groups included) is fuzzed
 /// by the navpack harness.
-enum DVDVMHarness: FuzzHarness {
+enum DVDVMHarness: FuzzHarnessBody {
   static let name = "dvdvm"
   static func run(_ bytes: UnsafeRawBufferPointer) {
     let array = [UInt8](bytes)

@@ -17,23 +17,24 @@ import DiscKit
 /// Every sector no record names reads as zeros; a later record for the same sector replaces an
 /// earlier one; records past the image size are ignored; a record cut short by the end of the input
 /// keeps the bytes that are there. `Tests/Fuzz/sparse-image.py` turns a real image into this form
-/// (its non-zero metadata sectors) and back. One file serves the harnesses and the tests that
-/// replay the kept inputs: `Tests/Fuzz/Sources/disckit-fuzz/SparseImage.swift` is a symbolic link
-/// to this one. The input is copied (one copy of a few KiB per fuzz execution).
-struct SparseImage: ByteSource {
+/// (its non-zero metadata sectors) and back; `SparseImageTests` checks that an image in this form
+/// lists what the whole image lists. The input is copied (one copy of a few KiB per fuzz
+/// execution).
+package struct SparseImage: ByteSource {
   static let sectorSize = 2048
   /// 8 GiB: large enough for any address a UDF or ISO 9660 structure can name in practice, small
   /// enough that sizes computed from it stay far from overflow.
   static let maximumSectors: UInt32 = 1 << 22
 
-  let size: Int64
+  package let size: Int64
   /// The sectors given, in ascending order, and where each one's bytes are in `input` (the rest
   /// of the sector reads as zeros).
   private let sectors: [UInt32]
   private let spans: [(start: Int, length: Int)]
   private let input: [UInt8]
 
-  init(_ input: UnsafeRawBufferPointer) {
+  /// The image `input` encodes.
+  package init(_ input: UnsafeRawBufferPointer) {
     func u32(_ at: Int) -> UInt32 {
       (0..<4).reduce(UInt32(0)) { $0 | UInt32(input[at + $1]) << (8 * UInt32($1)) }
     }
@@ -81,7 +82,9 @@ struct SparseImage: ByteSource {
     return low < sectors.count && sectors[low] == sector ? low : nil
   }
 
-  func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
+  package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
+    throws(DiscKitError) -> Int
+  {
     guard offset >= 0 else {
       throw DiscKitError(.invalidArgument, "sparse image", at: offset, "negative offset")
     }

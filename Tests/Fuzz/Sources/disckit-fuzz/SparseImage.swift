@@ -1,1 +1,0 @@
-../../../DiscKitTests/Fuzz/SparseImage.swift
