@@ -221,4 +221,26 @@ package enum BlurayScenarioDiscs {
       ], titles: 1)
     return disc
   }
+
+  // MARK: title choice
+
+  /// A feature (00001, one clip of an hour), an extra (00012, 40 minutes of another clip) and a
+  /// duplicate of the feature (00030), chapters every 5 minutes; no title plays any of them.
+  package static func duplicatedFeature() throws -> SyntheticBluray {
+    let disc = try SyntheticBluray()
+    try disc.clip("00001", SyntheticBluray.clipInfo(seconds: 4000))
+    try disc.clip("00002", SyntheticBluray.clipInfo(seconds: 3000))
+    let feature = [SyntheticBluray.item("00001", from: 0, to: 3600)]
+    try disc.playlist(
+      1, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature))
+    )
+    let extra = [SyntheticBluray.item("00002", from: 0, to: 2400)]
+    try disc.playlist(
+      12, MoviePlaylist(playItems: extra, marks: SyntheticBluray.marks(every: 300, items: extra)))
+    try disc.playlist(
+      30,
+      MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature)))
+    try disc.navigation(plays: [])
+    return disc
+  }
 }

@@ -11,32 +11,15 @@ import Testing
 ///
 /// Oracles: the source streams (where each one's first PCR lies in the concatenation, its video
 /// presentation by ffprobe, its frames decoded alone), libbluray (durations, clips, chapters,
-/// `bd_seek_time`, `bd_read`).
+/// `bd_seek_time`, `bd_read`). The clip information against the source streams alone is checked
+/// in DiscKitTests' suite of the same name.
 @Suite("Clips with several STC sequences")
 struct MultiSTCClipTests {
-  static func epochs(_ name: String) -> String { Fixtures.generated("epochs/" + name) }
-  static let ready =
-    Tool.has("ffmpeg") && Tool.has("ffprobe")
-    && FileManager.default.fileExists(atPath: epochs("bd-stc/BDMV/index.bdmv"))
-  static let missing = "needs ffmpeg, ffprobe and TestImages/scripts/make-epochs.sh output"
-  static let parts = ["e1", "e2", "e3"].map { epochs("clips/\($0).ts") }
-
-  static func disc() throws -> BlurayDisc {
-    try BlurayDisc(fileSystem: try FolderFileSystem(root: epochs("bd-stc")))
-  }
-
-  /// The first source packet of each part in the concatenation (where its tables, then its
-  /// first PCR, start the part's STC sequence).
-  static func partStarts() throws -> [UInt32] {
-    var result: [UInt32] = []
-    var base: UInt32 = 0
-    for part in parts {
-      result.append(base)
-      let size = try #require(try FileManager.default.attributesOfItem(atPath: part)[.size] as? Int)
-      base += UInt32(size / 188)
-    }
-    return result
-  }
+  static func epochs(_ name: String) -> String { EpochDiscs.path(name) }
+  static let ready = EpochDiscs.stcReady
+  static let missing = EpochDiscs.stcMissing
+  static let parts = EpochDiscs.stcParts
+  static func disc() throws -> BlurayDisc { try EpochDiscs.stcDisc() }
 
   /// The PTS of the first video PES (PID 0x1011) in 192-byte packets.
   static func firstVideoPTS(_ bytes: [UInt8]) -> Int64? {
@@ -50,27 +33,6 @@ struct MultiSTCClipTests {
       return (b[0] >> 1 & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 | b[3] << 7 | b[4] >> 1
     }
     return nil
-  }
-
-  @Test(.enabled(if: ready, "\(missing)"))
-  func clipInformationListsThreeSequences() throws {
-    let disc = try Self.disc()
-    let title = try disc.title(playlist: "00000.mpls")
-    let info = try #require(disc.clipInformation(title.clips[0].clipID))
-    let atc = try #require(info.sequence.atcSequences.first)
-    #expect(info.sequence.atcSequences.count == 1)
-    #expect(atc.stcSequences.map(\.spnSTCStart) == (try Self.partStarts()))
-    for (k, part) in Self.parts.enumerated() {
-      let shown = try ClipJoinProbe.presentation(part)
-      let stc = atc.stcSequences[k]
-      #expect(Int64(stc.presentationStartTime) == shown.lowerBound / 2, "STC \(k) start")
-      #expect(Int64(stc.presentationEndTime) == shown.upperBound / 2, "STC \(k) end")
-    }
-    // Title 1 plays the three sequences in order, each whole.
-    #expect(title.clips.map(\.stcID) == [0, 1, 2])
-    #expect(title.clips.map(\.inTime) == atc.stcSequences.map(\.presentationStartTime))
-    #expect(title.clips.map(\.outTime) == atc.stcSequences.map(\.presentationEndTime))
-    #expect(title.warnings.isEmpty, "\(title.warnings)")
   }
 
   @Test(.enabled(if: ready, "\(missing)"), arguments: [0, 1])
