@@ -1,12 +1,14 @@
 @_spi(Formats) import DiscKit
+import DiscKitAuthoringTestSupport
 import DiscKitReference
 import DiscKitTestSupport
 import Foundation
 import Testing
 
 /// `DiscTitle.byteSource(timeline:chapters:)` on the two-clip title of
-/// ``BlurayExtractionTests/makeDisc()`` (chapters at both items' in-times and 4 s into the first;
+/// ``FFmpegTwoClipBluray/make()`` (chapters at both items' in-times and 4 s into the first;
 /// the second item is non-seamless, so its range starts after its clip's first PSI packets).
+/// The DVD chapter ranges (no C library) are in DiscKitTests' suite of the same name.
 @Suite("Chapter ranges of a title's bytes")
 struct ChapterByteSourceTests {
   /// libbluray's `bd_read` after `bd_seek_chapter(A - 1)`, up to chapter B + 1's offset (the
@@ -14,7 +16,7 @@ struct ChapterByteSourceTests {
   /// the packets libbluray wipes).
   @Test(.enabled(if: Tool.has("ffmpeg"), "needs ffmpeg"))
   func originalTimelineIsWhatLibblurayReadsAfterSeekingToTheChapter() throws {
-    let (made, _, _) = try BlurayExtractionTests.makeDisc()
+    let (made, _, _) = try FFmpegTwoClipBluray.make()
     let title = try Disc.open(path: made.path).title(key: "00001")
     let bd = try Reference.Bluray(path: made.path)
     let info = try #require(bd.playlistInfo(1))
@@ -30,7 +32,7 @@ struct ChapterByteSourceTests {
         range.upperBound < info.chapters.count
         ? Int64(info.chapters[range.upperBound].offset) : Int64(bd.titleSize)
       let expected = Array(theirs[0..<Int(end - first)])
-      let ours = try BlurayExtractionTests.readAll(
+      let ours = try FFmpegTwoClipBluray.readAll(
         try title.byteSource(timeline: .original, chapters: range), chunk: 100_003)
       #expect(
         BlurayExtractionTests.equalAfterNormalising(ours: ours, libbluray: expected),
@@ -51,11 +53,11 @@ struct ChapterByteSourceTests {
   /// wiped, as libbluray's m2ts filter does), from the times the test wrote.
   @Test(.enabled(if: Tool.has("ffmpeg") && Tool.has("ffprobe"), "needs ffmpeg and ffprobe"))
   func chapterStartsWhereTheWholeTitlePlaysIt() throws {
-    let (made, a, b) = try BlurayExtractionTests.makeDisc()
+    let (made, a, b) = try FFmpegTwoClipBluray.make()
     let title = try Disc.open(path: made.path).title(key: "00001")
     func videoPTS(_ source: any ByteSource, _ name: String) throws -> [Int64] {
       let path = made.directory.file(name)
-      try Data(try BlurayExtractionTests.readAll(source, chunk: 1 << 20)).write(
+      try Data(try FFmpegTwoClipBluray.readAll(source, chunk: 1 << 20)).write(
         to: URL(fileURLWithPath: path))
       let probe = try Tool.run(
         "ffprobe",
@@ -79,37 +81,5 @@ struct ChapterByteSourceTests {
     let continuous = try #require(
       try videoPTS(try title.byteSource(timeline: .continuous, chapters: 3...3), "c.m2ts").min())
     #expect(continuous == expected, "chapter 3 from \(continuous), title plays it from \(expected)")
-  }
-
-  /// A DVD's chapter range on the original timeline is the chapters' cells
-  /// (``DVDDisc/byteSource(title:angle:chapters:)``, checked against libdvdread elsewhere), and on
-  /// the continuous timeline the same range of the whole title's continuous bytes.
-  @Test(
-    .enabled(
-      if: FileManager.default.fileExists(atPath: Fixtures.generated("epochs/dvd-epochs.iso")),
-      "run TestImages/scripts/make-all.sh"))
-  func dvdChapterRangeIsACutOfTheTitle() throws {
-    let disc = try Disc.open(path: Fixtures.generated("epochs/dvd-epochs.iso"))
-    var found: DVDDisc?
-    if case .dvd(let dvd) = disc.navigation { found = dvd }
-    let dvd = try #require(found, "a DVD")
-    let title = try disc.title(key: "1")
-    for range in [1...1, 2...3, 3...3, 1...3] {
-      let cells = try dvd.byteSource(title: 1, chapters: range)
-      let ours = try title.byteSource(timeline: .original, chapters: range)
-      #expect(
-        try ours.bytes(at: 0, count: Int(ours.size)) == cells.bytes(at: 0, count: Int(cells.size)))
-      let whole = try dvd.byteSource(title: 1)
-      let continuous = try title.byteSource(timeline: .continuous, chapters: range)
-      let all = try title.byteSource(timeline: .continuous)
-      let start = try #require(
-        (0..<whole.cellStarts.count).first {
-          (try? whole.bytes(at: whole.cellStarts[$0], count: 2048))
-            == (try? cells.bytes(at: 0, count: 2048))
-        }.map { whole.cellStarts[$0] })
-      #expect(
-        try continuous.bytes(at: 0, count: Int(continuous.size))
-          == all.bytes(at: start, count: Int(continuous.size)))
-    }
   }
 }
