@@ -7,7 +7,8 @@ import Testing
 
 /// `--main`, `--title N` and `--playlist P` resolved by the library (``TitleChoice``), with
 /// libbluray's title list on the same folder as the oracle of the parity numbering. The playlist
-/// names as users type them are checked in DiscKitAuthoringTests' suite of the same name.
+/// names as users type them and the DVD title numbers are checked in DiscKitAuthoringTests' and
+/// DiscKitTests' suites of the same name.
 @Suite("Title choice")
 struct TitleChoiceTests {
   /// The parity selection lists the titles libbluray lists and picks its main title. (The
@@ -39,23 +40,5 @@ struct TitleChoiceTests {
       #expect(try disc.title(.number(number)).key == entry.key)
     }
     #expect(throws: DiscKitError.self) { try disc.title(.number(3)) }
-  }
-
-  @Test(
-    .enabled(
-      if: FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc.iso")),
-      "run TestImages/scripts/make-all.sh"))
-  func dvdTitlesAreTheDiscsOwnNumbers() throws {
-    let disc = try Disc.open(path: Fixtures.generated("dvd-ntsc.iso"))
-    guard case .dvd(let dvd) = disc.navigation else {
-      Issue.record("dvd-ntsc is not a DVD")
-      return
-    }
-    for number in 1...dvd.titles.count {
-      #expect(try disc.title(.number(number)).key == String(number))
-      #expect(try dvd.titleNumber(.number(number)) == number)
-    }
-    #expect(try dvd.titleNumber(.main, selection: .lsdvd) == LsdvdTitleSelector.select(dvd))
-    #expect(throws: DiscKitError.self) { try disc.title(.playlist("1")) }
   }
 }

@@ -5,9 +5,9 @@ import Foundation
 import Testing
 
 /// The continuous timeline (`byteSource(timeline: .continuous)`) on the discs of
-/// TestImages/scripts/make-epochs.sh, judged by ffprobe (timestamps it reads), libbluray
-/// (playlist durations and chapters) and lsdvd (DVD title lengths). The checks that need neither
-/// C library nor lsdvd are in DiscKitTests' suite of the same name.
+/// TestImages/scripts/make-epochs.sh, judged by ffprobe (timestamps it reads) and libbluray
+/// (playlist durations and chapters). The checks that need no C library (ffprobe, lsdvd and the
+/// bytes alone) are in DiscKitTests' suite of the same name.
 @Suite("Continuous timeline")
 struct ContinuousTimelineTests {
   static func epochs(_ name: String) -> String { EpochDiscs.path(name) }
@@ -73,61 +73,4 @@ struct ContinuousTimelineTests {
       single.titleTime(ofPTS: (UInt64(clip.inTime) * 2 + 270_000) & TimestampField.mask, inClip: 0))
     #expect(after - before == 3_000_000_000)
   }
-
-  /// EP-map seek across the wrap: reading from each chapter's offset, ffprobe's first video frame
-  /// is the chapter's time on the continuous timeline.
-  @Test(.enabled(if: haveDiscs && haveFFprobe, Comment(rawValue: missing)))
-  func chapterSeekAcrossTheWrap() throws {
-    let disc = try BlurayDisc(disc: try DiscImage.open(path: Self.epochs("bd-wrap.iso")))
-    let dir = try TemporaryDirectory("timeline")
-    for playlist in ["00000.mpls", "00001.mpls"] {
-      let title = try disc.title(playlist: playlist)
-      let source = try title.byteSource(timeline: .continuous)
-      let base = UInt64(title.clips[0].inTime) * 2
-      #expect(title.chapters.count >= 4)
-      for chapter in title.chapters {
-        let offset = chapter.offset
-        #expect(offset == title.byteOffset(forTitleTime: UInt64(chapter.titleTime) * 2))
-        let bytes = try source.bytes(at: offset, count: Int(min(source.size - offset, 200_000)))
-        let path = dir.file("chapter.m2ts")
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let p = try EpochDiscs.probe(path)
-        let first = try #require(p.frames.first, "\(playlist) chapter \(chapter.index)")
-        let expected = (base + UInt64(chapter.titleTime) * 2) & TimestampField.mask
-        #expect(
-          UInt64(bitPattern: first) & TimestampField.mask == expected,
-          "\(playlist) chapter \(chapter.index + 1) at byte \(offset)")
-      }
-    }
-  }
-
-  // MARK: DVD
-
-  /// Cells from different VOB files (their timestamps restart): one timeline, as long as lsdvd
-  /// says.
-  @Test(
-    .enabled(
-      if: haveDiscs && haveFFprobe && Tool.has("lsdvd"),
-      "needs ffprobe, lsdvd and make-epochs.sh output"),
-    arguments: [1, 2])
-  func dvdTitlePlaysAsOneTimeline(_ number: Int) throws {
-    let path = Self.epochs("dvd-epochs.iso")
-    let disc = try DVDDisc(fileSystem: try DiscImage.open(path: path).fileSystem)
-    let lsdvd = try LsdvdOracle.run(path)
-    let track = try #require(lsdvd.tracks.first { $0.ix == number })
-    let seconds = try #require(Double(track.length))
-    let dir = try TemporaryDirectory("timeline")
-    let p = try EpochDiscs.probe(
-      try disc.byteSource(title: number, timeline: .continuous), in: dir, name: "title.vob")
-    // The NAV packets (stream 0, dvd_nav_packet) carry no timestamps ffprobe reports.
-    EpochDiscs.expectOneTimeline(
-      p, lasting: Int64((seconds * 90000).rounded()), "DVD title \(number)")
-    let original = try EpochDiscs.probe(
-      try disc.byteSource(title: number, timeline: .original), in: dir, name: "o.vob")
-    let back = original.timestamps.values.contains { ts in
-      zip(ts, ts.dropFirst()).contains { $1 < $0 }
-    }
-    #expect(back, "the original title restarts its timestamps")
-  }
-
 }
