@@ -15,16 +15,11 @@ import Testing
 /// streams alone are checked in DiscKitTests' suite of the same name.
 @Suite("Clips with several STC sequences")
 struct MultiSTCClipTests {
-  static func epochs(_ name: String) -> String { EpochDiscs.path(name) }
-  static let ready = EpochDiscs.stcReady
-  static let missing = EpochDiscs.stcMissing
-  static func disc() throws -> BlurayDisc { try EpochDiscs.stcDisc() }
-
-  @Test(.enabled(if: ready, "\(missing)"), arguments: [0, 1])
+  @Test(.enabled(if: EpochDiscs.stcReady, "\(EpochDiscs.stcMissing)"), arguments: [0, 1])
   func libblurayAgrees(_ playlist: Int) throws {
-    let disc = try Self.disc()
+    let disc = try EpochDiscs.stcDisc()
     let title = try disc.title(playlist: String(format: "%05d.mpls", playlist))
-    let bd = try Reference.Bluray(path: Self.epochs("bd-stc"))
+    let bd = try Reference.Bluray(path: EpochDiscs.path("bd-stc"))
     let info = try #require(bd.playlistInfo(playlist))
     #expect(UInt64(title.duration90k) == info.duration90k)
     #expect(title.clips.map { UInt64($0.inTime) * 2 } == info.clips.map(\.inTime90k))

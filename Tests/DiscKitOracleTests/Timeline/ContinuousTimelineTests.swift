@@ -10,21 +10,17 @@ import Testing
 /// bytes alone) are in DiscKitTests' suite of the same name.
 @Suite("Continuous timeline")
 struct ContinuousTimelineTests {
-  static func epochs(_ name: String) -> String { EpochDiscs.path(name) }
-  static let haveDiscs = EpochDiscs.haveDiscs
-  static let haveFFprobe = EpochDiscs.haveFFprobe
-  static let missing = EpochDiscs.missing
-
   // MARK: Blu-ray
 
   @Test(
-    .enabled(if: haveDiscs && haveFFprobe, Comment(rawValue: missing)),
+    .enabled(
+      if: EpochDiscs.haveDiscs && EpochDiscs.haveFFprobe, Comment(rawValue: EpochDiscs.missing)),
     arguments: [("bd-epochs", 0), ("bd-epochs", 1), ("bd-wrap", 0), ("bd-wrap", 1)])
   func blurayTitlePlaysAsOneTimeline(disc name: String, playlist: Int) throws {
-    let path = Self.epochs(name + ".iso")
+    let path = EpochDiscs.path(name + ".iso")
     let disc = try BlurayDisc(disc: try DiscImage.open(path: path))
     let title = try disc.title(playlist: String(format: "%05d.mpls", playlist))
-    let reference = try Reference.Bluray(path: Self.epochs(name))
+    let reference = try Reference.Bluray(path: EpochDiscs.path(name))
     let info = try #require(reference.playlistInfo(playlist))
     #expect(UInt64(title.duration90k) == info.duration90k)
     let dir = try TemporaryDirectory("timeline")
@@ -45,10 +41,10 @@ struct ContinuousTimelineTests {
   /// The clip across the 33-bit wrap: durations and chapters as libbluray computes them; the
   /// title's bytes are the whole clip (libbluray's EP-map search returns none of them); both
   /// playlists survive the smart selection.
-  @Test(.enabled(if: haveDiscs, Comment(rawValue: missing)))
+  @Test(.enabled(if: EpochDiscs.haveDiscs, Comment(rawValue: EpochDiscs.missing)))
   func wrappedClipAgainstLibbluray() throws {
-    let disc = try BlurayDisc(disc: try DiscImage.open(path: Self.epochs("bd-wrap.iso")))
-    let reference = try Reference.Bluray(path: Self.epochs("bd-wrap"))
+    let disc = try BlurayDisc(disc: try DiscImage.open(path: EpochDiscs.path("bd-wrap.iso")))
+    let reference = try Reference.Bluray(path: EpochDiscs.path("bd-wrap"))
     for playlist in 0...1 {
       let title = try disc.title(playlist: String(format: "%05d.mpls", playlist))
       let info = try #require(reference.playlistInfo(playlist))
@@ -59,7 +55,7 @@ struct ContinuousTimelineTests {
       #expect(title.clips.allSatisfy { $0.endPacket > $0.startPacket })
     }
     let single = try disc.title(playlist: "00000.mpls")
-    let m2ts = Self.epochs("bd-wrap/BDMV/STREAM/\(single.clips[0].clipID).m2ts")
+    let m2ts = EpochDiscs.path("bd-wrap/BDMV/STREAM/\(single.clips[0].clipID).m2ts")
     let fileSize = try #require(
       try FileManager.default.attributesOfItem(atPath: m2ts)[.size] as? Int64)
     #expect(single.size == fileSize)

@@ -10,21 +10,15 @@ import Testing
 /// DiscKitOracleTests' suite of the same name.
 @Suite("Clips with several STC sequences")
 struct MultiSTCClipTests {
-  static func epochs(_ name: String) -> String { EpochDiscs.path(name) }
-  static let ready = EpochDiscs.stcReady
-  static let missing = EpochDiscs.stcMissing
-  static let parts = EpochDiscs.stcParts
-  static func disc() throws -> BlurayDisc { try EpochDiscs.stcDisc() }
-
-  @Test(.enabled(if: ready, "\(missing)"))
+  @Test(.enabled(if: EpochDiscs.stcReady, "\(EpochDiscs.stcMissing)"))
   func clipInformationListsThreeSequences() throws {
-    let disc = try Self.disc()
+    let disc = try EpochDiscs.stcDisc()
     let title = try disc.title(playlist: "00000.mpls")
     let info = try #require(disc.clipInformation(title.clips[0].clipID))
     let atc = try #require(info.sequence.atcSequences.first)
     #expect(info.sequence.atcSequences.count == 1)
     #expect(atc.stcSequences.map(\.spnSTCStart) == (try EpochDiscs.stcPartStarts()))
-    for (k, part) in Self.parts.enumerated() {
+    for (k, part) in EpochDiscs.stcParts.enumerated() {
       let shown = try ClipJoinProbe.presentation(part)
       let stc = atc.stcSequences[k]
       #expect(Int64(stc.presentationStartTime) == shown.lowerBound / 2, "STC \(k) start")
@@ -53,11 +47,12 @@ struct MultiSTCClipTests {
 
   /// The continuous output: counters and PCR continuous, ffmpeg silent, and the frames of each
   /// part decoded alone from its in-time to its out-time (as ClipJoinTests judges joins).
-  @Test(.enabled(if: ready, "\(missing)"), arguments: [0, 1])
+  @Test(.enabled(if: EpochDiscs.stcReady, "\(EpochDiscs.stcMissing)"), arguments: [0, 1])
   func continuousOutputDecodesAsTheSources(_ playlist: Int) throws {
-    let disc = try Self.disc()
+    let disc = try EpochDiscs.stcDisc()
     let title = try disc.title(playlist: String(format: "%05d.mpls", playlist))
-    let sources = playlist == 0 ? Self.parts : [Self.epochs("clips/e1.ts")] + Self.parts
+    let sources =
+      playlist == 0 ? EpochDiscs.stcParts : [EpochDiscs.path("clips/e1.ts")] + EpochDiscs.stcParts
     let source = try title.byteSource(timeline: .continuous)
     let bytes = try source.bytes(at: 0, count: Int(source.size))
     #expect(ClipJoinProbe.continuityBreaks(bytes, packetSize: 192) == [])

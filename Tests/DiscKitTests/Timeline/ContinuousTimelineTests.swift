@@ -10,17 +10,14 @@ import Testing
 /// the same name.
 @Suite("Continuous timeline")
 struct ContinuousTimelineTests {
-  static func epochs(_ name: String) -> String { EpochDiscs.path(name) }
-  static let haveDiscs = EpochDiscs.haveDiscs
-  static let haveFFprobe = EpochDiscs.haveFFprobe
-  static let missing = EpochDiscs.missing
-
   // MARK: Blu-ray
 
   /// The original timeline of a multi-epoch title jumps (what the continuous one fixes).
-  @Test(.enabled(if: haveDiscs && haveFFprobe, Comment(rawValue: missing)))
+  @Test(
+    .enabled(
+      if: EpochDiscs.haveDiscs && EpochDiscs.haveFFprobe, Comment(rawValue: EpochDiscs.missing)))
   func originalTimelineJumps() throws {
-    let disc = try BlurayDisc(disc: try DiscImage.open(path: Self.epochs("bd-epochs.iso")))
+    let disc = try BlurayDisc(disc: try DiscImage.open(path: EpochDiscs.path("bd-epochs.iso")))
     let dir = try TemporaryDirectory("timeline")
     for playlist in ["00000.mpls", "00001.mpls"] {
       let title = try disc.title(playlist: playlist)
@@ -35,17 +32,17 @@ struct ContinuousTimelineTests {
 
   /// Any range read from any task equals the same range of one full read.
   @Test(
-    .enabled(if: haveDiscs, Comment(rawValue: missing)),
+    .enabled(if: EpochDiscs.haveDiscs, Comment(rawValue: EpochDiscs.missing)),
     arguments: ["bd-epochs:00000.mpls", "bd-epochs:00001.mpls", "bd-wrap:00001.mpls", "dvd:1"])
   func randomRangesEqualTheFullRead(_ which: String) async throws {
     let source: any ByteSource
     if which.hasPrefix("dvd") {
       let disc = try DVDDisc(
-        fileSystem: try DiscImage.open(path: Self.epochs("dvd-epochs.iso")).fileSystem)
+        fileSystem: try DiscImage.open(path: EpochDiscs.path("dvd-epochs.iso")).fileSystem)
       source = try disc.byteSource(title: 1, timeline: .continuous)
     } else {
       let parts = which.split(separator: ":").map(String.init)
-      let disc = try BlurayDisc(disc: try DiscImage.open(path: Self.epochs(parts[0] + ".iso")))
+      let disc = try BlurayDisc(disc: try DiscImage.open(path: EpochDiscs.path(parts[0] + ".iso")))
       source = try disc.title(playlist: parts[1]).byteSource(timeline: .continuous)
     }
     let full = try source.bytes(at: 0, count: Int(source.size))
@@ -76,9 +73,11 @@ struct ContinuousTimelineTests {
 
   /// EP-map seek across the wrap: reading from each chapter's offset, ffprobe's first video frame
   /// is the chapter's time on the continuous timeline.
-  @Test(.enabled(if: haveDiscs && haveFFprobe, Comment(rawValue: missing)))
+  @Test(
+    .enabled(
+      if: EpochDiscs.haveDiscs && EpochDiscs.haveFFprobe, Comment(rawValue: EpochDiscs.missing)))
   func chapterSeekAcrossTheWrap() throws {
-    let disc = try BlurayDisc(disc: try DiscImage.open(path: Self.epochs("bd-wrap.iso")))
+    let disc = try BlurayDisc(disc: try DiscImage.open(path: EpochDiscs.path("bd-wrap.iso")))
     let dir = try TemporaryDirectory("timeline")
     for playlist in ["00000.mpls", "00001.mpls"] {
       let title = try disc.title(playlist: playlist)
@@ -107,11 +106,11 @@ struct ContinuousTimelineTests {
   /// says.
   @Test(
     .enabled(
-      if: haveDiscs && haveFFprobe && Tool.has("lsdvd"),
+      if: EpochDiscs.haveDiscs && EpochDiscs.haveFFprobe && Tool.has("lsdvd"),
       "needs ffprobe, lsdvd and make-epochs.sh output"),
     arguments: [1, 2])
   func dvdTitlePlaysAsOneTimeline(_ number: Int) throws {
-    let path = Self.epochs("dvd-epochs.iso")
+    let path = EpochDiscs.path("dvd-epochs.iso")
     let disc = try DVDDisc(fileSystem: try DiscImage.open(path: path).fileSystem)
     let lsdvd = try LsdvdOracle.run(path)
     let track = try #require(lsdvd.tracks.first { $0.ix == number })
@@ -134,11 +133,11 @@ struct ContinuousTimelineTests {
 
   /// A clip shorter than its clip information: a typed error naming the stream file, for both
   /// timelines.
-  @Test(.enabled(if: haveDiscs, Comment(rawValue: missing)))
+  @Test(.enabled(if: EpochDiscs.haveDiscs, Comment(rawValue: EpochDiscs.missing)))
   func clipShorterThanItsClipInformation() throws {
     let dir = try TemporaryDirectory("timeline")
     let copy = dir.file("disc")
-    try FileManager.default.copyItem(atPath: Self.epochs("bd-epochs"), toPath: copy)
+    try FileManager.default.copyItem(atPath: EpochDiscs.path("bd-epochs"), toPath: copy)
     let stream = copy + "/BDMV/STREAM/00001.m2ts"
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stream))
     try handle.truncate(atOffset: 192 * 100)
