@@ -33,6 +33,23 @@ public enum Fixtures {
     (realData ?? URL(fileURLWithPath: "/nonexistent")).appendingPathComponent(relative).path
   }
 
+  /// The files under `directory` of the real-data corpus whose lowercased paths end with one of
+  /// `suffixes`, sorted; none when the corpus is absent.
+  public static func realFiles(under directory: String, withSuffixes suffixes: [String])
+    -> [String]
+  {
+    guard let root = Fixtures.realData?.appendingPathComponent(directory),
+      let walker = FileManager.default.enumerator(atPath: root.path)
+    else { return [] }
+    var out: [String] = []
+    while let path = walker.nextObject() as? String {
+      if suffixes.contains(where: { path.lowercased().hasSuffix($0) }) {
+        out.append(root.appendingPathComponent(path).path)
+      }
+    }
+    return out.sorted()
+  }
+
   /// A generated test image by name, e.g. `generated("iso9660-joliet.iso")`.
   public static func generated(_ name: String) -> String {
     generated.appendingPathComponent(name).path

@@ -5,20 +5,13 @@ import DiscKitTestSupport
 import Foundation
 import Testing
 
-/// Every real playlist and clip information file parses exactly when libbluray parses it.
+/// Every real playlist and clip information file parses exactly when libbluray parses it. The
+/// index and movie object files (no libbluray comparison) are in DiscKitTests' suite of the same
+/// name.
 @Suite("BDMV parsing on real discs")
 struct BDMVParsingTests {
   static func files(withExtensions exts: [String]) -> [String] {
-    guard let root = Fixtures.realData?.appendingPathComponent("bluray"),
-      let walker = FileManager.default.enumerator(atPath: root.path)
-    else { return [] }
-    var out: [String] = []
-    while let path = walker.nextObject() as? String {
-      if exts.contains(where: { path.lowercased().hasSuffix($0) }) {
-        out.append(root.appendingPathComponent(path).path)
-      }
-    }
-    return out.sorted()
+    Fixtures.realFiles(under: "bluray", withSuffixes: exts)
   }
 
   @Test(needsRealData)
@@ -79,23 +72,5 @@ struct BDMVParsingTests {
         #expect(theirs == nil, "\(path): libbluray parses it, DiscKit says \(error)")
       }
     }
-  }
-
-  @Test(needsRealData)
-  func indexAndMovieObjectsParse() throws {
-    for path in Self.files(withExtensions: ["index.bdmv"]) {
-      let index = try BDMVIndex(
-        bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: path)
-      #expect(!index.titles.isEmpty || index.firstPlay != .none, "\(path)")
-    }
-    var played = 0
-    for path in Self.files(withExtensions: ["movieobject.bdmv"]) {
-      let objects = try MovieObjectFile(
-        bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), name: path)
-      for i in objects.objects.indices {
-        played += objects.playlists(reachableFrom: i).playlists.count
-      }
-    }
-    #expect(played > 0)
   }
 }

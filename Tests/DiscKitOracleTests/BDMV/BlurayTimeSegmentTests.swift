@@ -7,6 +7,7 @@ import Testing
 
 /// Each clip's GStreamer segment puts the clip's in-time at the title time libbluray reports for
 /// that clip (`BLURAY_CLIP_INFO.start_time`), so PTS from every clip's epoch land on one timeline.
+/// The C-free check is in DiscKitTests' suite of the same name.
 @Suite("Blu-ray clip segments")
 struct BlurayTimeSegmentTests {
   @Test(needsRealData)
@@ -43,13 +44,5 @@ struct BlurayTimeSegmentTests {
       }
     }
     #expect(clipsChecked > 200)
-  }
-
-  @Test func brokenPlayItemHasNoSegment() throws {
-    let clip = BlurayTitle.Clip(
-      index: 0, clipID: "00001", streamFileName: "00001.m2ts", angle: 0, inTime: 9_000, outTime: 10,
-      stcID: 0, connectionCondition: 1, startPacket: 0, endPacket: 0, titlePacket: 0, titleTime: 0,
-      hasClipInformation: false, stillMode: 0, stillTime: 0)
-    #expect(clip.timeSegment == nil)
   }
 }

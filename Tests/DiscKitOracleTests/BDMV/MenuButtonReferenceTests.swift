@@ -16,7 +16,7 @@ import Testing
 /// from the menu's state).
 @Suite("Menu buttons against libbluray's graphics controller")
 struct MenuButtonReferenceTests {
-  typealias N = NavigationScenarioTests
+  typealias S = BlurayScenarioDiscs
   typealias C = NavigationCommand
 
   static let menuPlaylist = 50
@@ -100,8 +100,8 @@ struct MenuButtonReferenceTests {
   /// The flood, the menu clip (32 packets, one a second), the navigation: First Play goes to the
   /// Top Menu, which plays the menu; object 3 plays GPR7; title 2 plays 830.
   static func disc(selected: UInt16) throws -> SyntheticBluray {
-    let disc = try N.baseDisc()
-    try N.flood(disc, count: 40, real: 812, seed: 3)
+    let disc = try S.baseDisc()
+    try S.flood(disc, count: 40, real: 812, seed: 3)
     try disc.clip("00050", SyntheticBluray.clipInfo(seconds: 32, packetsPerSecond: 1))
     var stn = SyntheticBluray.standardStreams
     stn.interactiveGraphics = [PlaylistStream(pid: 0x1400, codingType: 0x91, language: "eng")]
@@ -117,17 +117,7 @@ struct MenuButtonReferenceTests {
       [.playPlaylist(.gpr(7)), .jumpTitle(.immediate(0))],
       [.playPlaylist(.immediate(830)), .jumpTitle(.immediate(0))],
     ]
-    let index = BDMVIndex(
-      firstPlay: .hdmv(movieObject: 0, playbackType: 0),
-      topMenu: .hdmv(movieObject: 1, playbackType: 1),
-      titles: [
-        .init(object: .hdmv(movieObject: 2, playbackType: 0)),
-        .init(object: .hdmv(movieObject: 4, playbackType: 0)),
-      ])
-    try disc.write("BDMV/index.bdmv", index.serialize())
-    try disc.write(
-      "BDMV/MovieObject.bdmv",
-      MovieObjectFile(objects: objects.map { .init(commands: $0) }).serialize())
+    try S.navigation(disc, objects, titleObjects: [2, 4])
     return disc
   }
 

@@ -11,73 +11,15 @@ import Testing
 ///
 /// Oracles: the source streams (where each one's first PCR lies in the concatenation, its video
 /// presentation by ffprobe, its frames decoded alone), libbluray (durations, clips, chapters,
-/// `bd_seek_time`, `bd_read`).
+/// `bd_seek_time`, `bd_read`). The clip information and the continuous output against the source
+/// streams alone are checked in DiscKitTests' suite of the same name.
 @Suite("Clips with several STC sequences")
 struct MultiSTCClipTests {
-  static func epochs(_ name: String) -> String { Fixtures.generated("epochs/" + name) }
-  static let ready =
-    Tool.has("ffmpeg") && Tool.has("ffprobe")
-    && FileManager.default.fileExists(atPath: epochs("bd-stc/BDMV/index.bdmv"))
-  static let missing = "needs ffmpeg, ffprobe and TestImages/scripts/make-epochs.sh output"
-  static let parts = ["e1", "e2", "e3"].map { epochs("clips/\($0).ts") }
-
-  static func disc() throws -> BlurayDisc {
-    try BlurayDisc(fileSystem: try FolderFileSystem(root: epochs("bd-stc")))
-  }
-
-  /// The first source packet of each part in the concatenation (where its tables, then its
-  /// first PCR, start the part's STC sequence).
-  static func partStarts() throws -> [UInt32] {
-    var result: [UInt32] = []
-    var base: UInt32 = 0
-    for part in parts {
-      result.append(base)
-      let size = try #require(try FileManager.default.attributesOfItem(atPath: part)[.size] as? Int)
-      base += UInt32(size / 188)
-    }
-    return result
-  }
-
-  /// The PTS of the first video PES (PID 0x1011) in 192-byte packets.
-  static func firstVideoPTS(_ bytes: [UInt8]) -> Int64? {
-    for p in stride(from: 4, to: bytes.count - 187, by: 192) where bytes[p] == 0x47 {
-      guard Int(bytes[p + 1] & 0x1F) << 8 | Int(bytes[p + 2]) == 0x1011, bytes[p + 1] & 0x40 != 0
-      else { continue }
-      var q = p + 4
-      if bytes[p + 3] & 0x20 != 0 { q += 1 + Int(bytes[p + 4]) }
-      guard q + 14 <= p + 188, bytes[q + 7] & 0x80 != 0 else { continue }
-      let b = bytes[(q + 9)..<(q + 14)].map(Int64.init)
-      return (b[0] >> 1 & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 | b[3] << 7 | b[4] >> 1
-    }
-    return nil
-  }
-
-  @Test(.enabled(if: ready, "\(missing)"))
-  func clipInformationListsThreeSequences() throws {
-    let disc = try Self.disc()
-    let title = try disc.title(playlist: "00000.mpls")
-    let info = try #require(disc.clipInformation(title.clips[0].clipID))
-    let atc = try #require(info.sequence.atcSequences.first)
-    #expect(info.sequence.atcSequences.count == 1)
-    #expect(atc.stcSequences.map(\.spnSTCStart) == (try Self.partStarts()))
-    for (k, part) in Self.parts.enumerated() {
-      let shown = try ClipJoinProbe.presentation(part)
-      let stc = atc.stcSequences[k]
-      #expect(Int64(stc.presentationStartTime) == shown.lowerBound / 2, "STC \(k) start")
-      #expect(Int64(stc.presentationEndTime) == shown.upperBound / 2, "STC \(k) end")
-    }
-    // Title 1 plays the three sequences in order, each whole.
-    #expect(title.clips.map(\.stcID) == [0, 1, 2])
-    #expect(title.clips.map(\.inTime) == atc.stcSequences.map(\.presentationStartTime))
-    #expect(title.clips.map(\.outTime) == atc.stcSequences.map(\.presentationEndTime))
-    #expect(title.warnings.isEmpty, "\(title.warnings)")
-  }
-
-  @Test(.enabled(if: ready, "\(missing)"), arguments: [0, 1])
+  @Test(.enabled(if: EpochDiscs.stcReady, "\(EpochDiscs.stcMissing)"), arguments: [0, 1])
   func libblurayAgrees(_ playlist: Int) throws {
-    let disc = try Self.disc()
+    let disc = try EpochDiscs.stcDisc()
     let title = try disc.title(playlist: String(format: "%05d.mpls", playlist))
-    let bd = try Reference.Bluray(path: Self.epochs("bd-stc"))
+    let bd = try Reference.Bluray(path: EpochDiscs.path("bd-stc"))
     let info = try #require(bd.playlistInfo(playlist))
     #expect(UInt64(title.duration90k) == info.duration90k)
     #expect(title.clips.map { UInt64($0.inTime) * 2 } == info.clips.map(\.inTime90k))
@@ -106,70 +48,5 @@ struct MultiSTCClipTests {
     let ours = try original.bytes(at: 0, count: Int(original.size))
     #expect(ours.count == theirs.count)
     #expect(BlurayExtractionTests.equalAfterNormalising(ours: ours, libbluray: theirs))
-  }
-
-  /// The continuous output: counters and PCR continuous, ffmpeg silent, and the frames of each
-  /// part decoded alone from its in-time to its out-time (as ClipJoinTests judges joins).
-  @Test(.enabled(if: ready, "\(missing)"), arguments: [0, 1])
-  func continuousOutputDecodesAsTheSources(_ playlist: Int) throws {
-    let disc = try Self.disc()
-    let title = try disc.title(playlist: String(format: "%05d.mpls", playlist))
-    let sources = playlist == 0 ? Self.parts : [Self.epochs("clips/e1.ts")] + Self.parts
-    let source = try title.byteSource(timeline: .continuous)
-    let bytes = try source.bytes(at: 0, count: Int(source.size))
-    #expect(ClipJoinProbe.continuityBreaks(bytes, packetSize: 192) == [])
-    let pcrs = ClipJoinProbe.pcrs(bytes, packetSize: 192)
-    let steps = zip(pcrs, pcrs.dropFirst()).map { ($1 - $0) & 0x1_FFFF_FFFF }
-    #expect(!pcrs.isEmpty && steps.allSatisfy { $0 <= 9000 })
-    let dir = try TemporaryDirectory("multi-stc")
-    let path = dir.file("title.m2ts")
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    #expect(try ClipJoinProbe.ffmpegWarnings(path) == "")
-    // Time seek on the continuous timeline: the stream from `start` begins at the last key frame
-    // of the sources at or before that title time (ffprobe's key-frame flags), on the title clock
-    // (the first part's presentation start plus the title time).
-    var keyFrames: [Int64] = []
-    var itemStart: Int64 = 0
-    for clip in sources {
-      let shown = try ClipJoinProbe.presentation(clip)
-      let run = try Tool.run(
-        "ffprobe",
-        [
-          "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags", "-of",
-          "csv=p=0", clip,
-        ])
-      for line in run.text.split(separator: "\n") {
-        let f = line.split(separator: ",")
-        if f.count >= 2, f[1].contains("K"), let pts = Int64(f[0]) {
-          keyFrames.append(itemStart + pts - shown.lowerBound)
-        }
-      }
-      itemStart += shown.upperBound - shown.lowerBound
-    }
-    let origin = try ClipJoinProbe.presentation(sources[0]).lowerBound
-    let wrapped = try DiscTitle(bluray: title)
-    for seconds in [1.0, 4.3, 5.5, 9.2, 12.7] where seconds * 90_000 < Double(itemStart) {
-      let from = try wrapped.byteSource(
-        timeline: .continuous, startingAt: MediaTime(seconds: seconds))
-      let head = try from.bytes(at: 0, count: Int(min(from.size, 1 << 20)))
-      let pts = Self.firstVideoPTS(head)
-      let key = keyFrames.filter { Double($0) <= seconds * 90_000 }.max() ?? 0
-      #expect(pts == origin + key, "\(playlist) start \(seconds) s")
-    }
-    for (map, copy) in [("0:v:0", false), ("0:a:0", true)] {
-      var expected: [String] = []
-      for (i, clip) in sources.enumerated() {
-        let shown = try ClipJoinProbe.presentation(clip)
-        let from = i == 0 ? Int64.min : shown.lowerBound
-        let to = i == sources.count - 1 ? Int64.max : shown.upperBound
-        let starts = copy ? try ClipJoinProbe.audioPESTimes(clip) : []
-        expected += try ClipJoinProbe.frames(clip, map, copy: copy).filter { frame in
-          let pes = starts.last { $0 <= frame.pts90k } ?? frame.pts90k
-          return pes >= from && pes < to
-        }.map(\.hash)
-      }
-      let ours = try ClipJoinProbe.frames(path, map, copy: copy).map(\.hash)
-      #expect(ours == expected, "\(playlist) \(map)")
-    }
   }
 }

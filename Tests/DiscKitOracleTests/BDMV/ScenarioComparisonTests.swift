@@ -1,7 +1,7 @@
 @_spi(Formats) import DiscKit
 @_spi(Formats) import DiscKitAuthoring
-@_spi(Formats) import DiscKitReference
 import DiscKitAuthoringTestSupport
+@_spi(Formats) import DiscKitReference
 import DiscKitTestSupport
 import Foundation
 import Testing
@@ -15,8 +15,7 @@ import Testing
 /// prints the comparison as a Markdown table (the README's).
 @Suite("Scenario discs: DiscKit, libbluray and the longest rule")
 struct ScenarioComparisonTests {
-  typealias N = NavigationScenarioTests
-  typealias C = NavigationCommand
+  typealias S = BlurayScenarioDiscs
 
   /// One scenario disc: what it models, the disc, its feature, and whether the disc carries
   /// evidence for it (without, DiscKit must say `ambiguous`).
@@ -31,32 +30,14 @@ struct ScenarioComparisonTests {
 
   /// A permutation flood of 40 orders; title 1 computes the real order's number in a register.
   static func computedFlood() throws -> Scenario {
-    let disc = try N.baseDisc()
-    try N.flood(disc, count: 40, real: 823, seed: 23)
-    try N.navigation(
-      disc,
-      [
-        N.intro, N.menuLoop,
-        [
-          .set(.move, .gpr(10), .immediate(800)), .set(.add, .gpr(10), .immediate(23)),
-          .playPlaylist(.gpr(10)), .jumpTitle(.immediate(0)),
-        ],
-      ], titles: 1)
-    return Scenario(
+    Scenario(
       name: "Permutation flood (40 orders of 6 clips), the real order computed in a register",
-      disc: disc, feature: 823)
+      disc: try S.computedFlood(), feature: 823)
   }
 
-  /// A flood whose real order only a top-menu button reaches (button 2 is a phantom).
+  /// A flood whose real order only a top-menu button reaches (button 2, in a group of its own,
+  /// is a phantom).
   static func menuFlood() throws -> Scenario {
-    let disc = try N.baseDisc()
-    try N.flood(disc, count: 20, real: 812, seed: 7)
-    try disc.clip("00050", SyntheticBluray.clipInfo(seconds: 30))
-    var stn = SyntheticBluray.standardStreams
-    stn.interactiveGraphics = [PlaylistStream(pid: 0x1400, codingType: 0x91, language: "eng")]
-    var item = SyntheticBluray.item("00050", from: 0, to: 30)
-    item.streams = stn
-    try disc.playlist(50, MoviePlaylist(playItems: [item]))
     let composition = InteractiveComposition(pages: [
       IGPage(
         id: 0,
@@ -71,101 +52,45 @@ struct ScenarioComparisonTests {
           IGButtonOverlapGroup(defaultValidButton: 2, buttons: [IGButton(id: 2, commands: [.nop])]),
         ])
     ])
-    try disc.write(
-      "BDMV/STREAM/00050.m2ts",
-      IGStreamWriter.transportStream(
-        segments: [(0x18, composition.serialize()), (0x80, [])], pid: 0x1400))
-    try N.navigation(
-      disc,
-      [
-        [.jumpTitle(.immediate(0))], [.playPlaylist(.immediate(50)), .goto(.immediate(0))],
-        [.jumpTitle(.immediate(0))], [.playPlaylist(.gpr(7))],
-      ], titles: 1)
     return Scenario(
       name: "Permutation flood (20 orders) reached only through a top-menu button",
-      disc: disc, feature: 812)
+      disc: try S.menuFlood(composition), feature: 812)
   }
 
   /// The feature's clips reshuffled plus one extra clip: a minute longer than the feature.
   static func longerDecoy() throws -> Scenario {
-    let disc = try N.baseDisc()
-    try disc.playlist(
-      800, N.playlist(["00103", "00101", "00107", "00105", "00102", "00106", "00104"]))
-    try disc.playlist(801, N.playlist(N.featureOrder))
-    try N.navigation(
-      disc,
-      [
-        N.intro, N.menuLoop, [.callObject(.immediate(3)), .playPlaylist(.gpr(1))],
-        [.set(.move, .gpr(1), .immediate(801)), .resume],
-      ], titles: 1)
-    return Scenario(
+    Scenario(
       name: "Longer decoy: the feature's clips reshuffled plus one (a minute longer)",
-      disc: disc, feature: 801)
+      disc: try S.longerDecoy(), feature: 801)
   }
 
   /// A play-all loop: the feature three times over.
   static func loopComposite() throws -> Scenario {
-    let disc = try N.baseDisc()
-    try disc.playlist(900, N.playlist(N.featureOrder + N.featureOrder + N.featureOrder))
-    try disc.playlist(801, N.playlist(N.featureOrder))
-    try N.navigation(disc, [N.intro, N.menuLoop, [.playPlaylist(.immediate(801))]], titles: 1)
-    return Scenario(
-      name: "Loop composite: the feature's clips three times over", disc: disc, feature: 801)
+    Scenario(
+      name: "Loop composite: the feature's clips three times over",
+      disc: try S.playedFeature(loopComposite: true, richerTwin: false), feature: 801)
   }
 
   /// A composite replaying each feature clip from four in-times: 4x the footage, more bytes than
   /// the disc's stream files hold (sparse stream files as large as the clip information says).
   static func compositeLargerThanTheDisc() throws -> Scenario {
-    let disc = try N.baseDisc()
-    for id in N.featureOrder + ["00107", "00001", "00002"] {
-      let seconds = id >= "00100" ? 60 : 30
-      let url = disc.directory.url.appendingPathComponent("BDMV/STREAM/\(id).m2ts")
-      FileManager.default.createFile(atPath: url.path, contents: nil)
-      let handle = try FileHandle(forWritingTo: url)
-      try handle.truncate(atOffset: UInt64(seconds * 1000 * 192))
-      try handle.close()
-    }
-    var items: [PlayItem] = []
-    for id in N.featureOrder {
-      for start in 0..<4 { items.append(SyntheticBluray.item(id, from: start, to: 60)) }
-    }
-    try disc.playlist(901, MoviePlaylist(playItems: items))
-    try disc.playlist(801, N.playlist(N.featureOrder))
-    try N.navigation(disc, [N.intro, N.menuLoop, [.playPlaylist(.immediate(801))]], titles: 1)
-    return Scenario(
+    Scenario(
       name: "Loop composite larger than the disc (footage replayed at shifted in-times)",
-      disc: disc, feature: 801)
+      disc: try S.compositeLargerThanTheDisc(titlePlaysFeature: true), feature: 801)
   }
 
   /// Twins playing the same segments; the unplayed one carries an extra audio stream.
   static func streamTwins() throws -> Scenario {
-    let disc = try N.baseDisc()
-    try disc.playlist(801, N.playlist(N.featureOrder))
-    var richer = SyntheticBluray.standardStreams
-    richer.audio.append(
-      PlaylistStream(pid: 0x1101, codingType: 0x81, format: 3, rate: 1, language: "fra"))
-    try disc.playlist(802, N.playlist(N.featureOrder, streams: richer))
-    try N.navigation(disc, [N.intro, N.menuLoop, [.playPlaylist(.immediate(801))]], titles: 1)
-    return Scenario(
+    Scenario(
       name: "Twins differing in streams (the unplayed twin has one more audio track)",
-      disc: disc, feature: 801)
+      disc: try S.playedFeature(loopComposite: false, richerTwin: true), feature: 801)
   }
 
   /// One long clip without chapters, longer than the feature, that no title plays.
   static func chapterlessDecoy() throws -> Scenario {
-    let disc = try N.baseDisc()
-    try disc.clip("00200", SyntheticBluray.clipInfo(seconds: 500))
-    try disc.playlist(
-      700, MoviePlaylist(playItems: [SyntheticBluray.item("00200", from: 0, to: 500)], marks: []))
-    try disc.playlist(801, N.playlist(N.featureOrder))
-    try N.navigation(
-      disc,
-      [
-        [.playPlaylist(.immediate(10)), .jumpTitle(.immediate(2))], N.menuLoop,
-        [.jumpTitle(.immediate(0))], [.playPlaylist(.immediate(801)), .jumpTitle(.immediate(0))],
-      ], titles: 2)
-    return Scenario(
-      name: "Chapterless long decoy (one 500 s clip, no marks)", disc: disc, feature: 801)
+    Scenario(
+      name: "Chapterless long decoy (one 500 s clip, no marks)", disc: try S.chapterlessDecoy(),
+      feature: 801)
   }
 
   /// A UHD disc (version 0300 files, HEVC 2160p): a flood of 12 orders plus a longer decoy; the
@@ -176,7 +101,7 @@ struct ScenarioComparisonTests {
     video.dynamicRangeType = 1
     var stn = SyntheticBluray.standardStreams
     stn.video = [video]
-    for id in N.featureOrder + ["00107"] {
+    for id in S.featureOrder + ["00107"] {
       var info = SyntheticBluray.clipInfo(seconds: 60)
       info.version = .v0300
       info.program.programs[0].streams[0] = .init(
@@ -185,38 +110,24 @@ struct ScenarioComparisonTests {
     }
     for id in ["00001", "00002"] { try disc.clip(id, SyntheticBluray.clipInfo(seconds: 30)) }
     func uhdPlaylist(_ clips: [String]) -> MoviePlaylist {
-      var playlist = N.playlist(clips, streams: stn)
+      var playlist = S.playlist(clips, streams: stn)
       playlist.version = .v0300
       return playlist
     }
-    try disc.playlist(10, N.playlist(["00001"]))
-    try disc.playlist(11, N.playlist(["00002"]))
-    var rng = SeededRandom(seed: 4)
-    var seen: Set<[String]> = [N.featureOrder]
-    for number in 800..<812 {
-      var order = N.featureOrder
-      if number != 806 {
-        repeat { order.shuffle(using: &rng) } while !seen.insert(order).inserted
-      }
-      try disc.playlist(number, uhdPlaylist(order))
-    }
+    try disc.playlist(10, S.playlist(["00001"]))
+    try disc.playlist(11, S.playlist(["00002"]))
+    try S.flood(disc, count: 12, real: 806, seed: 4, make: uhdPlaylist)
     try disc.playlist(
       799, uhdPlaylist(["00105", "00107", "00101", "00106", "00103", "00104", "00102"]))
-    let index = BDMVIndex(
-      version: .v0300, firstPlay: .hdmv(movieObject: 0, playbackType: 0),
-      topMenu: .hdmv(movieObject: 1, playbackType: 1),
-      titles: [.init(object: .hdmv(movieObject: 2, playbackType: 0))])
-    try disc.write("BDMV/index.bdmv", index.serialize())
-    let objects: [[C]] = [
-      N.intro, N.menuLoop,
+    try S.navigation(
+      disc,
       [
-        .set(.move, .gpr(3), .immediate(6)), .set(.add, .gpr(3), .immediate(800)),
-        .playPlaylist(.gpr(3)), .jumpTitle(.immediate(0)),
-      ],
-    ]
-    try disc.write(
-      "BDMV/MovieObject.bdmv",
-      MovieObjectFile(objects: objects.map { .init(commands: $0) }).serialize())
+        S.intro, S.menuLoop,
+        [
+          .set(.move, .gpr(3), .immediate(6)), .set(.add, .gpr(3), .immediate(800)),
+          .playPlaylist(.gpr(3)), .jumpTitle(.immediate(0)),
+        ],
+      ], titleObjects: [2], version: .v0300)
     return Scenario(
       name: "UHD disc (HEVC 2160p HDR, version 0300): a 12-order flood and a longer decoy",
       disc: disc, feature: 806)
@@ -234,12 +145,9 @@ struct ScenarioComparisonTests {
 
   /// A flood of 30 orders and nothing on the disc that plays any of them.
   static func blindFlood() throws -> Scenario {
-    let disc = try N.baseDisc()
-    try N.flood(disc, count: 30, real: 812, seed: 12)
-    try N.navigation(disc, [N.intro, N.menuLoop, [.jumpTitle(.immediate(0))]], titles: 1)
-    return Scenario(
-      name: "Permutation flood (30 orders) with no evidence at all", disc: disc, feature: 812,
-      evidence: false)
+    Scenario(
+      name: "Permutation flood (30 orders) with no evidence at all", disc: try S.blindFlood(),
+      feature: 812, evidence: false)
   }
 
   static let builders: [@Sendable () throws -> Scenario] = [

@@ -9,15 +9,9 @@ import Testing
 struct DVDTimerRandomGroupReferenceTests {
   static let discs = ["dvd-menu-timer", "dvd-menu-timer-cut", "dvd-menu-random", "dvd-menu-decoy"]
 
-  static let haveDiscs = discs.allSatisfy {
-    FileManager.default.fileExists(atPath: Fixtures.generated($0) + "/VIDEO_TS/VIDEO_TS.IFO")
-  }
-
-  static let missing: Comment = "run TestImages/scripts/make-all.sh (make-dvd-menus.sh)"
-
-  static func open(_ name: String) throws -> DVDDisc {
-    try DVDDisc(fileSystem: try FolderFileSystem(root: Fixtures.generated(name)))
-  }
+  static let haveDiscs = discs.allSatisfy(DVDMenuDiscs.has)
+  static let missing = DVDMenuDiscs.missing
+  static func open(_ name: String) throws -> DVDDisc { try DVDMenuDiscs.open(name) }
 
   /// libdvdnav does not count the timer down: after the button it plays title 1 to its end and
   /// is back at the menu (title 1's post command) without title 2, where DiscKit's search goes

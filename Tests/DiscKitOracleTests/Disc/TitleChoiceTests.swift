@@ -1,52 +1,21 @@
 @_spi(Formats) import DiscKit
-import DiscKitReference
 import DiscKitAuthoringTestSupport
+import DiscKitReference
 import DiscKitTestSupport
 import Foundation
 import Testing
 
 /// `--main`, `--title N` and `--playlist P` resolved by the library (``TitleChoice``), with
-/// libbluray's title list on the same folder as the oracle of the parity numbering.
+/// libbluray's title list on the same folder as the oracle of the parity numbering. The playlist
+/// names as users type them and the DVD title numbers are checked in DiscKitAuthoringTests' and
+/// DiscKitTests' suites of the same name.
 @Suite("Title choice")
 struct TitleChoiceTests {
-  static func decoyDisc() throws -> SyntheticBluray {
-    let disc = try SyntheticBluray()
-    try disc.clip("00001", SyntheticBluray.clipInfo(seconds: 4000))
-    try disc.clip("00002", SyntheticBluray.clipInfo(seconds: 3000))
-    let feature = [SyntheticBluray.item("00001", from: 0, to: 3600)]
-    try disc.playlist(
-      1, MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature))
-    )
-    let extra = [SyntheticBluray.item("00002", from: 0, to: 2400)]
-    try disc.playlist(
-      12, MoviePlaylist(playItems: extra, marks: SyntheticBluray.marks(every: 300, items: extra)))
-    try disc.playlist(
-      30,
-      MoviePlaylist(playItems: feature, marks: SyntheticBluray.marks(every: 300, items: feature)))
-    try disc.navigation(plays: [])
-    return disc
-  }
-
-  @Test func playlistsAreNamedAsUsersTypeThem() throws {
-    let synthetic = try Self.decoyDisc()
-    let disc = try Disc.open(path: synthetic.path)
-    for text in ["00012.mpls", "00012.MPLS", "00012", "12"] {
-      #expect(try disc.title(.playlist(text)).key == "00012", "\(text)")
-    }
-    #expect(throws: DiscKitError.self) { try disc.title(.playlist("99")) }
-    let bluray = try BlurayDisc(fileSystem: try FolderFileSystem(root: synthetic.path))
-    #expect(bluray.playlistFile(matching: "12")?.name == "00012.mpls")
-    #expect(try bluray.title(.playlist("12")).name == "00012.mpls")
-    #expect(TitleChoice(title: 3, playlist: nil) == .number(3))
-    #expect(TitleChoice(title: nil, playlist: "800") == .playlist("800"))
-    #expect(TitleChoice(title: nil, playlist: nil) == .main)
-  }
-
   /// The parity selection lists the titles libbluray lists and picks its main title. (The
   /// numbers follow the enumeration order, which on a folder is the file system's `readdir`
   /// order for libbluray: only the set is compared.)
   @Test func numbersAndMainFollowLibblurayInParityMode() throws {
-    let synthetic = try Self.decoyDisc()
+    let synthetic = try BlurayScenarioDiscs.duplicatedFeature()
     let disc = try Disc.open(path: synthetic.path)
     let reference = try Reference.Bluray(path: synthetic.path)
     let count = reference.titleCount(flags: 3)
@@ -71,23 +40,5 @@ struct TitleChoiceTests {
       #expect(try disc.title(.number(number)).key == entry.key)
     }
     #expect(throws: DiscKitError.self) { try disc.title(.number(3)) }
-  }
-
-  @Test(
-    .enabled(
-      if: FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc.iso")),
-      "run TestImages/scripts/make-all.sh"))
-  func dvdTitlesAreTheDiscsOwnNumbers() throws {
-    let disc = try Disc.open(path: Fixtures.generated("dvd-ntsc.iso"))
-    guard case .dvd(let dvd) = disc.navigation else {
-      Issue.record("dvd-ntsc is not a DVD")
-      return
-    }
-    for number in 1...dvd.titles.count {
-      #expect(try disc.title(.number(number)).key == String(number))
-      #expect(try dvd.titleNumber(.number(number)) == number)
-    }
-    #expect(try dvd.titleNumber(.main, selection: .lsdvd) == LsdvdTitleSelector.select(dvd))
-    #expect(throws: DiscKitError.self) { try disc.title(.playlist("1")) }
   }
 }

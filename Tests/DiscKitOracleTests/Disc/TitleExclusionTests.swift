@@ -1,12 +1,13 @@
 @_spi(Formats) import DiscKit
-import DiscKitReference
 import DiscKitAuthoringTestSupport
+import DiscKitReference
 import DiscKitTestSupport
 import Foundation
 import Testing
 
 /// Exclusion reasons and warnings as the library reports them, on a synthetic decoy disc (with
 /// libbluray's title list on the same folder as the oracle of what is left out) and on real discs.
+/// The DVD reasons (no C library) are in DiscKitTests' suite of the same name.
 @Suite("Title exclusions and warnings")
 struct TitleExclusionTests {
   /// One playlist per Blu-ray reason: each is set aside with its case, and the titles document
@@ -68,30 +69,6 @@ struct TitleExclusionTests {
     #expect(rawReasons["00002.mpls"] == .duplicate(of: "00001.mpls"))
     #expect(rawReasons["00003.mpls"] == .repeatedSegments)
     #expect(rawReasons["00007.mpls"] == .unreadable(nil))
-  }
-
-  /// The DVD reasons the generated discs can produce, typed, with their summary categories.
-  @Test(
-    .enabled(
-      if: FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc.iso")),
-      "run TestImages/scripts/make-all.sh"))
-  func dvdReasonsOnGeneratedDiscs() throws {
-    let disc = try Disc.open(path: Fixtures.generated("dvd-ntsc.iso"))
-    guard case .dvd(let dvd) = disc.navigation else {
-      Issue.record("dvd-ntsc is not a DVD")
-      return
-    }
-    let list = try disc.titleList(selection: .lsdvd, includeExcluded: true)
-    let lsdvd = LsdvdTitleSelector.report(dvd)
-    let listed = Set(lsdvd.tracks.map(\.number))
-    for entry in list.entries {
-      let number = try #require(Int(entry.key))
-      #expect((entry.excluded == .skippedByLsdvd) == !listed.contains(number))
-    }
-    let smart = DVDSmartTitleSelector.select(dvd)
-    for (number, why) in smart.setAside {
-      #expect(!why.description.isEmpty && !why.category.isEmpty, "title \(number)")
-    }
   }
 
   /// Real Blu-ray metadata: libbluray (TITLES_FILTER_DUP_TITLE, then TITLES_RELEVANT) leaves out

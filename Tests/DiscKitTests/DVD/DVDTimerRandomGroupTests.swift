@@ -16,29 +16,13 @@ import Testing
 /// effect is checked against the authoring and the spec facts only.
 @Suite struct DVDTimerRandomGroupTests {
   static let discs = ["dvd-menu-timer", "dvd-menu-timer-cut", "dvd-menu-random", "dvd-menu-decoy"]
-  static let haveDiscs = discs.allSatisfy {
-    FileManager.default.fileExists(atPath: Fixtures.generated($0) + "/VIDEO_TS/VIDEO_TS.IFO")
-  }
-  static let missing: Comment = "run TestImages/scripts/make-all.sh (make-dvd-menus.sh)"
-
-  static func open(_ name: String) throws -> DVDDisc {
-    try DVDDisc(fileSystem: try FolderFileSystem(root: Fixtures.generated(name)))
-  }
-
-  static func emptyVM() -> DVDVirtualMachine {
-    DVDVirtualMachine(
-      program: DVDVirtualMachineProgram(
-        firstPlay: nil, titles: [], managerMenus: nil, titleSets: [:]),
-      limits: .init(links: 100, commands: 1000))
-  }
-
-  static func command(_ bytes: [UInt8]) -> DVDCommand {
-    DVDCommand(raw: bytes.reduce(0) { $0 << 8 | UInt64($1) })
-  }
+  static let haveDiscs = discs.allSatisfy(DVDMenuDiscs.has)
+  static let missing = DVDMenuDiscs.missing
+  static func open(_ name: String) throws -> DVDDisc { try DVDMenuDiscs.open(name) }
 
   /// JumpTT `title`: 30 02 00 00 00 tt 00 00.
   static func jumpTitle(_ title: UInt8) -> DVDCommand {
-    command([0x30, 0x02, 0, 0, 0, title, 0, 0])
+    DVDTestVM.command([0x30, 0x02, 0, 0, 0, title, 0, 0])
   }
 
   // MARK: the navigation timer
@@ -46,21 +30,21 @@ import Testing
   /// SetNVTMR with an immediate (52 00 ss ss pp pp 00 00) and a register operand (42 00 00 rr
   /// pp pp 00 00, dvd-replica's example "SetNVTMR timer=GPRM0, PGCN=1" is 42 00 00 00 00 01 00 00).
   @Test func setNVTMR() {
-    var vm = Self.emptyVM()
-    vm.execute(Self.command([0x52, 0, 0, 30, 0, 5, 0, 0]))
+    var vm = DVDTestVM.empty()
+    vm.execute(DVDTestVM.command([0x52, 0, 0, 30, 0, 5, 0, 0]))
     #expect(vm.registers.system[9] == 30 && vm.registers.system[10] == 5)
-    vm.execute(Self.command([0x71, 0, 0, 0, 0, 7, 0, 0]))  // GPRM0 = 7
-    vm.execute(Self.command([0x42, 0, 0, 0, 0, 1, 0, 0]))
+    vm.execute(DVDTestVM.command([0x71, 0, 0, 0, 0, 7, 0, 0]))  // GPRM0 = 7
+    vm.execute(DVDTestVM.command([0x42, 0, 0, 0, 0, 1, 0, 0]))
     #expect(vm.registers.system[9] == 7 && vm.registers.system[10] == 1)
     // SPRM 10's range is 1…32767: the PGC number spans bytes 4-5.
-    vm.execute(Self.command([0x52, 0, 0, 1, 0x01, 0x2C, 0, 0]))
+    vm.execute(DVDTestVM.command([0x52, 0, 0, 1, 0x01, 0x2C, 0, 0]))
     #expect(vm.registers.system[10] == 300)
   }
 
   /// The timer does not run outside the title domain (First Play here): no count-down, no expiry.
   @Test func timerPausesOutsideTitles() {
-    var vm = Self.emptyVM()
-    vm.execute(Self.command([0x52, 0, 0, 3, 0, 1, 0, 0]))
+    var vm = DVDTestVM.empty()
+    vm.execute(DVDTestVM.command([0x52, 0, 0, 3, 0, 1, 0, 0]))
     #expect(vm.advance(seconds: 10) == nil)
     #expect(vm.registers.system[9] == 3)
     #expect(vm.clock == 10)
@@ -97,7 +81,7 @@ import Testing
       program: DVDVirtualMachineProgram(disc: try Self.open("dvd-menu-timer-cut")))
     vm.start()
     vm.execute(Self.jumpTitle(1))
-    vm.execute(Self.command([0x52, 0, 0, 1, 0, 99, 0, 0]))
+    vm.execute(DVDTestVM.command([0x52, 0, 0, 1, 0, 99, 0, 0]))
     let expired = vm.advance(seconds: 3)
     let expiry = try #require(expired)
     #expect(!expiry.linked && expiry.programChain == 99)
@@ -133,9 +117,11 @@ import Testing
   @Test func randomIsExplored() {
     var warnings: [String] = []
     var budget = 10_000
-    let forks = DVDMainFeatureSearch.explore(Self.emptyVM(), budget: &budget, warnings: &warnings) {
+    let forks = DVDMainFeatureSearch.explore(
+      DVDTestVM.empty(), budget: &budget, warnings: &warnings
+    ) {
       vm in
-      vm.execute(Self.command([0x78, 0, 0, 0, 0, 4, 0, 0]))  // GPRM0 = rnd 4
+      vm.execute(DVDTestVM.command([0x78, 0, 0, 0, 0, 4, 0, 0]))  // GPRM0 = rnd 4
       return true
     }
     #expect(forks.map { $0.vm.registers.general[0] } == [1, 2, 3, 4])
@@ -147,10 +133,12 @@ import Testing
   @Test func randomPairsAreExplored() {
     var warnings: [String] = []
     var budget = 10_000
-    let forks = DVDMainFeatureSearch.explore(Self.emptyVM(), budget: &budget, warnings: &warnings) {
+    let forks = DVDMainFeatureSearch.explore(
+      DVDTestVM.empty(), budget: &budget, warnings: &warnings
+    ) {
       vm in
-      vm.execute(Self.command([0x78, 0, 0, 0, 0, 3, 0, 0]))
-      vm.execute(Self.command([0x78, 0, 0, 1, 0, 2, 0, 0]))
+      vm.execute(DVDTestVM.command([0x78, 0, 0, 0, 0, 3, 0, 0]))
+      vm.execute(DVDTestVM.command([0x78, 0, 0, 1, 0, 2, 0, 0]))
       return true
     }
     let pairs = Set(forks.map { [$0.vm.registers.general[0], $0.vm.registers.general[1]] })
@@ -162,11 +150,13 @@ import Testing
   @Test func largeRandomIsSampled() {
     var warnings: [String] = []
     var budget = 10_000
-    let forks = DVDMainFeatureSearch.explore(Self.emptyVM(), budget: &budget, warnings: &warnings) {
+    let forks = DVDMainFeatureSearch.explore(
+      DVDTestVM.empty(), budget: &budget, warnings: &warnings
+    ) {
       vm in
-      vm.execute(Self.command([0x78, 0, 0, 0, 0, 20, 0, 0]))
-      vm.execute(Self.command([0x78, 0, 0, 1, 0, 1, 0, 0]))
-      vm.execute(Self.command([0x78, 0, 0, 2, 0, 0, 0, 0]))
+      vm.execute(DVDTestVM.command([0x78, 0, 0, 0, 0, 20, 0, 0]))
+      vm.execute(DVDTestVM.command([0x78, 0, 0, 1, 0, 1, 0, 0]))
+      vm.execute(DVDTestVM.command([0x78, 0, 0, 2, 0, 0, 0, 0]))
       return true
     }
     #expect(forks.count == 1)
@@ -177,9 +167,9 @@ import Testing
 
   /// A planned outcome replaces the draw.
   @Test func plannedDraw() {
-    var vm = Self.emptyVM()
+    var vm = DVDTestVM.empty()
     vm.plannedDraws = [3]
-    vm.execute(Self.command([0x78, 0, 0, 5, 0, 6, 0, 0]))
+    vm.execute(DVDTestVM.command([0x78, 0, 0, 5, 0, 6, 0, 0]))
     #expect(vm.registers.general[5] == 3)
   }
 
@@ -227,11 +217,7 @@ import Testing
   /// button plays, and still picks title 5.
   @Test(.enabled(if: haveDiscs, missing))
   func otherGroupsAreExplored() throws {
-    let root = Fixtures.generated("dvd-menu-decoy") + "/VIDEO_TS/"
-    var files: [String: [UInt8]] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: root) {
-      files["/VIDEO_TS/" + name] = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + name)))
-    }
+    var files = try DVDMenuDiscs.files("dvd-menu-decoy")
     var vob = try #require(files["/VIDEO_TS/VIDEO_TS.VOB"])
     var patched = 0
     for start in stride(from: 0, to: vob.count - 2047, by: 2048) {
@@ -269,26 +255,9 @@ import Testing
   /// Seeded byte flips in the timer and random discs' IFOs and menu VOB: the search ends.
   @Test(.enabled(if: haveDiscs, missing), arguments: ["dvd-menu-timer", "dvd-menu-random"])
   func byteFlips(_ disc: String) throws {
-    let root = Fixtures.generated(disc) + "/VIDEO_TS/"
-    var files: [String: [UInt8]] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: root)
-    where name.hasSuffix(".IFO") || name.hasSuffix(".BUP") || name == "VIDEO_TS.VOB" {
-      files["/VIDEO_TS/" + name] = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + name)))
-    }
-    var seed: UInt64 = 23
-    func next() -> Int {
-      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int(seed >> 33)
-    }
-    let names = files.keys.sorted()
-    for _ in 0..<60 {
-      var copy = files
-      let name = names[next() % names.count]
-      guard var bytes = copy[name], !bytes.isEmpty else { continue }
-      let limit = name.hasSuffix(".VOB") ? min(bytes.count, 64 * 2048) : bytes.count
-      for _ in 0..<(1 + next() % 8) { bytes[next() % limit] ^= UInt8(1 + next() % 255) }
-      copy[name] = bytes
-      guard let disc = try? DVDDisc(fileSystem: MemoryFileSystem(files: copy)) else { continue }
+    let files = try DVDMenuDiscs.navigationFiles(disc)
+    DVDMenuDiscs.forEachByteFlip(of: files, seed: 23, rounds: 60) { copy in
+      guard let disc = try? DVDDisc(fileSystem: MemoryFileSystem(files: copy)) else { return }
       let result = DVDMainFeatureSearch.run(disc, limits: .init(menuStates: 50, cells: 2000))
       #expect(result.menuStates <= 50)
     }

@@ -63,24 +63,13 @@ import Testing
 
   // MARK: commands (encodings derived by hand from the command layout)
 
-  static func vm() -> DVDVirtualMachine {
-    DVDVirtualMachine(
-      program: DVDVirtualMachineProgram(
-        firstPlay: nil, titles: [], managerMenus: nil, titleSets: [:]),
-      limits: .init(links: 100, commands: 1000))
-  }
-
-  static func command(_ bytes: [UInt8]) -> DVDCommand {
-    DVDCommand(raw: bytes.reduce(0) { $0 << 8 | UInt64($1) })
-  }
-
   /// Set with an immediate operand: 0x70|op, 0, 0, register, value (16 bits), 0, 0.
   static func set(_ op: UInt8, _ reg: UInt8, _ value: UInt16) -> DVDCommand {
-    command([0x70 | op, 0, 0, reg, UInt8(value >> 8), UInt8(value & 0xFF), 0, 0])
+    DVDTestVM.command([0x70 | op, 0, 0, reg, UInt8(value >> 8), UInt8(value & 0xFF), 0, 0])
   }
 
   @Test func setOperators() {
-    var vm = Self.vm()
+    var vm = DVDTestVM.empty()
     vm.execute(Self.set(1, 0, 0xFFF0))  // mov
     vm.execute(Self.set(3, 0, 0x20))  // add saturates
     #expect(vm.registers.general[0] == 0xFFFF)
@@ -111,16 +100,16 @@ import Testing
     // swp GPRM10 <-> GPRM11 (register operand 0x0B in byte 5)
     vm.execute(Self.set(1, 10, 1))
     vm.execute(Self.set(1, 11, 2))
-    vm.execute(Self.command([0x62, 0, 0, 0x0A, 0, 0x0B, 0, 0]))
+    vm.execute(DVDTestVM.command([0x62, 0, 0, 0x0A, 0, 0x0B, 0, 0]))
     #expect(vm.registers.general[10] == 2 && vm.registers.general[11] == 1)
     // mov GPRM12 = SPRM 31 (0x9F): registers past 23 read 0
-    vm.execute(Self.command([0x61, 0, 0, 0x0C, 0, 0x9F, 0, 0]))
+    vm.execute(DVDTestVM.command([0x61, 0, 0, 0x0C, 0, 0x9F, 0, 0]))
     #expect(vm.registers.general[12] == 0)
   }
 
   @Test func rndIsDeterministic() {
-    var a = Self.vm()
-    var b = Self.vm()
+    var a = DVDTestVM.empty()
+    var b = DVDTestVM.empty()
     for _ in 0..<20 {
       a.execute(Self.set(8, 0, 1000))
       b.execute(Self.set(8, 0, 1000))
@@ -130,48 +119,48 @@ import Testing
 
   /// SetGPRMMD with the counter bit: the register then counts seconds of the simulated clock.
   @Test func counterMode() {
-    var vm = Self.vm()
-    vm.execute(Self.command([0x53, 0, 0, 5, 0, 0x81, 0, 0]))
+    var vm = DVDTestVM.empty()
+    vm.execute(DVDTestVM.command([0x53, 0, 0, 5, 0, 0x81, 0, 0]))
     #expect(vm.registers.counterMode[1])
     vm.clock += 10
-    vm.execute(Self.command([0x61, 0, 0, 0x02, 0, 0x01, 0, 0]))  // GPRM2 = GPRM1
+    vm.execute(DVDTestVM.command([0x61, 0, 0, 0x02, 0, 0x01, 0, 0]))  // GPRM2 = GPRM1
     #expect(vm.registers.general[2] == 15)
   }
 
   /// SetSystem: audio/subpicture/angle (SPRM 1-3) and the highlighted button (SPRM 8).
   @Test func setSystem() {
-    var vm = Self.vm()
-    vm.execute(Self.command([0x51, 0, 0, 0x82, 0x83, 0x81, 0, 0]))
+    var vm = DVDTestVM.empty()
+    vm.execute(DVDTestVM.command([0x51, 0, 0, 0x82, 0x83, 0x81, 0, 0]))
     #expect(
       vm.registers.system[1] == 2 && vm.registers.system[2] == 3 && vm.registers.system[3] == 1)
-    vm.execute(Self.command([0x56, 0, 0, 0, 0x0C, 0x00, 0, 0]))
+    vm.execute(DVDTestVM.command([0x56, 0, 0, 0, 0x0C, 0x00, 0, 0]))
     #expect(vm.registers.system[8] == 3 << 10)
   }
 
   /// Compare-and-branch: "if GPRM0 == 7 then mov GPRM1 = 1" as a set command with a compare.
   @Test func compareAndSet() {
-    var vm = Self.vm()
+    var vm = DVDTestVM.empty()
     vm.execute(Self.set(1, 0, 7))
     // group 3, immediate compare (bit 55), op == (2): byte1 = 0x80|0x20; compared register in
     // byte 2 (GPRM0); set register in byte 3; set value in bytes 4-5; compare value in bytes 6-7.
-    vm.execute(Self.command([0x71, 0xA0, 0x00, 0x01, 0x00, 0x01, 0x00, 0x07]))
+    vm.execute(DVDTestVM.command([0x71, 0xA0, 0x00, 0x01, 0x00, 0x01, 0x00, 0x07]))
     #expect(vm.registers.general[1] == 1)
-    vm.execute(Self.command([0x71, 0xA0, 0x00, 0x02, 0x00, 0x01, 0x00, 0x08]))
+    vm.execute(DVDTestVM.command([0x71, 0xA0, 0x00, 0x02, 0x00, 0x01, 0x00, 0x08]))
     #expect(vm.registers.general[2] == 0)
   }
 
   /// Goto 1 forever: the command budget stops the VM with a warning, in bounded time.
   @Test func commandLoopIsBounded() {
-    var vm = Self.vm()
-    vm.execute(Self.command([0x00, 0x01, 0, 0, 0, 0, 0, 0x01]))
+    var vm = DVDTestVM.empty()
+    vm.execute(DVDTestVM.command([0x00, 0x01, 0, 0, 0, 0, 0, 0x01]))
     #expect(vm.stopped)
     #expect(vm.warnings.contains { $0.contains("budget") })
   }
 
   /// JumpTT 99 on a disc without titles stops with a warning.
   @Test func jumpToMissingTitle() {
-    var vm = Self.vm()
-    vm.execute(Self.command([0x30, 0x02, 0, 0, 0, 99, 0, 0]))
+    var vm = DVDTestVM.empty()
+    vm.execute(DVDTestVM.command([0x30, 0x02, 0, 0, 0, 99, 0, 0]))
     #expect(vm.stopped)
     #expect(vm.warnings.contains { $0.contains("JumpTT 99") })
   }
@@ -179,26 +168,9 @@ import Testing
   /// Seeded byte flips in the IFOs and menu VOB of the decoy disc: the search always ends.
   @Test(.enabled(if: haveDiscs, missing))
   func byteFlips() throws {
-    let root = Fixtures.generated("dvd-menu-decoy") + "/VIDEO_TS/"
-    var files: [String: [UInt8]] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: root)
-    where name.hasSuffix(".IFO") || name.hasSuffix(".BUP") || name == "VIDEO_TS.VOB" {
-      files["/VIDEO_TS/" + name] = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + name)))
-    }
-    var seed: UInt64 = 19
-    func next() -> Int {
-      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int(seed >> 33)
-    }
-    let names = files.keys.sorted()
-    for _ in 0..<150 {
-      var copy = files
-      let name = names[next() % names.count]
-      guard var bytes = copy[name], !bytes.isEmpty else { continue }
-      let limit = name.hasSuffix(".VOB") ? min(bytes.count, 64 * 2048) : bytes.count
-      for _ in 0..<(1 + next() % 8) { bytes[next() % limit] ^= UInt8(1 + next() % 255) }
-      copy[name] = bytes
-      guard let disc = try? DVDDisc(fileSystem: MemoryFileSystem(files: copy)) else { continue }
+    let files = try DVDMenuDiscs.navigationFiles("dvd-menu-decoy")
+    DVDMenuDiscs.forEachByteFlip(of: files, seed: 19, rounds: 150) { copy in
+      guard let disc = try? DVDDisc(fileSystem: MemoryFileSystem(files: copy)) else { return }
       let result = DVDMainFeatureSearch.run(disc, limits: .init(menuStates: 50, cells: 2000))
       #expect(result.menuStates <= 50)
     }
@@ -209,11 +181,7 @@ import Testing
   /// cells' times, with a warning, and is still the menus' choice.
   @Test(.enabled(if: haveDiscs, missing))
   func cellOutsideTheVOBs() throws {
-    let root = Fixtures.generated("dvd-menu-decoy") + "/VIDEO_TS/"
-    var files: [String: [UInt8]] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: root) {
-      files["/VIDEO_TS/" + name] = try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + name)))
-    }
+    var files = try DVDMenuDiscs.files("dvd-menu-decoy")
     let vts = try DVDTitleSetInfo(bytes: try #require(files["/VIDEO_TS/VTS_01_0.IFO"]))
     let pgc = try vts.programChains.programChain(vts.partsOfTitles.titles[4][0].programChain)
     let cell = try #require(pgc.cellPlayback?.last)
