@@ -121,7 +121,7 @@ public struct StreamResponder: Sendable {
     return ResponseBody(contentLength: Int(range.count)) { writer in
       withExtendedLifetime(ticket) {}
       let chunks = try ByteChunks<ByteBuffer>(
-        source, range: range, chunkSize: chunkSize, executor: executor)
+        source, range: range, chunkSize: chunkSize, executor: executor, inMemoryFirst: true)
       var left = Int(range.count)
       for try await chunk in chunks {
         try await writer.write(chunk)

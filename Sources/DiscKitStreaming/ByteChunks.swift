@@ -65,15 +65,21 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
   let range: Range<Int64>
   let chunkSize: Int
   let executor: (any TaskExecutor)?
+  let inMemoryFirst: Bool
 
   /// The chunks of `range` of `source` (default: all of it), `chunkSize` bytes each (the last
   /// one possibly fewer), read on `executor` (`nil`: the global concurrent executor).
   ///
+  /// - Parameter inMemoryFirst: first try each read on the consumer's task under
+  ///   ``DiscKit/ResidentReads`` (page-cached bytes only), and go to `executor` only for a read
+  ///   that would wait for the disk: no hand-off per chunk while a disc is in memory. Only for
+  ///   sources that honour `ResidentReads` (DiscKit's file-backed sources: images, clips,
+  ///   titles); another source would block the consumer.
   /// - Throws: ``DiscKit/DiscKitError/Code/invalidArgument`` when `range` does not lie inside the
   ///   source.
   public init(
     _ source: any ByteSource, range: Range<Int64>? = nil, chunkSize: Int = 128 << 10,
-    executor: (any TaskExecutor)? = nil
+    executor: (any TaskExecutor)? = nil, inMemoryFirst: Bool = false
   ) throws(DiscKitError) {
     let range = range ?? 0..<source.size
     guard range.lowerBound >= 0, range.upperBound <= source.size else {
@@ -85,6 +91,7 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
     self.range = range
     self.chunkSize = Swift.max(1, chunkSize)
     self.executor = executor
+    self.inMemoryFirst = inMemoryFirst
   }
 
   /// An iterator from the start of the range.
@@ -95,8 +102,14 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
     let chunks: ByteChunks
     /// The first byte not yet asked of the source.
     var position: Int64
-    /// The read of the next chunk.
-    var pending: Task<Result<Buffer, DiscKitError>, Never>?
+    /// The read of the next chunk: done (in memory) or under way on the executor.
+    var pending: Pending?
+
+    /// A read done or under way.
+    enum Pending {
+      case done(Result<Buffer, DiscKitError>)
+      case reading(Task<Result<Buffer, DiscKitError>, Never>)
+    }
     /// The chunk handed out last; refilled by the read after next.
     var spare: Buffer?
     var started = false
@@ -112,34 +125,59 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
         started = true
         pending = startRead()
       }
-      guard let task = pending else { return nil }
-      let chunk = try await task.value.get()
+      let chunk: Buffer
+      switch pending {
+      case nil: return nil
+      case .done(let result): chunk = try result.get()
+      case .reading(let task): chunk = try await task.value.get()
+      }
       pending = startRead()
       spare = chunk
       return chunk
     }
 
     /// Starts reading the chunk at ``position`` into the spare buffer; nil at the end.
-    private mutating func startRead() -> Task<Result<Buffer, DiscKitError>, Never>? {
+    private mutating func startRead() -> Pending? {
       let upper = chunks.range.upperBound
       guard position < upper else { return nil }
       let offset = position
       let count = Int(Swift.min(Int64(chunks.chunkSize), upper - offset))
       position += Int64(count)
+      let source = chunks.source
+      if chunks.inMemoryFirst {
+        var buffer = spare.take() ?? Buffer()
+        do {
+          try ResidentReads.$only.withValue(true) {
+            try Self.fill(&buffer, source, offset, count)
+          }
+          return .done(.success(buffer))
+        } catch let error as DiscKitError where error.code != .wouldBlock {
+          return .done(.failure(error))
+        } catch {
+          spare = buffer  // not in memory: the executor reads it
+        }
+      }
       // Moved, not copied, into the read: its storage is reused when no one else holds it.
       let slot = Handoff(spare.take())
-      let source = chunks.source
-      return Task(executorPreference: chunks.executor) {
-        var buffer = slot.take() ?? Buffer()
-        return Result { () throws(DiscKitError) -> Buffer in
-          try buffer.overwrite(count: count) { raw throws(DiscKitError) in
-            let got = try source.readFully(at: offset, into: raw)
-            guard got == count else {
-              throw DiscKitError.truncated(
-                "byte chunks", at: offset + Int64(got), needed: Int64(count - got))
-            }
+      return .reading(
+        Task(executorPreference: chunks.executor) {
+          var buffer = slot.take() ?? Buffer()
+          return Result { () throws(DiscKitError) -> Buffer in
+            try Self.fill(&buffer, source, offset, count)
+            return buffer
           }
-          return buffer
+        })
+    }
+
+    /// Reads `count` bytes of `source` at `offset` into `buffer`.
+    private static func fill(
+      _ buffer: inout Buffer, _ source: any ByteSource, _ offset: Int64, _ count: Int
+    ) throws(DiscKitError) {
+      try buffer.overwrite(count: count) { raw throws(DiscKitError) in
+        let got = try source.readFully(at: offset, into: raw)
+        guard got == count else {
+          throw DiscKitError.truncated(
+            "byte chunks", at: offset + Int64(got), needed: Int64(count - got))
         }
       }
     }

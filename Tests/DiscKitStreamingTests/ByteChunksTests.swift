@@ -1,10 +1,15 @@
 import DiscKit
 import DiscKitTestSupport
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
 @testable import DiscKitStreaming
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A buffer that counts its storage allocations, copying on write like `Array` and `ByteBuffer`.
 struct CountingBuffer: ByteChunkBuffer {
@@ -219,4 +224,50 @@ struct ByteChunksTests {
     let seen = source.seen.get()
     #expect(seen.count == 8 && seen.allSatisfy { $0 })
   }
+
+  #if os(Linux)
+    /// `inMemoryFirst`: chunks of a file in the page cache are read on the consumer's task (no
+    /// hand-off to the executor); once its pages are dropped (fsync, `POSIX_FADV_DONTNEED`), each
+    /// read the consumer's attempt refuses (`wouldBlock`) runs on the executor. Same bytes both ways.
+    @Test func inMemoryFirstReadsCachedChunksInPlace() async throws {
+      struct Marking: ByteSource {
+        let file: FileByteSource
+        let seen = Shared<[Bool]>([])
+        var size: Int64 { file.size }
+        func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer)
+          throws(DiscKitError) -> Int
+        {
+          seen.value.withLock {
+            $0.append(DispatchQueue.getSpecific(key: QueueExecutor.key) == true)
+          }
+          return try file.read(at: offset, into: buffer)
+        }
+      }
+      let dir = try TemporaryDirectory("chunks-in-memory")
+      let path = dir.file("data.bin")
+      let bytes = Self.bytes(256 << 10, seed: 9)
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      let file = try FileByteSource(path: path)
+      _ = try file.bytes(at: 0, count: bytes.count)  // in the page cache now
+      func run(_ source: Marking) async throws -> [UInt8] {
+        var all: [UInt8] = []
+        for try await chunk in try ByteChunks<[UInt8]>(
+          source, chunkSize: 32 << 10, executor: QueueExecutor(), inMemoryFirst: true)
+        {
+          all += chunk
+        }
+        return all
+      }
+      let warm = Marking(file: file)
+      #expect(try await run(warm) == bytes)
+      #expect(warm.seen.get().count == 8 && warm.seen.get().allSatisfy { !$0 })
+      let fd = open(path, O_RDONLY)
+      #expect(fd >= 0 && fsync(fd) == 0)
+      #expect(posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED)) == 0)
+      close(fd)
+      let cold = Marking(file: file)
+      #expect(try await run(cold) == bytes)
+      #expect(cold.seen.get().contains(true), "a read went to the executor")
+    }
+  #endif
 }
