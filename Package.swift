@@ -151,7 +151,7 @@ let package = Package(
     ),
     .target(
       name: "DiscKitTestSupport",
-      dependencies: ["DiscKit"],
+      dependencies: ["DiscKit", "DiscKitFuzzHarnesses"],
       path: "Tests/DiscKitTestSupport"
     ),
     // The fuzz harnesses' bodies: DiscKit only (no Testing), as `disckit-fuzz` (Tests/Fuzz) links

@@ -26,7 +26,7 @@ enum DVDVMHarness: FuzzHarnessBody {
       }
     }
     if let files = disc(array),
-      let disc = try? DVDDisc(fileSystem: MemoryFiles(files: files))
+      let disc = try? DVDDisc(fileSystem: MemoryFileSystem(files: files))
     {
       _ = DVDMainFeatureSearch.run(
         disc, limits: .init(menuStates: 4, cells: 64, commands: 5_000))
@@ -64,37 +64,5 @@ enum DVDVMHarness: FuzzHarnessBody {
     ]
     if end < bytes.count { files["/VIDEO_TS/VIDEO_TS.VOB"] = Array(bytes[end...]) }
     return files
-  }
-}
-
-/// Files in memory for the search harness (absolute paths, one directory level).
-struct MemoryFiles: DiscFileSystem {
-  var files: [String: [UInt8]]
-  var kind: FileSystemKind { .folder }
-  var revision: String? { nil }
-  var volumeLabel: String { "fuzz" }
-
-  func contentsOfDirectory(atPath path: String) throws(DiscKitError) -> [DiscFileEntry] {
-    let prefix = path == "/" ? "/" : path + "/"
-    var names: [String: DiscFileEntry] = [:]
-    for (p, bytes) in files where p.hasPrefix(prefix) {
-      let parts = p.dropFirst(prefix.count).split(separator: "/")
-      guard let first = parts.first else { continue }
-      let name = String(first)
-      names[name] = DiscFileEntry(
-        name: name, path: prefix + name, size: parts.count == 1 ? Int64(bytes.count) : 0,
-        isDirectory: parts.count > 1)
-    }
-    guard !names.isEmpty || path == "/" else {
-      throw DiscKitError(.notFound, path, at: nil, "no such directory")
-    }
-    return names.keys.sorted().compactMap { names[$0] }
-  }
-
-  func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
-    guard let bytes = files[path] else {
-      throw DiscKitError(.notFound, path, at: nil, "no such file")
-    }
-    return MemoryByteSource(bytes)
   }
 }
