@@ -61,8 +61,9 @@ public final class TemporaryDirectory: @unchecked Sendable {
   public let url: URL
   public var path: String { url.path }
 
-  public init(_ prefix: String = "disckit-test") throws {
-    let base = FileManager.default.temporaryDirectory
+  /// A new directory named after `prefix` in `base` (default: the temporary directory).
+  public init(_ prefix: String = "disckit-test", in base: String? = nil) throws {
+    let base = base.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
     url = base.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   }
