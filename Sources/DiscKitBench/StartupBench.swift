@@ -261,7 +261,7 @@ enum Startup {
     [
       "dvd-pal", "dvd-ntsc", "dvd-pal.iso", "dvd-ntsc.iso", "dvd-menu-clean", "dvd-menu-decoy",
       "dvd-menu-lying", "dvd-menu-register", "dvd-menu-99", "dvd-menu-timer", "dvd-menu-timer-cut",
-      "dvd-menu-random",
+      "dvd-menu-random", "dvd-menu-intitle",
     ].map { "TestImages/generated/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
   }
 
