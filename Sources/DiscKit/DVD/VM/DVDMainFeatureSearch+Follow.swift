@@ -27,12 +27,8 @@ extension DVDMainFeatureSearch {
           return .title(title: title, programChain: vm.programChainNumber, cell: vm.cellNumber)
         }
         // A title cell held by an infinite still, with buttons: the next press happens there.
-        let still =
-          cell.stillTime == 0xFF
-          || (vm.cellNumber == (vm.chain?.cells.count ?? 0) && vm.chain?.chain.stillTime == 0xFF)
-        if still, let next = pending.first {
-          let list =
-            reader.groups(titleSet: vm.titleSet, title: true, cell: cell).first?.buttons ?? []
+        if vm.heldByInfiniteStill, let next = pending.first {
+          let list = reader.buttons(titleSet: vm.titleSet, title: true, cell: cell)
           if !list.isEmpty {
             pending.removeFirst()
             guard next >= 1, next <= list.count else { return .stop }

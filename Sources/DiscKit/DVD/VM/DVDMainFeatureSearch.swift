@@ -244,10 +244,7 @@ public enum DVDMainFeatureSearch {
           closeVisit("loops")
           break
         }
-        let infiniteStill =
-          cell.stillTime == 0xFF
-          || (branch.vm.cellNumber == (branch.vm.chain?.cells.count ?? 0)
-            && branch.vm.chain?.chain.stillTime == 0xFF)
+        let infiniteStill = branch.vm.heldByInfiniteStill
         /// Presses every button of `groups` at this cell on a copy of the VM (each menu state
         /// once), queueing where each press leads.
         func pressEach(_ groups: [DVDHighlightInformation.ButtonGroup]) {

@@ -21,9 +21,9 @@ struct DVDMenuButtonReader {
   }
 
   /// The buttons of `cell`'s first button group (libdvdnav's), in the VMGM (`titleSet` 0) or
-  /// title set `titleSet`'s menus.
-  mutating func buttons(titleSet: Int, cell: DVDCellPlayback) -> [DVDButton] {
-    groups(titleSet: titleSet, cell: cell).first?.buttons ?? []
+  /// title set `titleSet`'s menus, or with `title`, in its titles.
+  mutating func buttons(titleSet: Int, title: Bool = false, cell: DVDCellPlayback) -> [DVDButton] {
+    groups(titleSet: titleSet, title: title, cell: cell).first?.buttons ?? []
   }
 
   /// The button groups of `cell` (empty when it has no buttons): a cell of the VMGM (`titleSet`

@@ -90,6 +90,14 @@ public struct DVDVirtualMachine: Sendable {
   /// The current PGC.
   public var currentProgramChain: DVDProgramChain? { chain?.chain }
 
+  /// Whether the current cell ends in an infinite still: its own still time, or the PGC's at its
+  /// last cell, is 0xFF (a viewer must act to go on).
+  var heldByInfiniteStill: Bool {
+    guard let cell = currentCell else { return false }
+    return cell.stillTime == 0xFF
+      || (cellNumber == (chain?.cells.count ?? 0) && chain?.chain.stillTime == 0xFF)
+  }
+
   /// The disc title being played in the title domain, else `nil`: the title in SPRM 5 when its
   /// chapters use the current PGC, else the first title of the set whose chapters do (a LinkPGCN
   /// or a navigation timer can move to another title's PGC without a jump; libdvdnav reports
