@@ -53,35 +53,19 @@ public struct StreamResponder: Sendable {
       throw ServerError(StreamingError.tooManyStreams(maximum: limiter.maximum))
     }
     if answer.range.count <= Int64(chunkSize) {
-      // One chunk (a player's probe or seek): read before answering, and sent as a plain body,
+      // One chunk (a player's probe or seek): read before answering (in memory right here,
+      // otherwise on the thread pool: ByteChunks' `inMemoryFirst`), and sent as a plain body,
       // without the streaming writer's round trips; a read error is an error status, not a cut
-      // connection. Bytes in the page cache are read right here (`ResidentReads`), others on
-      // the thread pool.
-      let source = resource.source
-      let range = answer.range
-      let read: @Sendable () throws(DiscKitError) -> ByteBuffer = {
-        () throws(DiscKitError) -> ByteBuffer in
-        var buffer = ByteBuffer()
-        try buffer.overwrite(count: Int(range.count)) { raw throws(DiscKitError) in
-          let got = try source.readFully(at: range.lowerBound, into: raw)
-          guard got == raw.count else {
-            throw DiscKitError.truncated(
-              "title", at: range.lowerBound + Int64(got), needed: Int64(raw.count - got))
-          }
-        }
-        return buffer
-      }
+      // connection.
       let buffer: ByteBuffer
       do {
-        if let resident = try Self.resident(read) {
-          buffer = resident
-        } else {
-          buffer = try await threadPool.runIfActive(read)
-        }
-      } catch let error as DiscKitError {
-        throw ServerError(error)
+        var chunks = try ByteChunks<ByteBuffer>(
+          resource.source, range: answer.range, chunkSize: chunkSize, executor: executor,
+          inMemoryFirst: true
+        ).makeAsyncIterator()
+        buffer = try await chunks.next() ?? ByteBuffer()
       } catch {
-        throw ServerError(.serviceUnavailable, "the server is shutting down")
+        throw ServerError(error)
       }
       withExtendedLifetime(ticket) {}
       return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
@@ -89,20 +73,6 @@ public struct StreamResponder: Sendable {
     let body = body(
       source: resource.source, range: answer.range, ticket: ticket, eventLoop: eventLoop)
     return Response(status: status, headers: headers, body: body)
-  }
-
-  /// What `read` returns when every byte it reads is in the page cache; nil when one is not.
-  static func resident(_ read: () throws(DiscKitError) -> ByteBuffer) throws(DiscKitError)
-    -> ByteBuffer?
-  {
-    do {
-      return try ResidentReads.$only.withValue(true) { try read() }
-    } catch let error as DiscKitError {
-      if error.code == .wouldBlock { return nil }
-      throw error
-    } catch {
-      return nil
-    }
   }
 
   /// A body streaming `range` of `source`: ``DiscKitStreaming/ByteChunks`` of ``chunkSize``
