@@ -147,53 +147,54 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       routes.head(RouterPath(path), use: stream)
       refuseOtherMethods(routes, RouterPath(path))
     }
-    json(routes, "discs/:id/titles/:key/master.m3u8") { request, context in
-      let disc = try await open(context)
-      let key = context.parameters.get("key") ?? ""
-      let angle = try Self.angle(request)
-      let timeline = try Self.timeline(request)
-      let text = try await blocking { () throws -> String in
-        let resource = try TitleResource(
-          disc: disc, key: key, angle: angle, timeline: timeline, plainTransportStream: true)
-        let playlist = try HLSPlaylist(title: resource.title)
-        let variant = try HLSVariant(title: resource.title, playlist: playlist)
-        let query = request.uri.query.map { "?" + $0 } ?? ""
-        return variant.text(uri: "index.m3u8" + query)
-      }
-      var buffer = ByteBuffer()
-      buffer.writeString(text)
-      return Response(
-        status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
-        body: .init(byteBuffer: buffer))
+    playlist(routes, "discs/:id/titles/:key/master.m3u8") { request, title, _ in
+      let playlist = try HLSPlaylist(title: title)
+      let variant = try HLSVariant(title: title, playlist: playlist)
+      let query = request.uri.query.map { "?" + $0 } ?? ""
+      return variant.text(uri: "index.m3u8" + query)
     }
-    json(routes, "discs/:id/titles/:key/index.m3u8") { request, context in
-      let disc = try await open(context)
-      let key = context.parameters.get("key") ?? ""
-      let angle = try Self.angle(request)
-      let timeline = try Self.timeline(request)
-      let text = try await blocking { () throws -> String in
-        let resource = try TitleResource(
-          disc: disc, key: key, angle: angle, timeline: timeline, plainTransportStream: true)
-        let playlist = try HLSPlaylist(title: resource.title)
-        var query = [String]()
-        if angle != 1 { query.append("angle=\(angle)") }
-        if timeline != .continuous { query.append("timeline=\(timeline.rawValue)") }
-        if let token = configuration.token, request.uri.queryParameters["token"] != nil {
-          query.append("token=\(token)")
-        }
-        return playlist.text(
-          uri: "stream.ts" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+    playlist(routes, "discs/:id/titles/:key/index.m3u8") { request, title, options in
+      let playlist = try HLSPlaylist(title: title)
+      var query = [String]()
+      if options.angle != 1 { query.append("angle=\(options.angle)") }
+      if options.timeline != .continuous { query.append("timeline=\(options.timeline.rawValue)") }
+      if let token = configuration.token, request.uri.queryParameters["token"] != nil {
+        query.append("token=\(token)")
       }
-      var buffer = ByteBuffer()
-      buffer.writeString(text)
-      return Response(
-        status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
-        body: .init(byteBuffer: buffer))
+      return playlist.text(
+        uri: "stream.ts" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
     }
     return routes
   }
 
   // MARK: Route helpers
+
+  /// Registers an HLS playlist route: the title of the disc's `key` (as `stream.ts` serves it:
+  /// 188-byte packets, at the request's angle and timeline) resolved on the thread pool, and the
+  /// playlist text `make` writes for it.
+  private func playlist(
+    _ routes: RouteCollection<Context>, _ path: RouterPath,
+    _ make:
+      @escaping @Sendable (Request, DiscTitle, (angle: Int, timeline: TitleTimeline)) throws
+      -> String
+  ) {
+    json(routes, path) { request, context in
+      let disc = try await open(context)
+      let key = context.parameters.get("key") ?? ""
+      let angle = try Self.angle(request)
+      let timeline = try Self.timeline(request)
+      let text = try await blocking { () throws -> String in
+        let resource = try TitleResource(
+          disc: disc, key: key, angle: angle, timeline: timeline, plainTransportStream: true)
+        return try make(request, resource.title, (angle, timeline))
+      }
+      var buffer = ByteBuffer()
+      buffer.writeString(text)
+      return Response(
+        status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
+        body: .init(byteBuffer: buffer))
+    }
+  }
 
   /// Registers a JSON GET (and HEAD) route, with errors turned into JSON responses.
   private func json(
