@@ -28,6 +28,9 @@ APT_PACKAGES=(
   openjdk-17-jdk-headless
   # a player for the clip-join tests (plays and seeks a multi-clip title over HTTP)
   mpv
+  # fMP4 HLS (issue 28): a real browser for the library page's player (driven by selenium, below)
+  # and GStreamer's gst-launch-1.0 for playbin over HLS
+  chromium chromium-driver gstreamer1.0-tools python3-pip
 )
 
 SUDO=""
@@ -51,6 +54,13 @@ if ! /usr/bin/python3 -c 'import pycdlib' 2>/dev/null; then
   echo "install-deps: installing pycdlib from PyPI" >&2
   $SUDO /usr/bin/python3 -m pip install -q pycdlib 2>/dev/null \
     || $SUDO /usr/bin/python3 -m pip install -q --break-system-packages pycdlib
+fi
+
+# selenium (PyPI only): drives Debian's chromium through chromedriver in the library page test.
+if ! /usr/bin/python3 -c 'import selenium' 2>/dev/null; then
+  echo "install-deps: installing selenium from PyPI" >&2
+  $SUDO /usr/bin/python3 -m pip install -q selenium 2>/dev/null \
+    || $SUDO /usr/bin/python3 -m pip install -q --break-system-packages selenium
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -18,6 +18,8 @@ import NIOPosix
 /// ```
 ///
 /// Routes (JSON unless said; errors are `{"error": "..."}` with a fitting status):
+/// - `GET /`: the library page (``LibraryPage``: HTML, CSS and JavaScript from the binary; the
+///   discs, their titles, a player over the fMP4 HLS);
 /// - `GET /discs`, `GET /discs/{id}`, `GET /discs/{id}/titles` (= `disckit titles --json`);
 /// - `GET|HEAD /discs/{id}/titles/{key}/stream[?timeline=continuous|original][&start=SECONDS][&angle=K]`;
 /// - `GET /discs/{id}/titles/{key}/scan[?start=SECONDS][&bytes=N][&timeline=continuous|original]`
@@ -25,8 +27,11 @@ import NIOPosix
 /// - `GET /discs/{id}/titles/{key}/chapters`;
 /// - `GET /discs/{id}/titles/{key}/index.m3u8` (HLS, transport-stream titles: Blu-ray) over
 ///   `GET|HEAD .../stream.ts` (188-byte packets); 404 for a DVD title (a program stream);
-/// - `GET /discs/{id}/titles/{key}/master.m3u8`: the HLS multivariant playlist naming
-///   `index.m3u8` with `CODECS`, `RESOLUTION`, `FRAME-RATE` and `VIDEO-RANGE`
+/// - `GET /discs/{id}/titles/{key}/master.m3u8`: the HLS multivariant playlist of the title's
+///   fMP4 (CMAF) renditions (``DiscKitStreaming/FMP4Title``), whose files are
+///   `GET /discs/{id}/titles/{key}/fmp4/{file}` (media playlists, init segments, segments made on
+///   request; `ETag`, a year's `Cache-Control`); `master-ts.m3u8` is the transport-stream one
+///   naming `index.m3u8`, with `CODECS`, `RESOLUTION`, `FRAME-RATE` and `VIDEO-RANGE`
 ///   (``DiscKitStreaming/HLSPlaylist``);
 /// - `GET /status`.
 ///
@@ -45,6 +50,7 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
   public let threadPool: NIOThreadPool
   let streams: StreamResponder
   let resources = ResourceCache(capacity: 64)
+  let fmp4Titles = FMP4TitleCache(capacity: 16)
 
   /// Creates the routes over `library`.
   public init(
@@ -79,6 +85,14 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       routes.add(middleware: BearerTokenMiddleware<Context>(token: token))
     }
 
+    json(routes, "/") { _, _ in
+      var buffer = ByteBuffer()
+      buffer.writeString(LibraryPage.html)
+      return Response(
+        status: .ok,
+        headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+        body: .init(byteBuffer: buffer))
+    }
     json(routes, "status") { _, _ in
       try JSONResponse.make(
         StatusDocument(
@@ -147,7 +161,24 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       routes.head(RouterPath(path), use: stream)
       refuseOtherMethods(routes, RouterPath(path))
     }
-    playlist(routes, "discs/:id/titles/:key/master.m3u8") { request, title, _ in
+    json(routes, "discs/:id/titles/:key/master.m3u8") { request, context in
+      let (title, query) = try await fmp4Title(request, context)
+      return Self.fmp4Response(
+        request,
+        FMP4Resource(
+          multivariantOf: title, query: query, digest: try await open(context).identity.digest))
+    }
+    json(routes, "discs/:id/titles/:key/fmp4/:file") { request, context in
+      let (title, query) = try await fmp4Title(request, context)
+      let name = context.parameters.get("file") ?? ""
+      let digest = try await open(context).identity.digest
+      return Self.fmp4Response(
+        request,
+        try await blocking {
+          try FMP4Resource(title: title, name: name, query: query, digest: digest)
+        })
+    }
+    playlist(routes, "discs/:id/titles/:key/master-ts.m3u8") { request, title, _ in
       let playlist = try HLSPlaylist(title: title)
       let variant = try HLSVariant(title: title, playlist: playlist)
       let query = request.uri.query.map { "?" + $0 } ?? ""
@@ -194,6 +225,54 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
         status: .ok, headers: [.contentType: "application/vnd.apple.mpegurl"],
         body: .init(byteBuffer: buffer))
     }
+  }
+
+  /// The fMP4 plan of the request's title and angle (made on the thread pool, then cached), and
+  /// the query its playlists append to every URI (the angle, and the token when the request
+  /// carried it in its query).
+  private func fmp4Title(_ request: Request, _ context: Context) async throws -> (
+    FMP4Title, String
+  ) {
+    let disc = try await open(context)
+    let key = context.parameters.get("key") ?? ""
+    let angle = try Self.angle(request)
+    var query = [String]()
+    if angle != 1 { query.append("angle=\(angle)") }
+    if let token = configuration.token, request.uri.queryParameters["token"] != nil {
+      query.append("token=\(token)")
+    }
+    let suffix = query.isEmpty ? "" : "?" + query.joined(separator: "&")
+    let cacheKey = "\(disc.entry.id)/\(disc.identity.digest)/\(key)/\(angle)"
+    if let cached = fmp4Titles.cached(cacheKey) { return (cached, suffix) }
+    let title = try await blocking {
+      try fmp4Titles.title(cacheKey) { () throws(StreamingError) -> FMP4Title in
+        let resource = try TitleResource(
+          disc: disc, key: key, angle: angle, plainTransportStream: true)
+        return try FMP4Title(title: resource.title)
+      }
+    }
+    return (title, suffix)
+  }
+
+  /// A file of the fMP4 HLS: 304 when `If-None-Match` names its ETag, else 200 with its bytes,
+  /// `ETag`, `Cache-Control` (a caching proxy in front serves every later request).
+  static func fmp4Response(_ request: Request, _ resource: FMP4Resource) -> Response {
+    var headers: HTTPFields = [
+      .eTag: resource.eTag, .cacheControl: resource.cacheControl,
+      .contentType: resource.contentType,
+    ]
+    if let match = request.headers[.ifNoneMatch],
+      match.split(separator: ",").contains(where: {
+        let tag = $0.trimmingCharacters(in: .whitespaces)
+        return tag == "*" || tag == resource.eTag || tag == "W/" + resource.eTag
+      })
+    {
+      return Response(status: .notModified, headers: headers)
+    }
+    headers[.contentLength] = String(resource.body.count)
+    var buffer = ByteBuffer()
+    buffer.writeBytes(resource.body)
+    return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
   }
 
   /// Registers a JSON GET (and HEAD) route, with errors turned into JSON responses.

@@ -2,7 +2,8 @@ import DiscKitTestSupport
 import Foundation
 import Testing
 
-/// `master.m3u8` (issue 20): the multivariant playlist's `CODECS`, `RESOLUTION`, `FRAME-RATE`
+/// `master-ts.m3u8` (issue 20; `master.m3u8` until the fMP4 HLS of issue 28): the
+/// transport-stream multivariant playlist's `CODECS`, `RESOLUTION`, `FRAME-RATE`
 /// and `VIDEO-RANGE` against ffmpeg on the authored codec discs (TestImages/scripts/
 /// make-codecs.sh): for H.264 ffmpeg's own HLS muxer (its `CODECS`, with the `h264_metadata`
 /// filter giving it the SPS as extradata), for HEVC the profile_tier_level bits ffmpeg's
@@ -95,7 +96,7 @@ struct ServerHLSCodecsTests {
       let clip = Fixtures.generated("codecs/" + (clips[disc] ?? ""))
       let id = try ServerFixture.id(server, disc)
       let base = server.base + "/discs/\(id)/titles/00000"
-      let reply = try Curl.get(base + "/master.m3u8")
+      let reply = try Curl.get(base + "/master-ts.m3u8")
       #expect(reply.status == 200, "\(disc)")
       #expect(reply.headers["content-type"] == "application/vnd.apple.mpegurl")
       let text = String(decoding: reply.body, as: UTF8.self)
@@ -142,7 +143,7 @@ struct ServerHLSCodecsTests {
     let server = try ServerProcess(root: dir.path, ["--quiet"])
     for disc in ["ac3", "hdr10-eac3"] {
       let id = try ServerFixture.id(server, disc)
-      let address = server.base + "/discs/\(id)/titles/00000/master.m3u8"
+      let address = server.base + "/discs/\(id)/titles/00000/master-ts.m3u8"
       let run = try Tool.run(
         "ffmpeg", ["-nostdin", "-hide_banner", "-v", "warning", "-i", address, "-f", "null", "-"])
       #expect(run.status == 0, "\(disc)")

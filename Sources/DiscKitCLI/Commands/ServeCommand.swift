@@ -11,8 +11,10 @@ package struct ServeArguments: ParsableArguments {
     GET|HEAD /discs/{id}/titles/{key}/stream[?timeline=continuous|original][&start=SECONDS]\
     [&angle=K], /discs/{id}/titles/{key}/scan[?start=SECONDS][&bytes=N], \
     /discs/{id}/titles/{key}/chapters, /discs/{id}/titles/{key}/index.m3u8 (HLS, Blu-ray) over \
-    GET|HEAD /discs/{id}/titles/{key}/stream.ts, /discs/{id}/titles/{key}/master.m3u8 (its \
-    multivariant playlist with CODECS, RESOLUTION, FRAME-RATE, VIDEO-RANGE), /status. The first line on stdout is the URL the \
+    GET|HEAD /discs/{id}/titles/{key}/stream.ts, /discs/{id}/titles/{key}/master-ts.m3u8 (its \
+    multivariant playlist), /discs/{id}/titles/{key}/master.m3u8 (HLS with fMP4 segments, \
+    files under .../fmp4/), /status, and GET / (the library page, a player in the browser). \
+    The first line on stdout is the URL the \
     server listens on. Runs in the helper program disckit-serve (installed beside disckit), the \
     only one linking the HTTP server stack; exit 69 when it is missing.
     """

@@ -1,0 +1,133 @@
+import DiscKit
+import Synchronization
+
+/// One file of a title's fMP4 HLS (a playlist, an init segment or a media segment) as a server
+/// answers it: bytes that are a function of the disc's bytes and the URL alone, so the `ETag`
+/// names the disc, title, angle and file, and everything may be cached for long.
+package struct FMP4Resource: Sendable {
+  package var contentType: String
+  package var body: [UInt8]
+  package var eTag: String
+  /// `Cache-Control`: segments and init segments never change for a disc (a year, immutable);
+  /// playlists are as stable but kept for a day, so that a new version of the server is seen.
+  package var cacheControl: String
+
+  /// The file named `name` (below `…/titles/{key}/fmp4/`) of `title`; `query` (`""` or `?…`) is
+  /// appended to the URIs a playlist names; `digest` is the disc's identity.
+  ///
+  /// - Throws: ``StreamingError/disc(_:)`` with ``DiscKit/DiscKitError/Code/notFound`` for a
+  ///   name that is no file of the title, or the disc's read errors.
+  package init(title: FMP4Title, name: String, query: String, digest: String)
+    throws(StreamingError)
+  {
+    let tag = "\(digest)-\(title.key)-a\(title.angle)-fmp4v1-\(name)"
+    eTag = "\"" + String(tag.filter { $0 != "\"" }) + "\""
+    let stem: Substring
+    let ext: Substring
+    if let dot = name.lastIndex(of: ".") {
+      stem = name[..<dot]
+      ext = name[name.index(after: dot)...]
+    } else {
+      throw Self.missing(name)
+    }
+    let parts = stem.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+    func pid(_ text: String) throws(StreamingError) -> FMP4Title.Rendition {
+      guard let value = UInt16(text), title.audio.contains(where: { $0.pid == value }) else {
+        throw Self.missing(name)
+      }
+      return .audio(pid: value)
+    }
+    func index(_ text: String) throws(StreamingError) -> Int {
+      guard let value = Int(text), value >= 0, value < title.segments.count,
+        String(value) == text
+      else { throw Self.missing(name) }
+      return value
+    }
+    switch (ext, parts.count) {
+    case ("m3u8", 1) where parts[0] == "video":
+      body = Array(title.mediaPlaylist(.video, query: query).utf8)
+    case ("m3u8", 1) where parts[0] == "iframes":
+      body = Array(title.mediaPlaylist(.video, iFrames: true, query: query).utf8)
+    case ("m3u8", 2) where parts[0] == "audio":
+      body = Array(title.mediaPlaylist(try pid(parts[1]), query: query).utf8)
+    case ("mp4", 2) where parts[0] == "video" && parts[1] == "init":
+      body = try title.initSegment(.video)
+    case ("mp4", 3) where parts[0] == "audio" && parts[2] == "init":
+      body = try title.initSegment(try pid(parts[1]))
+    case ("m4s", 2) where parts[0] == "video":
+      body = try title.mediaSegment(.video, index: try index(parts[1]))
+    case ("m4s", 2) where parts[0] == "iframe":
+      body = try title.mediaSegment(.video, index: try index(parts[1]), keyFrameOnly: true)
+    case ("m4s", 3) where parts[0] == "audio":
+      body = try title.mediaSegment(try pid(parts[1]), index: try index(parts[2]))
+    default:
+      throw Self.missing(name)
+    }
+    switch ext {
+    case "m3u8":
+      contentType = "application/vnd.apple.mpegurl"
+      cacheControl = "public, max-age=86400"
+    case "mp4":
+      contentType = "video/mp4"
+      cacheControl = "public, max-age=31536000, immutable"
+    default:
+      contentType = "video/iso.segment"
+      cacheControl = "public, max-age=31536000, immutable"
+    }
+  }
+
+  static func missing(_ name: String) -> StreamingError {
+    .disc(
+      DiscKitError(
+        .notFound, "fMP4 file \(name.prefix(60))", at: nil,
+        "not a file of this title's fMP4 HLS (video.m3u8, iframes.m3u8, audio-PID.m3u8, *-init.mp4, *-N.m4s)"
+      ))
+  }
+}
+
+/// The fMP4 plans of the titles served lately (planning reads the title's first segment), least
+/// recently used first out.
+package final class FMP4TitleCache: Sendable {
+  package let capacity: Int
+  private let entries = Mutex((map: [String: (title: FMP4Title, use: UInt64)](), clock: UInt64(0)))
+
+  package init(capacity: Int) { self.capacity = max(1, capacity) }
+
+  /// The cached plan for `key`, if any (never blocks).
+  package func cached(_ key: String) -> FMP4Title? {
+    entries.withLock { state in
+      guard let entry = state.map[key] else { return nil }
+      state.clock += 1
+      state.map[key] = (entry.title, state.clock)
+      return entry.title
+    }
+  }
+
+  /// The plan for `key`, made by `make` when not cached.
+  package func title(_ key: String, make: () throws(StreamingError) -> FMP4Title)
+    throws(StreamingError) -> FMP4Title
+  {
+    if let hit = cached(key) { return hit }
+    let made = try make()
+    entries.withLock { state in
+      state.clock += 1
+      state.map[key] = (made, state.clock)
+      while state.map.count > capacity,
+        let oldest = state.map.min(by: { $0.value.use < $1.value.use })?.key
+      {
+        state.map[oldest] = nil
+      }
+    }
+    return made
+  }
+}
+
+extension FMP4Resource {
+  /// The title's multivariant playlist (`master.m3u8`).
+  package init(multivariantOf title: FMP4Title, query: String, digest: String) {
+    contentType = "application/vnd.apple.mpegurl"
+    cacheControl = "public, max-age=86400"
+    body = Array(title.multivariantPlaylist(query: query).utf8)
+    eTag = "\"\(digest)-\(title.key)-a\(title.angle)-fmp4v1-master\""
+  }
+}

@@ -1,0 +1,438 @@
+import DiscKit
+import Foundation
+
+/// A Blu-ray title as HLS with fragmented MP4 (CMAF) segments, planned on the disc's EP map: each
+/// segment is the title's bytes between two random access points about 6 s apart (the same cut
+/// as ``HLSPlaylist``), so it starts with the key frame the EP map points at, and any segment is
+/// produced alone, in any order, from the disc's bytes: the PES packets that start in its range
+/// (the video's access units with their DTS/PTS, Annex B turned into length-prefixed NAL units;
+/// each audio stream's syncframes), one `moof` + `mdat` per rendition.
+///
+/// Times: every track's timescale is 90 kHz and `tfdt` is the decode time on the title's
+/// continuous timeline (``DiscKit/TitleTimeline/continuous``: the clips' PTS epochs joined into
+/// one) minus ``origin``, the DTS of the title's first access unit; so `tfdt` of segment n + 1
+/// is `tfdt` of segment n plus its samples' durations, and a title time `t` is presented at
+/// media time `t + ` ``presentationDelay``. (The original timeline's PTS jumps at clip joins
+/// have no place in one fMP4 track; the fMP4 renditions are always on the title timeline.)
+///
+/// Renditions: the video (H.264 `avc1`, HEVC `hvc1`; a Dolby Vision enhancement layer is left
+/// out, so its base layer plays as HDR10), and one audio rendition per AC-3 or E-AC-3 stream
+/// (copied) and per TrueHD stream with an AC-3 core (the core copied, as AC-3).
+package struct FMP4Title: Sendable {
+  /// One segment: a range of the title's bytes (``DiscKit/DiscTitle/byteSource(timeline:)``).
+  package struct Segment: Sendable, Hashable {
+    package var range: Range<Int64>
+    /// The key frame's title time and the time to the next segment's key frame.
+    package var time: MediaTime
+    package var duration: MediaTime
+  }
+
+  /// An audio rendition.
+  package struct Audio: Sendable {
+    package var pid: UInt16
+    package var track: FMP4Track
+    /// The TrueHD stream's AC-3 core (the PID also carries TrueHD).
+    package var core: Bool
+    /// The disc's codec name (`"AC-3"`, `"TrueHD"`).
+    package var codecName: String
+    package var language: String?
+  }
+
+  package let key: String
+  package let angle: Int
+  package let segments: [Segment]
+  package let videoPID: UInt16
+  package let video: FMP4Track
+  package let audio: [Audio]
+  /// The DTS (90 kHz, continuous timeline) media time 0 stands for.
+  package let origin: UInt64
+  /// Media time of title time 0 (the first picture's composition offset).
+  package let presentationDelay: MediaTime
+  /// Frames per second, from the stream number table.
+  package let frameRate: Double?
+  /// Peak and average bit rate of the segments' bytes (all streams), bits per second.
+  package let bandwidth: Int
+  package let averageBandwidth: Int
+  /// The disc's streams left out (`0x1101 DTS-HD MA`, …).
+  package let leftOut: [String]
+  let source: any ByteSource
+
+  /// Plans `title` (a Blu-ray title; reads its first segment for the parameter sets and the
+  /// audio's first frames).
+  ///
+  /// - Throws: ``StreamingError/needsTransportStream(title:)`` for a DVD title,
+  ///   ``StreamingError/badRequest(_:)`` when the title's video is not H.264 or HEVC,
+  ///   ``StreamingError/disc(_:)`` when its bytes cannot be read.
+  package init(title: DiscTitle) throws(StreamingError) {
+    let playlist = try HLSPlaylist(title: title)
+    key = title.key
+    angle = title.angle
+    var peak = 0.0
+    var bits = 0.0
+    var seconds = 0.0
+    var segments: [Segment] = []
+    var planned: Int64 = 0
+    for segment in playlist.segments {
+      let start = segment.offset / 188 * 192
+      let end = (segment.offset + segment.length) / 188 * 192
+      segments.append(
+        Segment(range: start..<end, time: MediaTime(ticks: planned), duration: segment.duration))
+      planned += segment.duration.ticks
+      if segment.duration.seconds > 0 {
+        peak = max(peak, Double(segment.length) * 8 / segment.duration.seconds)
+        bits += Double(segment.length) * 8
+        seconds += segment.duration.seconds
+      }
+    }
+    bandwidth = Int(peak.rounded(.up))
+    averageBandwidth = seconds > 0 ? Int((bits / seconds).rounded(.up)) : 0
+    let streams = title.streams
+    guard
+      let videoStream = streams.first(where: {
+        $0.kind == .video && $0.enhancementLayer != true && $0.subPath == nil
+      }), videoStream.coding == .h264 || videoStream.coding == .hevc
+    else {
+      throw .badRequest(
+        "title \(title.key): fMP4 HLS carries H.264 and HEVC video; this title's is \(streams.first { $0.kind == .video }?.codec ?? "missing") (use stream or index.m3u8)"
+      )
+    }
+    let hevc = videoStream.coding == .hevc
+    videoPID = UInt16(truncatingIfNeeded: videoStream.id)
+    do {
+      source = try title.byteSource(timeline: .continuous)
+      frameRate = try title.videoParameters(of: videoStream)?.frameRate
+    } catch {
+      throw .disc(error)
+    }
+    var candidates: [(DiscTitle.Stream, Bool)] = []
+    var leftOut: [String] = []
+    for stream in streams where stream.kind == .audio {
+      switch stream.coding {
+      case .ac3 where stream.subPath == nil, .eac3 where stream.subPath == nil:
+        candidates.append((stream, false))
+      case .truehd where stream.subPath == nil:
+        candidates.append((stream, true))
+      default:
+        leftOut.append("0x" + String(stream.id, radix: 16, uppercase: true) + " " + stream.codec)
+      }
+    }
+    guard let first = segments.first else {
+      throw .disc(DiscKitError(.malformed, "title \(title.key)", at: nil, "no segment"))
+    }
+    var pids: Set<UInt16> = [videoPID]
+    for (stream, _) in candidates { pids.insert(UInt16(truncatingIfNeeded: stream.id)) }
+    let collected: PESCollector
+    do {
+      collected = try PESCollector(source: source, range: first.range, pids: pids)
+    } catch {
+      throw .disc(error)
+    }
+    let videoPackets = collected.packets[videoPID] ?? []
+    guard let firstUnit = videoPackets.first(where: { $0.pts != nil }), let pts = firstUnit.pts
+    else {
+      throw .disc(
+        DiscKitError(.malformed, "title \(title.key)", at: first.range.lowerBound, "no video PES"))
+    }
+    // Media time 0: the earliest of the first video DTS and the first audio PTS (within a
+    // second of it), so that no stream's first frame falls before it.
+    var origin = firstUnit.dts ?? pts
+    for (stream, core) in candidates {
+      let packets = (collected.packets[UInt16(truncatingIfNeeded: stream.id)] ?? []).filter {
+        !core || $0.streamIDExtension == 0x76
+          || ($0.streamIDExtension == nil && $0.payload.starts(with: [0x0B, 0x77]))
+      }
+      if let audioPTS = packets.first(where: { $0.pts != nil })?.pts,
+        case let d = FMP4Samples.delta(audioPTS, origin), d < 0, d > -90_000
+      {
+        origin = audioPTS
+      }
+    }
+    self.origin = origin
+    presentationDelay = MediaTime(ticks: max(0, FMP4Samples.delta(pts, origin)))
+    // The real durations: each segment's first DTS (one small read at its start), the last
+    // segment's samples.
+    var decodeTimes: [Int64] = []
+    for segment in segments {
+      let dts: UInt64?
+      do {
+        dts = try Self.firstDecodeTime(source, range: segment.range, pid: videoPID)
+      } catch {
+        throw .disc(error)
+      }
+      decodeTimes.append(dts.map { FMP4Samples.delta($0, origin) } ?? -1)
+    }
+    let run = FMP4Samples.video(
+      videoPackets, hevc: hevc, origin: origin, nextDecodeTime: nil, keepNALs: true)
+    guard let track = FMP4Track.video(coding: hevc ? .hevc : .avc, nals: run.firstNALs) else {
+      throw .disc(
+        DiscKitError(
+          .malformed, "title \(title.key) video", at: first.range.lowerBound,
+          "the first access unit has no readable parameter sets"))
+    }
+    video = track
+    // The last segment's duration: its samples'.
+    var lastDuration: Int64 = 0
+    if let last = segments.last {
+      do {
+        let collected = try PESCollector(source: source, range: last.range, pids: [videoPID])
+        let run = FMP4Samples.video(
+          collected.packets[videoPID] ?? [], hevc: hevc, origin: origin, nextDecodeTime: nil)
+        lastDuration = run.samples.reduce(0) { $0 + Int64($1.duration) }
+      } catch {
+        throw .disc(error)
+      }
+    }
+    var time: Int64 = 0
+    for k in segments.indices {
+      let start = decodeTimes[k]
+      let next = k + 1 < segments.count ? decodeTimes[k + 1] : start + lastDuration
+      if start >= 0, next > start {
+        segments[k].duration = MediaTime(ticks: next - start)
+      }
+      segments[k].time = MediaTime(ticks: time)
+      time += segments[k].duration.ticks
+    }
+    self.segments = segments
+    var audio: [Audio] = []
+    for (stream, core) in candidates {
+      let pid = UInt16(truncatingIfNeeded: stream.id)
+      let frames = FMP4Samples.dolby(
+        collected.packets[pid] ?? [], coreOnly: core, origin: origin, nextPTS: nil
+      ).firstFrames
+      guard let track = FMP4Track.dolby(frames, language: stream.language) else {
+        leftOut.append("0x" + String(stream.id, radix: 16, uppercase: true) + " " + stream.codec)
+        continue
+      }
+      audio.append(
+        Audio(
+          pid: pid, track: track, core: core, codecName: stream.codec, language: stream.language))
+    }
+    self.audio = audio
+    self.leftOut = leftOut
+  }
+
+  /// The DTS (or PTS) of the first PES of `pid` that starts in `range`, read in small steps.
+  static func firstDecodeTime(_ source: any ByteSource, range: Range<Int64>, pid: UInt16)
+    throws(DiscKitError) -> UInt64?
+  {
+    var offset = range.lowerBound
+    var step = 64 * 192
+    var buffer = [UInt8](repeating: 0, count: step)
+    while offset < range.upperBound {
+      if buffer.count < step { buffer = [UInt8](repeating: 0, count: step) }
+      let count = Int(min(Int64(step), range.upperBound - offset)) / 192 * 192
+      guard count > 0 else { break }
+      let outcome = buffer.withUnsafeMutableBytes { raw in
+        Result { () throws(DiscKitError) -> Int in
+          try source.readFully(
+            at: offset, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<count]))
+        }
+      }
+      let got = try outcome.get()
+      var i = 0
+      while i + 192 <= got {
+        let p = i + 4
+        i += 192
+        guard buffer[p] == 0x47, buffer[p + 1] & 0x40 != 0,
+          UInt16(buffer[p + 1] & 0x1F) << 8 | UInt16(buffer[p + 2]) == pid,
+          buffer[p + 3] & 0x10 != 0
+        else { continue }
+        var start = p + 4
+        if buffer[p + 3] & 0x20 != 0 { start += 1 + Int(buffer[p + 4]) }
+        guard start < p + 188 else { continue }
+        let header = PESCollector.header(buffer[start..<(p + 188)], offset: 0)
+        if let time = header.dts ?? header.pts { return time }
+      }
+      guard got == count else { break }
+      offset += Int64(got)
+      step = min(step * 4, 4 << 20)
+    }
+    return nil
+  }
+
+  // MARK: Segments
+
+  /// What a rendition file is.
+  package enum Rendition: Sendable, Hashable {
+    case video
+    case audio(pid: UInt16)
+  }
+
+  /// The initialization segment of `rendition`.
+  package func initSegment(_ rendition: Rendition) throws(StreamingError) -> [UInt8] {
+    FMP4Writer.initSegment(try track(rendition))
+  }
+
+  func track(_ rendition: Rendition) throws(StreamingError) -> FMP4Track {
+    switch rendition {
+    case .video: return video
+    case .audio(let pid):
+      guard let audio = audio.first(where: { $0.pid == pid }) else {
+        throw .disc(DiscKitError(.notFound, "audio rendition \(pid)", at: nil, "no such rendition"))
+      }
+      return audio.track
+    }
+  }
+
+  /// Media segment `index` of `rendition` (`moof` + `mdat`); with `keyFrameOnly`, the video
+  /// segment's first sample alone (the I-frame playlist's), lasting the whole segment.
+  package func mediaSegment(_ rendition: Rendition, index: Int, keyFrameOnly: Bool = false)
+    throws(StreamingError) -> [UInt8]
+  {
+    guard segments.indices.contains(index) else {
+      throw .disc(
+        DiscKitError(
+          .notFound, "segment \(index)", at: nil, "the title has \(segments.count) segments"))
+    }
+    let segment = segments[index]
+    let run: FMP4Samples.Run
+    do throws(DiscKitError) {
+      switch rendition {
+      case .video:
+        let collected = try PESCollector(
+          source: source, range: segment.range, pids: [videoPID], firstOnly: keyFrameOnly)
+        var next = collected.next[videoPID].flatMap { $0.dts ?? $0.pts }
+        if index + 1 == segments.count { next = nil }
+        var packets = collected.packets[videoPID] ?? []
+        if keyFrameOnly, let first = packets.firstIndex(where: { $0.pts != nil }) {
+          packets = [packets[first]]
+        }
+        var made = FMP4Samples.video(
+          packets, hevc: video.coding == .hevc, origin: origin, nextDecodeTime: next)
+        if keyFrameOnly, !made.samples.isEmpty {
+          made.samples[0].duration = UInt32(clamping: segment.duration.ticks)
+        }
+        run = made
+      case .audio(let pid):
+        guard let audio = audio.first(where: { $0.pid == pid }) else {
+          throw DiscKitError(.notFound, "audio rendition \(pid)", at: nil, "no such rendition")
+        }
+        let collected = try PESCollector(source: source, range: segment.range, pids: [pid])
+        var next = collected.next[pid]
+        if audio.core, next?.streamIDExtension != 0x76 { next = nil }
+        run = FMP4Samples.dolby(
+          collected.packets[pid] ?? [], coreOnly: audio.core, origin: origin, nextPTS: next?.pts)
+      }
+    } catch {
+      throw .disc(error)
+    }
+    let header = FMP4Writer.fragmentHeader(
+      sequence: UInt32(index + 1), decodeTime: run.firstDecodeTime ?? 0, samples: run.samples,
+      payloadSize: run.payload.count)
+    return header + run.payload
+  }
+
+  // MARK: Playlists
+
+  /// The audio groups: one per codec, so that a variant's `CODECS` names what all of its
+  /// renditions need.
+  var audioGroups: [(id: String, codecs: String, members: [Audio])] {
+    var groups: [(id: String, codecs: String, members: [Audio])] = []
+    for a in audio {
+      if let i = groups.firstIndex(where: { $0.codecs == a.track.codecs }) {
+        groups[i].members.append(a)
+      } else {
+        groups.append((a.track.codecs == "ec-3" ? "eac3" : "ac3", a.track.codecs, [a]))
+      }
+    }
+    return groups
+  }
+
+  /// `FRAME-RATE`.
+  var frameRateText: String? { frameRate.map { String(format: "%.3f", $0) } }
+
+  /// The multivariant playlist: one variant per audio group (video + that group's codec), then
+  /// a video-only variant (for clients that decode none of the audio codings, such as browsers),
+  /// the I-frame playlist. The media playlists are in `fmp4/` beside it; `query` (`""` or
+  /// `?…`) is appended to every URI.
+  package func multivariantPlaylist(query: String) -> String {
+    var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
+    if !leftOut.isEmpty {
+      lines.append(
+        "## not in fMP4 HLS (not decodable by HLS clients): " + leftOut.joined(separator: ", "))
+    }
+    var common = [
+      "BANDWIDTH=\(max(bandwidth, 1))", "AVERAGE-BANDWIDTH=\(max(averageBandwidth, 1))",
+    ]
+    let resolution = "RESOLUTION=\(video.width)x\(video.height)"
+    var tail = [resolution]
+    if let frameRateText { tail.append("FRAME-RATE=\(frameRateText)") }
+    tail.append("VIDEO-RANGE=\(video.videoRange)")
+    for group in audioGroups {
+      var names: Set<String> = []
+      for (k, member) in group.members.enumerated() {
+        var name = Self.name(member)
+        if names.contains(name) {
+          name += " (0x" + String(member.pid, radix: 16, uppercase: true) + ")"
+        }
+        names.insert(name)
+        var attributes = [
+          "TYPE=AUDIO", "GROUP-ID=\"\(group.id)\"", "NAME=\"\(name)\"",
+        ]
+        if let language = member.language, !language.isEmpty {
+          attributes.append("LANGUAGE=\"\(language)\"")
+        }
+        attributes += [
+          "DEFAULT=\(k == 0 ? "YES" : "NO")", "AUTOSELECT=YES",
+          "CHANNELS=\"\(member.track.channels)\"",
+          "URI=\"fmp4/audio-\(member.pid).m3u8\(query)\"",
+        ]
+        lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
+      }
+    }
+    for group in audioGroups {
+      lines.append(
+        "#EXT-X-STREAM-INF:"
+          + (common + ["CODECS=\"\(video.codecs),\(group.codecs)\""] + tail
+          + ["AUDIO=\"\(group.id)\""]).joined(separator: ","))
+      lines.append("fmp4/video.m3u8" + query)
+    }
+    lines.append(
+      "#EXT-X-STREAM-INF:"
+        + (common + ["CODECS=\"\(video.codecs)\""] + tail).joined(separator: ","))
+    lines.append("fmp4/video.m3u8" + query)
+    common = ["BANDWIDTH=\(max(bandwidth / 10, 1))", "CODECS=\"\(video.codecs)\"", resolution]
+    lines.append(
+      "#EXT-X-I-FRAME-STREAM-INF:"
+        + (common + ["VIDEO-RANGE=\(video.videoRange)", "URI=\"fmp4/iframes.m3u8\(query)\""])
+        .joined(
+          separator: ","))
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func name(_ audio: Audio) -> String {
+    var parts: [String] = []
+    if let language = audio.language, !language.isEmpty { parts.append(language) }
+    let layout =
+      audio.track.channels >= 3 ? "\(audio.track.channels - 1).1" : "\(audio.track.channels).0"
+    parts.append(
+      (audio.core ? "AC-3 core of \(audio.codecName)" : audio.track.codecs.uppercased()) + " "
+        + layout)
+    return parts.joined(separator: " ")
+  }
+
+  /// The media playlist of `rendition` (or, with `iFrames`, the video's I-frame playlist).
+  package func mediaPlaylist(_ rendition: Rendition, iFrames: Bool = false, query: String)
+    -> String
+  {
+    let prefix: String
+    switch rendition {
+    case .video: prefix = iFrames ? "iframe" : "video"
+    case .audio(let pid): prefix = "audio-\(pid)"
+    }
+    let longest = segments.map(\.duration.seconds).max() ?? 0
+    var lines = [
+      "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(max(1, Int(longest.rounded())))",
+      "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS",
+    ]
+    if iFrames { lines.append("#EXT-X-I-FRAMES-ONLY") }
+    lines.append(
+      "#EXT-X-MAP:URI=\"\(rendition == .video ? "video" : prefix)-init.mp4\(query)\"")
+    for (k, segment) in segments.enumerated() {
+      lines.append(String(format: "#EXTINF:%.5f,", segment.duration.seconds))
+      lines.append("\(prefix)-\(k).m4s\(query)")
+    }
+    lines.append("#EXT-X-ENDLIST")
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,72 @@
+import DiscKitTestSupport
+import Foundation
+import Testing
+
+/// The library page (`GET /`) and its player in a real browser: Debian's chromium, headless,
+/// driven by selenium (Tests/Browser/library-page.py) in real time, behind `--token`: the page
+/// lists the discs and the two-clip title of `simple`, and the player plays it from the start,
+/// after a seek into the middle and across the clip join (the video's clock advances, frames
+/// are decoded, no media error). GStreamer's `playbin` plays the multivariant playlist and each
+/// media playlist of every codec disc to the end.
+@Suite(
+  "disckit serve library page and players", .serialized,
+  .enabled(
+    if: ServerProcess.haveBinary && Curl.available
+      && FileManager.default.fileExists(atPath: Fixtures.generated("bluray/simple/BDMV"))
+      && FileManager.default.fileExists(atPath: Fixtures.generated("codecs/truehd-core/BDMV")),
+    "needs disckit-serve, curl and the make-bluray.sh / make-codecs.sh output"))
+struct ServerBrowserTests {
+  static let browser =
+    FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
+    && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+    && ((try? Tool.run("/usr/bin/python3", ["-c", "import selenium"]).status) == 0)
+
+  @Test func thePageIsServedFromTheBinary() throws {
+    let dir = try ServerFMP4HLSTests.root()
+    let server = try ServerProcess(root: dir.path, ["--quiet", "--token", "s3cret"])
+    #expect(try Curl.get(server.base + "/").status == 401)
+    let reply = try Curl.get(server.base + "/?token=s3cret")
+    #expect(reply.status == 200)
+    #expect(reply.headers["content-type"]?.hasPrefix("text/html") == true)
+    let page = String(decoding: reply.body, as: UTF8.self)
+    #expect(page.contains("<video"))
+    // Nothing is fetched from elsewhere: no absolute URL in a src or href.
+    #expect(
+      !page.contains("src=\"http") && !page.contains("href=\"http") && !page.contains("//cdn"))
+  }
+
+  @Test(.enabled(if: browser, "needs /usr/bin/chromium, /usr/bin/chromedriver and selenium"))
+  func chromiumPlaysATitleFromThePage() throws {
+    let dir = try ServerFMP4HLSTests.root()
+    let server = try ServerProcess(root: dir.path, ["--quiet", "--token", "s3cret"])
+    let script = Fixtures.packageRoot.appendingPathComponent("Tests/Browser/library-page.py").path
+    // simple: title 00000 = clip a (4 s) + clip b (3 s); the middle is 3.5 s, the join at 4 s.
+    let run = try Tool.run(
+      "/usr/bin/python3", [script, server.base + "/?token=s3cret", "simple", "00000", "3.5", "4.0"])
+    #expect(run.status == 0, "\(run.text) \(run.stderr.suffix(2000))")
+    let seen = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any] ?? [:]
+    #expect((seen["discs"] as? [String])?.count == ServerFMP4HLSTests.discs.count)
+    #expect((seen["titles"] as? [String])?.contains("00000") == true)
+  }
+
+  @Test(.enabled(if: Tool.has("gst-launch-1.0"), "needs GStreamer's gst-launch-1.0"))
+  func gstreamerPlaysEveryVariant() throws {
+    let dir = try ServerFMP4HLSTests.root()
+    let server = try ServerProcess(root: dir.path, ["--quiet"])
+    for name in ServerFMP4HLSTests.discs.keys.sorted() {
+      let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/"
+      let master = try ServerFMP4HLSTests.text(base + "master.m3u8")
+      var uris = ["master.m3u8", "fmp4/video.m3u8"]
+      uris += master.split(separator: "\n").compactMap {
+        $0.hasPrefix("#EXT-X-MEDIA:") ? ServerFMP4HLSTests.attributes($0)["URI"] : nil
+      }
+      for uri in uris {
+        let run = try Tool.run(
+          "gst-launch-1.0",
+          ["playbin", "uri=" + base + uri, "video-sink=fakesink", "audio-sink=fakesink"])
+        #expect(run.status == 0, "\(name) \(uri): \(run.stderr)")
+        #expect(run.text.contains("EOS"), "\(name) \(uri): \(run.text)")
+      }
+    }
+  }
+}

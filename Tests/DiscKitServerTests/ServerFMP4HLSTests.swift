@@ -1,0 +1,268 @@
+import DiscKitTestSupport
+import Foundation
+import Testing
+
+/// The fMP4 (CMAF) HLS of issue 28 (`master.m3u8`, `fmp4/…`) on the authored codec discs and a
+/// two-clip Blu-ray, judged by Apple's HLS authoring rules as a program can check them (with the
+/// tests' own box reader, MP4BoxReader.swift), by ffmpeg (plays the multivariant playlist
+/// without a warning; decodes the video to the same frames as the disc's clips; copies the same
+/// audio frames as its demuxer finds on the disc) and ffprobe (the transfer, for VIDEO-RANGE).
+@Suite(
+  "disckit serve fMP4 HLS", .serialized,
+  .enabled(
+    if: ServerProcess.haveBinary && Curl.available && Tool.has("ffmpeg") && Tool.has("ffprobe")
+      && FileManager.default.fileExists(atPath: Fixtures.generated("codecs/truehd-core/BDMV"))
+      && FileManager.default.fileExists(atPath: Fixtures.generated("bluray/simple/BDMV")),
+    "needs disckit-serve, curl, ffmpeg, ffprobe and the make-codecs.sh / make-bluray.sh output"))
+struct ServerFMP4HLSTests {
+  /// Served name → the disc folder and its clips (in title order).
+  static let discs: [String: (folder: String, clips: [String])] = [
+    "ac3": ("codecs/ac3", ["codecs/ac3.m2ts"]),
+    "hdr10-eac3": ("codecs/hdr10-eac3", ["codecs/hdr10-eac3.m2ts"]),
+    "truehd-core": ("codecs/truehd-core", ["codecs/truehd-core.ts"]),
+    "simple": ("bluray/simple", ["bluray/clips/a.ts", "bluray/clips/b.ts"]),
+  ]
+
+  static func root() throws -> TemporaryDirectory {
+    let dir = try TemporaryDirectory("disckit-serve-fmp4")
+    for (name, disc) in discs {
+      try FileManager.default.copyItem(
+        atPath: Fixtures.generated(disc.folder), toPath: dir.path + "/" + name)
+    }
+    return dir
+  }
+
+  static func text(_ url: String) throws -> String {
+    let reply = try Curl.get(url)
+    #expect(reply.status == 200, "\(url)")
+    return String(decoding: reply.body, as: UTF8.self)
+  }
+
+  static func bytes(_ url: String) throws -> [UInt8] {
+    let reply = try Curl.get(url)
+    #expect(reply.status == 200, "\(url)")
+    return [UInt8](reply.body)
+  }
+
+  /// Attributes of a tag line (quoted values unquoted).
+  static func attributes(_ line: Substring) -> [String: String] {
+    ServerHLSCodecsTests.attributes(
+      "#EXT-X-STREAM-INF:" + (line.split(separator: ":", maxSplits: 1).last ?? ""))
+  }
+
+  /// A media playlist's EXTINF durations and URIs, and its target duration.
+  static func media(_ text: String) -> (target: Double, map: String?, segments: [(Double, String)])
+  {
+    var target = 0.0
+    var map: String?
+    var segments: [(Double, String)] = []
+    var pending: Double?
+    for line in text.split(separator: "\n") {
+      if line.hasPrefix("#EXT-X-TARGETDURATION:") {
+        target = Double(line.dropFirst("#EXT-X-TARGETDURATION:".count)) ?? 0
+      } else if line.hasPrefix("#EXT-X-MAP:") {
+        map = attributes(line)["URI"]
+      } else if line.hasPrefix("#EXTINF:") {
+        pending = Double(line.dropFirst("#EXTINF:".count).split(separator: ",").first ?? "")
+      } else if !line.hasPrefix("#"), let duration = pending {
+        segments.append((duration, String(line)))
+        pending = nil
+      }
+    }
+    return (target, map, segments)
+  }
+
+  /// Apple's rules, one by one, on every disc: the multivariant playlist's attributes, the init
+  /// segments' sample entries (hvc1 not hev1, parameter sets in hvcC, CODECS equal to what the
+  /// entries describe), every video segment starting with an IDR, tfdt(n + 1) = tfdt(n) + the
+  /// samples' durations (video and audio), EXTINF equal to the real duration and at most the
+  /// target + 0.5 s, VIDEO-RANGE from ffprobe's transfer of the disc's clip.
+  @Test func appleAuthoringRules() throws {
+    let dir = try Self.root()
+    let server = try ServerProcess(root: dir.path, ["--quiet"])
+    for (name, disc) in Self.discs.sorted(by: { $0.key < $1.key }) {
+      let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/"
+      let master = try Self.text(base + "master.m3u8")
+      let lines = master.split(separator: "\n")
+      #expect(lines.first == "#EXTM3U")
+      #expect(lines.contains("#EXT-X-INDEPENDENT-SEGMENTS"), "\(name)")
+      let variants = lines.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.map(Self.attributes)
+      let renditions = lines.filter { $0.hasPrefix("#EXT-X-MEDIA:") }.map(Self.attributes)
+      #expect(!variants.isEmpty)
+
+      // The video's init segment and the CODECS it implies.
+      let videoInit = try Self.bytes(base + "fmp4/video-init.mp4")
+      let entry = try #require(
+        MP4Box.find("moov/trak/mdia/minf/stbl/stsd", in: videoInit[...]).flatMap {
+          MP4Box.boxes($0.children).first
+        }, "\(name)")
+      #expect(entry.type == "hvc1" || entry.type == "avc1", "\(name): \(entry.type)")
+      let hevc = entry.type == "hvc1"
+      if hevc {
+        #expect(SampleEntryCodecs.hvcCArrays(entry).isSuperset(of: [32, 33, 34]), "\(name)")
+      }
+      let videoCodecs = try #require(SampleEntryCodecs.value(entry))
+      let probe = try ServerHLSCodecsTests.probe(Fixtures.generated(disc.clips[0]))
+      let range =
+        ["smpte2084": "PQ", "arib-std-b67": "HLG"][probe["color_transfer"] ?? ""] ?? "SDR"
+      for variant in variants {
+        for attribute in ["BANDWIDTH", "AVERAGE-BANDWIDTH", "CODECS", "RESOLUTION", "FRAME-RATE"] {
+          #expect(variant[attribute] != nil, "\(name): \(attribute)")
+        }
+        #expect(variant["VIDEO-RANGE"] == range, "\(name)")
+        #expect(
+          variant["RESOLUTION"] == "\(probe["width"] ?? "")x\(probe["height"] ?? "")", "\(name)")
+        var codecs = (variant["CODECS"] ?? "").split(separator: ",").map(String.init)
+        #expect(codecs.first == videoCodecs, "\(name)")
+        codecs.removeFirst()
+        // The audio codecs are those of the group's renditions' init segments.
+        let group = renditions.filter { $0["GROUP-ID"] == variant["AUDIO"] }
+        #expect(group.isEmpty == (variant["AUDIO"] == nil))
+        for rendition in group {
+          let uri = try #require(rendition["URI"])
+          let playlist = Self.media(try Self.text(base + uri))
+          let folder = (uri as NSString).deletingLastPathComponent
+          let audioInit = try Self.bytes(base + folder + "/" + (playlist.map ?? ""))
+          let audioEntry = MP4Box.find("moov/trak/mdia/minf/stbl/stsd", in: audioInit[...]).flatMap
+          {
+            MP4Box.boxes($0.children).first
+          }
+          #expect(codecs == [audioEntry?.type ?? "?"], "\(name)")
+          #expect(
+            rendition["LANGUAGE"] != nil && rendition["NAME"] != nil && rendition["CHANNELS"] != nil
+          )
+        }
+      }
+
+      // Every media playlist: segments chained by tfdt, EXTINF their real durations.
+      var playlists = ["fmp4/video.m3u8"]
+      playlists += renditions.compactMap { $0["URI"] }
+      for uri in playlists {
+        let folder = (uri as NSString).deletingLastPathComponent
+        let playlist = Self.media(try Self.text(base + uri))
+        #expect(playlist.map != nil, "\(name) \(uri): EXT-X-MAP")
+        var expected: UInt64?
+        for (k, (duration, segment)) in playlist.segments.enumerated() {
+          let bytes = try Self.bytes(base + folder + "/" + segment)
+          let fragment = try #require(MP4Fragment(bytes), "\(name) \(segment)")
+          #expect(fragment.sequence == k + 1)
+          if let expected { #expect(fragment.decodeTime == expected, "\(name) \(segment)") }
+          let total = fragment.samples.reduce(0) { $0 + $1.duration }
+          expected = fragment.decodeTime + UInt64(total)
+          #expect(fragment.samples.reduce(0) { $0 + $1.size } == fragment.mdat.count)
+          guard uri == "fmp4/video.m3u8" else { continue }
+          #expect(duration <= playlist.target + 0.5, "\(name) \(segment)")
+          #expect(abs(Double(total) / 90_000 - duration) < 0.000_01, "\(name) \(segment)")
+          #expect(fragment.samples.first.map { $0.flags & 0x0001_0000 == 0 } == true)
+          let types = fragment.firstSampleNALTypes(hevc: hevc)
+          #expect(
+            hevc ? types.contains { (19...20).contains($0) } : types.contains(5),
+            "\(name) \(segment): the first sample's NAL units \(types)")
+        }
+      }
+    }
+  }
+
+  /// ffmpeg reads every variant and rendition of the multivariant playlist without a warning;
+  /// the video decodes to the frames of the disc's own clips (framemd5, also across the two
+  /// clips of `simple`); the copied audio holds the AC-3 / E-AC-3 frames ffmpeg's demuxer copies
+  /// from the title's own bytes (`stream.ts`; for `truehd-core` the AC-3 core it splits off the
+  /// TrueHD PID).
+  @Test func ffmpegDecodesWhatTheDiscHolds() throws {
+    let dir = try Self.root()
+    let server = try ServerProcess(root: dir.path, ["--quiet"])
+    for (name, disc) in Self.discs.sorted(by: { $0.key < $1.key }) {
+      let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/"
+      let run = try Tool.run(
+        "ffmpeg",
+        [
+          "-nostdin", "-hide_banner", "-v", "warning", "-i", base + "master.m3u8", "-map", "0",
+          "-f", "null", "-",
+        ])
+      #expect(run.status == 0, "\(name)")
+      #expect(
+        run.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == "", "\(name): \(run.stderr)")
+
+      func hashes(_ input: String, _ map: String) throws -> [Substring] {
+        let out = try Tool.run(
+          "ffmpeg", ["-nostdin", "-v", "error", "-i", input, "-map", map, "-f", "framemd5", "-"])
+        return out.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+          $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces)[...]
+        }
+      }
+      var source: [Substring] = []
+      for clip in disc.clips { source += try hashes(Fixtures.generated(clip), "0:v:0") }
+      let ours = try hashes(base + "fmp4/video.m3u8", "0:v:0")
+      #expect(
+        !ours.isEmpty && ours == source, "\(name): \(ours.count) frames, source \(source.count)")
+
+      // Audio: the copied frames, as raw AC-3 / E-AC-3 streams.
+      func copied(_ input: String, _ map: String) throws -> Data {
+        try Tool.run(
+          "ffmpeg",
+          ["-nostdin", "-v", "error", "-i", input, "-map", map, "-c", "copy", "-f", "data", "-"]
+        ).stdout
+      }
+      let master = try Self.text(base + "master.m3u8")
+      let audioURI = try #require(
+        master.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA:") }.flatMap {
+          Self.attributes($0)["URI"]
+        })
+      let rendition = try copied(base + audioURI, "0:a:0")
+      // The title's own bytes as a player reads them (`stream.ts`: the clips' ranges, which
+      // leave out an audio frame muxed before a clip's first key frame).
+      let disc = try copied(base + "stream.ts", name == "truehd-core" ? "0:a:1" : "0:a:0")
+      #expect(
+        !rendition.isEmpty && rendition == disc,
+        "\(name): \(rendition.count) vs \(disc.count) bytes")
+    }
+  }
+
+  /// A segment is a function of the disc and its URL: fetched first thing by a fresh server,
+  /// after the segment before it, or again, it is the same bytes, with the same ETag, a long
+  /// Cache-Control, and 304 for If-None-Match.
+  @Test func segmentsAreTheSameInAnyOrder() throws {
+    let dir = try Self.root()
+    for name in ["simple", "truehd-core"] {
+      var cold: [String: [UInt8]] = [:]
+      var files: [String] = []
+      do {
+        let server = try ServerProcess(root: dir.path, ["--quiet"])
+        let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/fmp4/"
+        let master = try Self.text(
+          server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/master.m3u8")
+        let audio = master.split(separator: "\n").compactMap {
+          $0.hasPrefix("#EXT-X-MEDIA:") ? Self.attributes($0)["URI"] : nil
+        }
+        for uri in ["fmp4/video.m3u8"] + audio {
+          files += Self.media(
+            try Self.text(
+              server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/" + uri)
+          ).segments.map(\.1)
+        }
+        // Last segment first, on a server that has read nothing else of the title.
+        for file in files.reversed() { cold[file] = try Self.bytes(base + file) }
+      }
+      let server = try ServerProcess(root: dir.path, ["--quiet"])
+      let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/fmp4/"
+      for file in files {
+        let reply = try Curl.get(base + file)
+        #expect([UInt8](reply.body) == cold[file], "\(name) \(file)")
+        #expect(reply.headers["cache-control"]?.contains("immutable") == true)
+        let tag = try #require(reply.headers["etag"])
+        let again = try Curl.get(base + file, ["-H", "If-None-Match: \(tag)"])
+        #expect(again.status == 304 && again.body.isEmpty, "\(name) \(file)")
+      }
+    }
+  }
+
+  /// A DVD title has no HLS: the playlist answers 404 and says why.
+  @Test(.enabled(if: ServerFixture.ready, ServerFixture.notReady)) func dvdTitlesExplain() throws {
+    let fixture = try ServerFixture()
+    let server = try fixture.start(["--quiet"])
+    let id = try ServerFixture.id(server, "dvd/dvd-pal.iso")
+    let reply = try Curl.get(server.base + "/discs/\(id)/titles/1/master.m3u8")
+    #expect(reply.status == 404)
+    #expect(String(decoding: reply.body, as: UTF8.self).contains("program stream"))
+  }
+}
