@@ -17,4 +17,14 @@ package enum TitleKey {
     else { return nil }
     return Int(text)
   }
+
+  /// Whether `key` names a title: a playlist or DVD title number (``number(_:)``) or an episode,
+  /// `00002:e3` (``DiscKit/Episode/titleKey``).
+  package static func isTitle(_ key: some StringProtocol) -> Bool {
+    if number(key) != nil { return true }
+    guard let colon = key.firstIndex(of: ":"), number(key[..<colon]) != nil else { return false }
+    let rest = key[key.index(after: colon)...].utf8
+    return rest.count >= 2 && rest.count <= 5 && rest.first == 0x65
+      && rest.dropFirst().allSatisfy { (0x30...0x39).contains($0) }
+  }
 }

@@ -37,11 +37,11 @@ public struct TitleResource: Sendable {
     disc: OpenedDisc, key: String, angle: Int = 1, start: MediaTime? = nil,
     timeline: TitleTimeline = .continuous, plainTransportStream: Bool = false
   ) throws(StreamingError) {
-    guard TitleKey.number(key) != nil else {
+    guard TitleKey.isTitle(key) else {
       throw .disc(
         DiscKitError(
           .notFound, "title \(key.prefix(40))", at: nil,
-          "not a title key (a playlist number such as 00800, or a DVD title number)"))
+          "not a title key (a playlist number such as 00800, a DVD title number, an episode such as 00002:e3)"))
     }
     do {
       title = try disc.disc.title(key: key, angle: angle)

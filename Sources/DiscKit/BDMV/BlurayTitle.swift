@@ -109,6 +109,29 @@ public struct BlurayTitle: Sendable {
   public init(disc: BlurayDisc, name: String, playlist: MoviePlaylist, angle requested: Int = 0)
     throws(DiscKitError)
   {
+    try self.init(disc: disc, name: name, playlist: playlist, angle: requested, cut: nil)
+  }
+
+  /// How a title cut from another one (an episode inside a play-all) reads its edges.
+  package struct Cut: Sendable, Hashable {
+    /// The first play item's first packet in its stream file (a random access point moved back
+    /// over the PSI packets before it), instead of libbluray's packet 0.
+    package var firstStartPacket: UInt32
+    /// The last play item's out-time is a cut inside the clip (the next episode's start): its
+    /// range ends at the random access point at or before it, not after it.
+    package var endsAtCut: Bool
+
+    package init(firstStartPacket: UInt32, endsAtCut: Bool) {
+      self.firstStartPacket = firstStartPacket
+      self.endsAtCut = endsAtCut
+    }
+  }
+
+  /// A title as ``init(disc:name:playlist:angle:)`` builds it, with its edges read as `cut`
+  /// says (`nil`: as libbluray reads a playlist).
+  package init(
+    disc: BlurayDisc, name: String, playlist: MoviePlaylist, angle requested: Int, cut: Cut?
+  ) throws(DiscKitError) {
     self.disc = disc
     self.name = name
     self.playlist = playlist
@@ -133,14 +156,17 @@ public struct BlurayTitle: Sendable {
       }
       if let info = disc.clipInformation(ref.clipID) {
         clip.hasClipInformation = true
-        if item.connectionCondition == 5 || item.connectionCondition == 6 || i == 0 {
+        if let cut, i == 0 {
+          clip.startPacket = cut.firstStartPacket
+        } else if item.connectionCondition == 5 || item.connectionCondition == 6 || i == 0 {
           clip.startPacket = 0
         } else {
           clip.startPacket = info.titleLookupPacket(
             pts45k: item.inTime, before: true, stcID: ref.stcID)
         }
+        let cutEnd = cut?.endsAtCut == true && i == playlist.playItems.count - 1
         clip.endPacket = info.titleLookupPacket(
-          pts45k: item.outTime, before: false, stcID: ref.stcID)
+          pts45k: item.outTime, before: cutEnd, stcID: ref.stcID)
         pos = pos &+ (clip.endPacket &- clip.startPacket)
       } else {
         warnings.append(.missingClipInformation(clipID: ref.clipID))

@@ -60,12 +60,14 @@ public struct Disc: Sendable {
   /// The volume label of the file system.
   public var label: String { image.fileSystem.volumeLabel }
 
-  /// The title a key names: a Blu-ray playlist number (`00800`, `800` or `00800.mpls`) or a DVD
-  /// title number, opened at `angle` (1-based).
+  /// The title a key names: a Blu-ray playlist number (`00800`, `800` or `00800.mpls`), a DVD
+  /// title number, or an episode (``Episode/titleKey``: `00002:e3`), opened at `angle` (1-based).
   ///
   /// - Throws: ``DiscKitError/Code/notFound`` for an unknown key, ``DiscKitError/Code/invalidArgument``
   ///   for an angle the title does not have.
   public func title(key: String, angle: Int = 1) throws(DiscKitError) -> DiscTitle {
+    // An episode: `00002:e3` (``Episode/titleKey``).
+    if let episode = try title(episodeKey: key, angle: angle) { return episode }
     switch navigation {
     case .bluray(let bluray):
       let digits = key.hasSuffix(".mpls") ? String(key.dropLast(5)) : key

@@ -160,6 +160,9 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
   public var titles: [Title]
   /// Disc-level warnings (files replaced by their backup copies, unreadable files, ...).
   public var warnings: [String]?
+  /// The disc's episodes (``EpisodeList``): whether it is episodic, each episode once in playing
+  /// order, the play-all and the extras; with ``TitleSelection/smart`` only.
+  public var episodes: EpisodeList? = nil
 }
 
 extension TitlesDocument {
@@ -180,6 +183,7 @@ extension TitlesDocument {
       evidence: list.evidence.isEmpty ? nil : list.evidence,
       candidates: list.candidates.isEmpty ? nil : list.candidates, titles: titles,
       warnings: warnings.isEmpty ? nil : warnings)
+    if selection == .smart { episodes = try disc.episodeList(mainKey: list.mainKey) }
   }
 
   private static func streams(_ title: DiscTitle) -> Streams {

@@ -10,6 +10,12 @@ struct ExtractOptions: ParsableArguments {
   @Option(name: .long, help: "Extract title N (as numbered by `disckit titles`).") var title: Int?
   @Option(name: .long, help: "Extract a Blu-ray playlist by number, e.g. 00800.") var playlist:
     String?
+  @Option(name: .long, help: "Extract episode N (as `disckit titles` lists the episodes).")
+  var episode: Int?
+  @Flag(
+    name: .long,
+    help: "Extract every episode, one file each, into the directory -o names (made if missing).")
+  var episodes = false
   @Option(name: .long, help: "Angle K (1-based) of a multi-angle title.") var angle: Int = 1
   @Option(name: .long, help: "Only chapters A-B (1-based, inclusive), e.g. 3-5 or 4.") var chapters:
     String?
@@ -44,10 +50,12 @@ struct ExtractOptions: ParsableArguments {
   }
 
   func validate() throws {
-    let chosen = [main, title != nil, playlist != nil].filter { $0 }.count
+    let chosen = [main, title != nil, playlist != nil, episode != nil, episodes].filter { $0 }
+      .count
     guard chosen <= 1 else {
-      throw ValidationError("Choose one of --main, --title and --playlist.")
+      throw ValidationError("Choose one of --main, --title, --playlist, --episode and --episodes.")
     }
+    try validateEpisodes()
     guard angle >= 1 else { throw ValidationError("--angle is 1-based.") }
     if let chapters { _ = try Self.parseChapters(chapters) }
     if isMatroska && chaptersFile != nil {
@@ -80,6 +88,10 @@ struct ExtractCommand: ParsableCommand {
   @OptionGroup var options: ExtractOptions
 
   func run() throws {
+    if options.episodes {
+      try EpisodeExtraction.run(image: image, options: options)
+      return
+    }
     if options.isMatroska {
       try MatroskaExtraction.run(image: image, options: options)
       return
@@ -92,7 +104,11 @@ struct ExtractCommand: ParsableCommand {
   /// Writes the title the options choose (its chapter range, on its timeline) to the output,
   /// atomically, with a progress bar; and the chapter file when one is asked for.
   static func extract(_ disc: Disc, options: ExtractOptions) throws {
-    let title = try options.chosenTitle(in: disc)
+    try extract(title: try options.chosenTitle(in: disc), options: options)
+  }
+
+  /// Writes `title` as ``extract(_:options:)`` does.
+  static func extract(title: DiscTitle, options: ExtractOptions) throws {
     let chapters = try options.chapters.map { try ExtractOptions.parseChapters($0) }
     let source =
       try chapters.map { try title.byteSource(timeline: options.timeline, chapters: $0) }

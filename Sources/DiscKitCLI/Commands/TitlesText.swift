@@ -3,7 +3,7 @@ import DiscKit
 /// The text form of `disckit titles` (the JSON form is ``TitlesDocument`` itself).
 enum TitlesText {
   static func lines(_ document: TitlesDocument) -> [String] {
-    document.kind == .dvd ? dvd(document) : bluray(document)
+    (document.kind == .dvd ? dvd(document) : bluray(document)) + episodeLines(document)
   }
 
   private static func bluray(_ d: TitlesDocument) -> [String] {

@@ -7,6 +7,7 @@ extension ExtractOptions {
   /// The title the options choose on `disc` (`--main`/`--title`/`--playlist` under `--select`),
   /// at `--angle`.
   func chosenTitle(in disc: Disc) throws(DiscKitError) -> DiscTitle {
-    try disc.title(titleChoice, selection: select, angle: angle)
+    if let episode { return try disc.episode(episode, angle: angle) }
+    return try disc.title(titleChoice, selection: select, angle: angle)
   }
 }
