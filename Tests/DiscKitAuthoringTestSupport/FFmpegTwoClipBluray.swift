@@ -15,6 +15,12 @@ package enum FFmpegTwoClipBluray {
     package var keyFrames: [(pts45k: UInt32, spn: UInt32)]
     package var lastPTS45k: UInt32
     package var packets: Int { bytes.count / 192 }
+
+    package init(bytes: [UInt8], keyFrames: [(pts45k: UInt32, spn: UInt32)], lastPTS45k: UInt32) {
+      self.bytes = bytes
+      self.keyFrames = keyFrames
+      self.lastPTS45k = lastPTS45k
+    }
   }
 
   /// A stream of `seconds` seconds with its timestamps offset by `offsetSeconds`, written by
