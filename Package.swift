@@ -211,7 +211,9 @@ let package = Package(
     // The streaming core's tests link no Hummingbird and no NIO.
     .testTarget(
       name: "DiscKitStreamingTests",
-      dependencies: ["DiscKitStreaming", "DiscKit", "DiscKitTestSupport"]
+      dependencies: [
+        "DiscKitStreaming", "DiscKit", "DiscKitTestSupport", "DiscKitAuthoringTestSupport",
+      ]
     ),
     // The Hummingbird adapter: in process (HummingbirdTesting) and with real clients.
     .testTarget(

@@ -41,7 +41,8 @@ public struct TitleResource: Sendable {
       throw .disc(
         DiscKitError(
           .notFound, "title \(key.prefix(40))", at: nil,
-          "not a title key (a playlist number such as 00800, a DVD title number, an episode such as 00002:e3)"))
+          "not a title key (a playlist number such as 00800, a DVD title number, an episode such as 00002:e3)"
+        ))
     }
     do {
       title = try disc.disc.title(key: key, angle: angle)

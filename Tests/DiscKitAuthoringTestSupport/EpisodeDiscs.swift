@@ -68,7 +68,8 @@ package enum EpisodeDiscs {
   }
 
   /// The buttons (ids 1, 2, ...) of one page, each in its own overlap group, chained up and down.
-  package static func composition(_ buttons: [[C]], selected: UInt16 = 1) -> InteractiveComposition {
+  package static func composition(_ buttons: [[C]], selected: UInt16 = 1) -> InteractiveComposition
+  {
     var page = IGPage(
       id: 0,
       groups: buttons.enumerated().map { k, commands in
@@ -125,7 +126,9 @@ package enum EpisodeDiscs {
   /// Three episodes of 10 minutes, one clip (00201-00203) and one playlist (00011-00013) each,
   /// and a play-all (00010) of the three clips. The menu's buttons set GPR1 to the playlist and
   /// jump to title 1, whose object plays `PlayPL GPR1` (Play All: 00010).
-  package static func playlistPerEpisode(menu withMenu: Bool = true) throws -> (SyntheticBluray, Truth) {
+  package static func playlistPerEpisode(menu withMenu: Bool = true) throws -> (
+    SyntheticBluray, Truth
+  ) {
     let disc = try disc([("00201", 600), ("00202", 620), ("00203", 590)])
     try disc.playlist(10, playlist([("00201", 0, 600), ("00202", 0, 620), ("00203", 0, 590)]))
     for (k, (id, length)) in [("00201", 600), ("00202", 620), ("00203", 590)].enumerated() {
@@ -201,7 +204,9 @@ package enum EpisodeDiscs {
   /// (00101) after each of three episodes, and each episode's own playlist (00011-00013: logo,
   /// episode, credits); no menu.
   package static func fillerPlayAll() throws -> (SyntheticBluray, Truth) {
-    let disc = try disc([("00100", 20), ("00101", 60), ("00201", 600), ("00202", 600), ("00203", 600)])
+    let disc = try disc([
+      ("00100", 20), ("00101", 60), ("00201", 600), ("00202", 600), ("00203", 600),
+    ])
     var all: [(String, Int, Int)] = []
     for (k, id) in ["00201", "00202", "00203"].enumerated() {
       let one = [("00100", 0, 20), (id, 0, 600), ("00101", 0, 60)]
@@ -218,9 +223,13 @@ package enum EpisodeDiscs {
   /// A play-all (00010) repeating the logo and credits, and no playlist per episode: each episode
   /// is its items (logo, episode, credits).
   package static func fillerPlayAllOnly() throws -> (SyntheticBluray, Truth) {
-    let disc = try disc([("00100", 20), ("00101", 60), ("00201", 600), ("00202", 600), ("00203", 600)])
+    let disc = try disc([
+      ("00100", 20), ("00101", 60), ("00201", 600), ("00202", 600), ("00203", 600),
+    ])
     var all: [(String, Int, Int)] = []
-    for id in ["00201", "00202", "00203"] { all += [("00100", 0, 20), (id, 0, 600), ("00101", 0, 60)] }
+    for id in ["00201", "00202", "00203"] {
+      all += [("00100", 0, 20), (id, 0, 600), ("00101", 0, 60)]
+    }
     try disc.playlist(10, playlist(all))
     try disc.navigation(plays: [[10]])
     return (

@@ -14,7 +14,8 @@ extension BlurayDisc {
       let key = String(format5: item.playlist)
       var chapters: [Int] = []
       if let file = playlistFile(number: item.playlist),
-        let title = try? BlurayTitle(disc: self, name: file.name, playlist: file.playlist ?? MoviePlaylist(playItems: []))
+        let title = try? BlurayTitle(
+          disc: self, name: file.name, playlist: file.playlist ?? MoviePlaylist(playItems: []))
       {
         chapters = title.chapters.filter {
           item.whole || ($0.titleTime >= item.start && $0.titleTime < item.end)
@@ -43,7 +44,8 @@ extension BlurayDisc {
     guard let number = Int(episode.key), let file = playlistFile(number: number),
       let playlist = file.playlist
     else {
-      throw DiscKitError(.notFound, "playlist \(episode.key)", at: nil, "no such playlist on the disc")
+      throw DiscKitError(
+        .notFound, "playlist \(episode.key)", at: nil, "no such playlist on the disc")
     }
     let holder = try BlurayTitle(disc: self, name: file.name, playlist: playlist, angle: angle)
     let start = UInt32(clamping: episode.start90k / 2)

@@ -78,7 +78,9 @@ package enum BlurayEpisodeFinder {
     /// Each item's start on the playlist's timeline (45 kHz).
     var starts: [UInt32]
     var duration: UInt32
-    var long: [Int] { segments.indices.filter { segments[$0].duration >= BlurayEpisodeFinder.longItem } }
+    var long: [Int] {
+      segments.indices.filter { segments[$0].duration >= BlurayEpisodeFinder.longItem }
+    }
     func end(ofItem i: Int) -> UInt32 { starts[i] &+ segments[i].duration }
   }
 
@@ -127,7 +129,9 @@ package enum BlurayEpisodeFinder {
     let reps = playlists.filter { representative[$0.number] == $0.number }
     // Permutation families (floods) are features, never play-alls.
     let families = PlaylistFamily.families(
-      reps.map { .init(name: String(format5: $0.number) + ".mpls", number: $0.number, playlist: $0.playlist) })
+      reps.map {
+        .init(name: String(format5: $0.number) + ".mpls", number: $0.number, playlist: $0.playlist)
+      })
     let inFamily = Set(families.flatMap(\.members).compactMap { Int($0.prefix(5)) })
     if let main, inFamily.contains(representative[main] ?? main) {
       return Found(
@@ -258,11 +262,14 @@ package enum BlurayEpisodeFinder {
         var whole: [Item] = []
         for s in starts where s.start.time == 0 {
           let rep = representative[s.start.playlist] ?? s.start.playlist
-          guard seen.insert(rep).inserted, let p = byNumber[rep], p.duration >= BlurayEpisodeFinder.longItem,
+          guard seen.insert(rep).inserted, let p = byNumber[rep],
+            p.duration >= BlurayEpisodeFinder.longItem,
             !isPlayAll(p)
           else { continue }
           whole.append(
-            Item(playlist: rep, start: 0, end: p.duration, whole: true, evidence: [s.text], kind: .menu))
+            Item(
+              playlist: rep, start: 0, end: p.duration, whole: true, evidence: [s.text], kind: .menu
+            ))
         }
         if whole.count >= 2, Self.alike(whole.map(\.end), ratio: 1.5) {
           let found = Found(
@@ -307,8 +314,12 @@ package enum BlurayEpisodeFinder {
         var items: [Item] = []
         for (p, body) in ordered {
           var item = Item(playlist: p.number, start: 0, end: p.duration, whole: true)
-          item.variants = singles.filter { $0.number != p.number && $0.segments[$0.long[0]].matches(body) }.map(\.number)
-          item.evidence = ["a playlist of one long clip (\(body.clip)), one of \(bodies.count) of similar length; no play-all"]
+          item.variants = singles.filter {
+            $0.number != p.number && $0.segments[$0.long[0]].matches(body)
+          }.map(\.number)
+          item.evidence = [
+            "a playlist of one long clip (\(body.clip)), one of \(bodies.count) of similar length; no play-all"
+          ]
           items.append(item)
         }
         return Found(
@@ -375,7 +386,8 @@ package enum BlurayEpisodeFinder {
         var items: [Item] = []
         for (j, range) in Self.decompose(p).enumerated() {
           var item = Item(
-            playlist: p.number, start: p.starts[range.lowerBound], end: p.end(ofItem: range.upperBound),
+            playlist: p.number, start: p.starts[range.lowerBound],
+            end: p.end(ofItem: range.upperBound),
             whole: false)
           item.variants = own[j]
           item.evidence = [
@@ -392,7 +404,9 @@ package enum BlurayEpisodeFinder {
       }
       found.playAll = [p.number]
       for other in playAlls where other.number != p.number {
-        let shares = other.long.contains { i in long.contains { p.segments[$0].matches(other.segments[i]) } }
+        let shares = other.long.contains { i in
+          long.contains { p.segments[$0].matches(other.segments[i]) }
+        }
         if shares { found.playAll.append(other.number) } else { found.extras.append(other.number) }
       }
       return found
@@ -416,7 +430,8 @@ package enum BlurayEpisodeFinder {
         var lo = i
         while lo > 0, !long.contains(lo - 1), before.contains(p.segments[lo - 1]) { lo -= 1 }
         var hi = i
-        while hi + 1 < p.segments.count, !long.contains(hi + 1), after.contains(p.segments[hi + 1]) {
+        while hi + 1 < p.segments.count, !long.contains(hi + 1), after.contains(p.segments[hi + 1])
+        {
           hi += 1
         }
         return lo...hi
@@ -525,7 +540,8 @@ package enum BlurayEpisodeFinder {
           q.long.map { q.segments[$0] }
         }
         let isEpisodeMaterial =
-          !p.long.isEmpty && p.long.allSatisfy { i in bodies.contains { $0.matches(p.segments[i]) } }
+          !p.long.isEmpty
+          && p.long.allSatisfy { i in bodies.contains { $0.matches(p.segments[i]) } }
         if isEpisodeMaterial && p.long.count >= 2 {
           found.playAll.append(p.number)
         } else if !isEpisodeMaterial {

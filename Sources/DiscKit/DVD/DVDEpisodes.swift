@@ -6,6 +6,7 @@ extension DVDDisc {
 
   /// An episode as a title of its own.
   package func episodeTitle(_ episode: Episode, angle: Int) throws(DiscKitError) -> DiscTitle {
-    throw DiscKitError(.unsupported, "episode \(episode.titleKey)", at: nil, "DVD episodes are not done yet")
+    throw DiscKitError(
+      .unsupported, "episode \(episode.titleKey)", at: nil, "DVD episodes are not done yet")
   }
 }

@@ -34,7 +34,8 @@ extension Disc {
       throw DiscKitError(
         .notFound, "episode \(number)", at: nil,
         list.episodic
-          ? "the disc has \(list.episodes.count) episodes" : "the disc is not episodic: \(list.reason)")
+          ? "the disc has \(list.episodes.count) episodes"
+          : "the disc is not episodic: \(list.reason)")
     }
     return try title(episode: episode, angle: angle)
   }

@@ -17,7 +17,9 @@ extension ExtractOptions {
       if chaptersFile != nil {
         throw ValidationError("--chapters-file applies to one title, not --episodes.")
       }
-      if chapters != nil { throw ValidationError("--chapters applies to one title, not --episodes.") }
+      if chapters != nil {
+        throw ValidationError("--chapters applies to one title, not --episodes.")
+      }
     }
   }
 }
@@ -36,9 +38,11 @@ enum EpisodeExtraction {
       let disc = try Disc(image: try image.open())
       let list = try disc.episodeList()
       guard list.episodic else {
-        throw DiscKitError(.notFound, "episodes", at: nil, "the disc is not episodic: \(list.reason)")
+        throw DiscKitError(
+          .notFound, "episodes", at: nil, "the disc is not episodic: \(list.reason)")
       }
-      let directory = options.output.hasSuffix("/") ? String(options.output.dropLast()) : options.output
+      let directory =
+        options.output.hasSuffix("/") ? String(options.output.dropLast()) : options.output
       if mkdir(directory, 0o755) != 0 && errno != EEXIST {
         throw DiscKitError(
           .cannotCreate, directory, at: nil,

@@ -16,7 +16,9 @@ extension TitlesText {
     }
     var lines = [
       "Episodes: \(list.episodes.count)"
-        + (list.layout.map { " (\($0.rawValue)" + (list.confidence.map { ", \($0.rawValue)" } ?? "") + ")" } ?? "")
+        + (list.layout.map {
+          " (\($0.rawValue)" + (list.confidence.map { ", \($0.rawValue)" } ?? "") + ")"
+        } ?? "")
         + ": \(list.reason)"
     ]
     for e in list.episodes {
@@ -35,7 +37,9 @@ extension TitlesText {
       }
       line += "  [\(e.titleKey)]"
       lines.append(line)
-      if let evidence = e.evidence.first { lines.append("      \(evidence.kind.rawValue): \(evidence.detail)") }
+      if let evidence = e.evidence.first {
+        lines.append("      \(evidence.kind.rawValue): \(evidence.detail)")
+      }
     }
     if !list.playAll.isEmpty {
       lines.append("  play-all: " + TextJoin.join(list.playAll.map(name), separator: ", "))

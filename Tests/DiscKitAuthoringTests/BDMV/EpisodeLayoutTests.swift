@@ -34,7 +34,8 @@ struct EpisodeLayoutTests {
     #expect(list.episodes.count == truth.episodes.count, "\(name): \(list.reason)")
     for (episode, expected) in zip(list.episodes, truth.episodes) {
       #expect(Int(episode.key) == expected.playlist, "\(name) episode \(episode.number)")
-      #expect(episode.start90k == Int64(expected.from) * 90_000, "\(name) episode \(episode.number)")
+      #expect(
+        episode.start90k == Int64(expected.from) * 90_000, "\(name) episode \(episode.number)")
       #expect(episode.end90k == Int64(expected.to) * 90_000, "\(name) episode \(episode.number)")
       let copies = truth.variants[episode.number - 1] ?? []
       for copy in copies { #expect(episode.variants.contains(String(format: "%05d", copy))) }
@@ -45,18 +46,20 @@ struct EpisodeLayoutTests {
       #expect(title.duration.ticks == Int64(expected.to - expected.from) * 90_000, "\(name)")
       #expect(title.chapters.first?.start.ticks == 0)
       #expect(title.chapters.allSatisfy { $0.start.ticks < title.duration.ticks })
-      #expect(title.chapters.count == max(1, episode.chapters.count), "\(name) episode \(episode.number)")
+      #expect(
+        title.chapters.count == max(1, episode.chapters.count), "\(name) episode \(episode.number)")
       // Its clip ranges lie in the holding playlist's clips, in the construction's range.
       let holder = try disc.title(key: episode.key)
       var at: Int64 = 0
       var next =
         holder.clips.lastIndex { $0.start.ticks <= Int64(expected.from) * 90_000 } ?? 0
       for clip in title.clips {
-        let found = try #require(holder.clips.indices.first { k in
-          let h = holder.clips[k]
-          return k >= next && h.clipID == clip.clipID && h.inTime.ticks <= clip.inTime.ticks
-            && clip.outTime.ticks <= h.outTime.ticks
-        })
+        let found = try #require(
+          holder.clips.indices.first { k in
+            let h = holder.clips[k]
+            return k >= next && h.clipID == clip.clipID && h.inTime.ticks <= clip.inTime.ticks
+              && clip.outTime.ticks <= h.outTime.ticks
+          })
         next = found + 1
         let source = holder.clips[found]
         let holderStart = source.start.ticks + clip.inTime.ticks - source.inTime.ticks
@@ -82,7 +85,9 @@ struct EpisodeLayoutTests {
       let list = try Disc.open(path: written.path).episodeList()
       #expect(!list.episodic, "\(list.reason)")
       #expect(list.episodes.isEmpty)
-      #expect(throws: DiscKitError.self) { try Disc.open(path: written.path).title(key: "00800:e1") }
+      #expect(throws: DiscKitError.self) {
+        try Disc.open(path: written.path).title(key: "00800:e1")
+      }
     }
   }
 

@@ -80,7 +80,8 @@ struct EpisodeOutputTests {
         let path = dir.file("e\(episode.number)-\(timeline).m2ts")
         try FileManager.default.createFile(
           atPath: path,
-          contents: Data(FFmpegTwoClipBluray.readAll(try title.byteSource(timeline: timeline), chunk: 1 << 20)))
+          contents: Data(
+            FFmpegTwoClipBluray.readAll(try title.byteSource(timeline: timeline), chunk: 1 << 20)))
         let decode = try Tool.run("ffmpeg", ["-v", "warning", "-i", path, "-f", "null", "-"])
         #expect(decode.stderr.isEmpty, "episode \(episode.number) \(timeline): \(decode.stderr)")
         let got = try frames(path)
@@ -89,7 +90,8 @@ struct EpisodeOutputTests {
         let count = episode.duration90k * 5 / 90_000
         #expect(Int64(got.count) == count, "episode \(episode.number) \(timeline)")
         #expect(
-          Array(got.prefix(Int(count))) == Array(source[from..<min(source.count, from + Int(count))]),
+          Array(got.prefix(Int(count)))
+            == Array(source[from..<min(source.count, from + Int(count))]),
           "episode \(episode.number) \(timeline): the range's frames")
       }
     }

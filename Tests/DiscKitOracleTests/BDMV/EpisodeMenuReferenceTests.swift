@@ -43,35 +43,46 @@ struct EpisodeMenuReferenceTests {
     return nil
   }
 
-  static let layouts: [(String, @Sendable () throws -> (SyntheticBluray, EpisodeDiscs.Truth), [[NavigationCommand]])] = [
-    (
-      "PlayPL through GPR1", { try EpisodeDiscs.playlistPerEpisode() },
-      [10, 11, 12, 13].map {
-        [.set(.move, .gpr(1), .immediate(UInt32($0))), .jumpTitle(.immediate(1))]
-      }
-    ),
-    (
-      "PlayPLatMK through GPR2", EpisodeDiscs.playAllMarks,
-      [0, 5, 10].map { [.set(.move, .gpr(2), .immediate(UInt32($0))), .jumpTitle(.immediate(1))] }
-    ),
-    (
-      "PlayPLatPI through GPR3", EpisodeDiscs.playAllItems,
-      [0, 1, 2].map { [.set(.move, .gpr(3), .immediate(UInt32($0))), .jumpTitle(.immediate(1))] }
-    ),
-    (
-      "PlayPLatMK into one clip's chapters", EpisodeDiscs.oneClipChapters,
-      [0, 4, 7].map { [.set(.move, .gpr(2), .immediate(UInt32($0))), .jumpTitle(.immediate(1))] }
-    ),
-  ]
+  static let layouts:
+    [(String, @Sendable () throws -> (SyntheticBluray, EpisodeDiscs.Truth), [[NavigationCommand]])] =
+      [
+        (
+          "PlayPL through GPR1", { try EpisodeDiscs.playlistPerEpisode() },
+          [10, 11, 12, 13].map {
+            [.set(.move, .gpr(1), .immediate(UInt32($0))), .jumpTitle(.immediate(1))]
+          }
+        ),
+        (
+          "PlayPLatMK through GPR2", EpisodeDiscs.playAllMarks,
+          [0, 5, 10].map {
+            [.set(.move, .gpr(2), .immediate(UInt32($0))), .jumpTitle(.immediate(1))]
+          }
+        ),
+        (
+          "PlayPLatPI through GPR3", EpisodeDiscs.playAllItems,
+          [0, 1, 2].map {
+            [.set(.move, .gpr(3), .immediate(UInt32($0))), .jumpTitle(.immediate(1))]
+          }
+        ),
+        (
+          "PlayPLatMK into one clip's chapters", EpisodeDiscs.oneClipChapters,
+          [0, 4, 7].map {
+            [.set(.move, .gpr(2), .immediate(UInt32($0))), .jumpTitle(.immediate(1))]
+          }
+        ),
+      ]
 
-  @Test("every episode button starts in libbluray where DiscKit's episode starts", arguments: layouts.indices)
+  @Test(
+    "every episode button starts in libbluray where DiscKit's episode starts",
+    arguments: layouts.indices)
   func buttons(_ index: Int) throws {
     let (name, make, buttons) = Self.layouts[index]
     let (written, truth) = try make()
     let list = try Disc.open(path: written.path).episodeList()
     #expect(list.confidence == .navigation, "\(name): \(list.reason)")
     // The buttons that start an episode, in order (the first of four is Play All).
-    let episodeButtons = buttons.count > truth.episodes.count ? Array(2...buttons.count) : Array(1...buttons.count)
+    let episodeButtons =
+      buttons.count > truth.episodes.count ? Array(2...buttons.count) : Array(1...buttons.count)
     #expect(episodeButtons.count == list.episodes.count, "\(name)")
     for (button, episode) in zip(episodeButtons, list.episodes) {
       try written.write(

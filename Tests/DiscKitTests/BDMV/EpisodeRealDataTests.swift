@@ -150,7 +150,9 @@ struct EpisodeRealDataTests {
       if abs(Int(end.1) - segment.outMs * 45) > 45 {
         // bdpl's end of the last chapter range: the clip time of the last mark, on the next play
         // item; DiscKit's end is that mark on the playlist's timeline, the item's end.
-        #expect(found.layout == .chapters && n == found.items.count - 1, "\(row.disc) episode \(n + 1) ends at \(end.1 / 45) ms, bdpl \(segment.outMs)")
+        #expect(
+          found.layout == .chapters && n == found.items.count - 1,
+          "\(row.disc) episode \(n + 1) ends at \(end.1 / 45) ms, bdpl \(segment.outMs)")
         let item = try #require(playlist.playItems.firstIndex { $0.clip.clipID == segment.clip })
         #expect(item + 1 < playlist.playItems.count)
         #expect(end.1 == playlist.playItems[item].outTime)
