@@ -29,6 +29,7 @@ build: deps
 	$(SWIFT) build $(RELEASE) --product disckit-crosscheck
 	$(SWIFT) build $(RELEASE) --product disckit-mkv
 	$(SWIFT) build $(RELEASE) --product disckit-serve
+	$(SWIFT) build $(RELEASE) --product disckit-subtitles
 
 # `make install` copies `disckit` and its helper programs into $(DESTDIR)$(PREFIX)/bin (helpers
 # are found beside `disckit`), and the bash, zsh and fish completions and the disckit(1) man page,
@@ -45,7 +46,7 @@ install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/bash-completion/completions \
 	  $(SHARE)/zsh/site-functions $(SHARE)/fish/vendor_completions.d $(SHARE)/man/man1
 	install -m 755 $(BIN)/disckit $(BIN)/disckit-crosscheck \
-	  $(BIN)/disckit-mkv $(BIN)/disckit-serve $(DESTDIR)$(PREFIX)/bin/
+	  $(BIN)/disckit-mkv $(BIN)/disckit-serve $(BIN)/disckit-subtitles $(DESTDIR)$(PREFIX)/bin/
 	$(BIN)/disckit --generate-completion-script bash > $(SHARE)/bash-completion/completions/disckit
 	$(BIN)/disckit --generate-completion-script zsh > $(SHARE)/zsh/site-functions/_disckit
 	$(BIN)/disckit --generate-completion-script fish > $(SHARE)/fish/vendor_completions.d/disckit.fish
@@ -78,6 +79,7 @@ bench: deps images
 	$(SWIFT) build $(RELEASE) --product disckit
 	$(SWIFT) build $(RELEASE) --product disckit-mkv
 	$(SWIFT) build $(RELEASE) --product disckit-serve
+	$(SWIFT) build $(RELEASE) --product disckit-subtitles
 	$(SWIFT) build $(RELEASE) --product DiscKitBench
 	.build/release/DiscKitBench
 

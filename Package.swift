@@ -16,6 +16,9 @@ import PackageDescription
 //   library: commands that need one run in a helper program beside `disckit` (HelperProgram).
 // - `DiscKitMedia` writes titles to Matroska over libavformat; only the `disckit-mkv` helper
 //   program (and tests, benchmark) link it, never `disckit`.
+// - `DiscKitSubtitles` reads disc subtitles as text (PGS and DVD subpictures, OCR with
+//   libtesseract, cues on the title timeline, WebVTT/SRT, an on-disk cache); only the
+//   `disckit-subtitles` helper program (and tests, benchmark; later the server) link it.
 // - `DiscKitCrosscheck` / `disckit-crosscheck`: `disckit crosscheck`, the only program linking
 //   the C reference libraries.
 // - `DiscKitStreaming` is the server core without a web framework: the library of opened discs
@@ -43,6 +46,8 @@ let package = Package(
     .library(name: "DiscKitServer", targets: ["DiscKitServer"]),
     .executable(name: "disckit-serve", targets: ["disckit-serve"]),
     .library(name: "DiscKitFuzzHarnesses", targets: ["DiscKitFuzzHarnesses"]),
+    .library(name: "DiscKitSubtitles", targets: ["DiscKitSubtitles"]),
+    .executable(name: "disckit-subtitles", targets: ["disckit-subtitles"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -83,6 +88,17 @@ let package = Package(
       name: "CDVDNav", pkgConfig: "dvdnav", providers: [.apt(["libdvdnav-dev"])]),
     .systemLibrary(
       name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+    .systemLibrary(
+      name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+    // Disc subtitles as text: PGS and DVD subpicture decoding, OCR with libtesseract, cues on the
+    // title timeline, WebVTT/SRT, the on-disk cache; linked by the `disckit-subtitles` helper.
+    .target(name: "DiscKitSubtitles", dependencies: ["DiscKit", "DiscKitOutput", "CTesseract"]),
+    .executableTarget(
+      name: "disckit-subtitles",
+      dependencies: [
+        "DiscKitCLI", "DiscKitSubtitles", "DiscKitOutput",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     // Matroska output over libavformat; linked only by the `disckit-mkv` helper program.
     .target(name: "DiscKitMedia", dependencies: ["DiscKit", "DiscKitOutput", "CFFmpeg"]),
     .target(
@@ -146,7 +162,7 @@ let package = Package(
       name: "DiscKitBench",
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitOutput", "DiscKitReference", "DiscKitCLI",
-        "DiscKitMedia",
+        "DiscKitMedia", "DiscKitSubtitles",
       ]
     ),
     .target(
@@ -222,6 +238,14 @@ let package = Package(
         "DiscKitServer", "DiscKitStreaming", "DiscKit", "DiscKitTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ]
+    ),
+    // - `DiscKitSubtitlesTests`: recognised subtitle text and cue times, against the authored text,
+    //   ffprobe's subtitle packets and libbluray's clip times.
+    .testTarget(
+      name: "DiscKitSubtitlesTests",
+      dependencies: [
+        "DiscKitSubtitles", "DiscKit", "DiscKitReference", "DiscKitTestSupport",
       ]
     ),
     .testTarget(

@@ -31,6 +31,10 @@ APT_PACKAGES=(
   # fMP4 HLS (issue 28): a real browser for the library page's player (driven by selenium, below)
   # and GStreamer's gst-launch-1.0 for playbin over HLS
   chromium chromium-driver gstreamer1.0-tools python3-pip
+  # subtitles as text (disckit-subtitles): libtesseract and the language data the tests read;
+  # the `tesseract` command (bench reference), PIL and fonts for the caption generator
+  libtesseract-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-fra tesseract-ocr-deu
+  tesseract-ocr-spa tesseract-ocr-jpn python3-pil fonts-dejavu-core fonts-dejavu-extra fonts-noto-cjk
 )
 
 SUDO=""

@@ -9,7 +9,7 @@ import Testing
 struct InstallTests {
   static let binary = EndToEndTests.binary
   static let binaryDirectory = URL(fileURLWithPath: binary).deletingLastPathComponent().path
-  static let helpers = ["disckit-crosscheck", "disckit-mkv", "disckit-serve"]
+  static let helpers = ["disckit-crosscheck", "disckit-mkv", "disckit-serve", "disckit-subtitles"]
   static let haveAll =
     EndToEndTests.haveBinary
     && helpers.allSatisfy {

@@ -43,6 +43,14 @@ struct ExtractOptions: ParsableArguments {
       "Output format: m2ts (the title's bytes as on the disc) or mkv (lossless Matroska).",
       discussion: "mkv is also chosen by an output name ending in .mkv; it needs disckit-mkv."))
   var format: ExtractFormat?
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Write the subtitle streams as text (vtt or srt), one file per stream into the folder -o.",
+      discussion:
+        "The pictures are read with Tesseract in each stream's language (disckit-subtitles); files are named by language, forced captions apart (eng.forced.vtt)."
+    ))
+  var subtitles: SubtitleFormat?
 
   /// Whether Matroska is asked for (`--format mkv`, or a `.mkv` output name without `--format`).
   var isMatroska: Bool {
@@ -58,6 +66,9 @@ struct ExtractOptions: ParsableArguments {
     try validateEpisodes()
     guard angle >= 1 else { throw ValidationError("--angle is 1-based.") }
     if let chapters { _ = try Self.parseChapters(chapters) }
+    if subtitles != nil && (chaptersFile != nil || chapters != nil || output == "-") {
+      throw ValidationError("--subtitles writes whole-title text files into the folder -o DIR.")
+    }
     if isMatroska && chaptersFile != nil {
       throw ValidationError(
         "--chapters-file applies to --format m2ts; a Matroska file holds its chapters.")
@@ -88,6 +99,10 @@ struct ExtractCommand: ParsableCommand {
   @OptionGroup var options: ExtractOptions
 
   func run() throws {
+    if let format = options.subtitles {
+      try SubtitleExtraction.run(image: image, options: options, format: format)
+      return
+    }
     if options.episodes {
       try EpisodeExtraction.run(image: image, options: options)
       return

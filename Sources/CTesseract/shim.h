@@ -1,0 +1,3 @@
+#pragma once
+// libtesseract's C API (Debian: libtesseract-dev), linked only by DiscKitSubtitles.
+#include <tesseract/capi.h>
