@@ -109,6 +109,22 @@ public enum WebVTT {
     return out
   }
 
+  /// One HLS WebVTT segment (RFC 8216 section 3.5): the cues that overlap `window` (milliseconds of
+  /// title time), whole (a cue crossing the segment's edge is repeated in the next segment, as
+  /// HLS allows), after an `X-TIMESTAMP-MAP` header that maps the cue times onto the media's
+  /// timestamps: `MPEGTS:<mpegts90k>` is the 90 kHz media time of title time 0 (on the continuous
+  /// timeline of a transport stream, the first play item's in-time; for fMP4 segments whose
+  /// `tfdt` starts at 0, 0).
+  public static func segment(_ cues: [SubtitleCue], window: Range<Int64>, mpegts90k: Int64)
+    -> String
+  {
+    let inside = cues.filter {
+      $0.endMilliseconds > window.lowerBound && $0.startMilliseconds < window.upperBound
+    }
+    let body = text(inside).dropFirst("WEBVTT\n".count)
+    return "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:\(mpegts90k),LOCAL:00:00:00.000\n" + body
+  }
+
   /// The cues of a WebVTT file written by ``text(_:)`` (forced: `forced`); unreadable blocks
   /// are skipped.
   public static func cues(_ text: String, forced: Bool = false) -> [SubtitleCue] {

@@ -30,7 +30,7 @@ struct SubtitleExtractionTests {
       let out = dir.file(format)
       let run = try Tool.run(
         Self.disckit,
-        ["extract", SubtitleFixtures.path(source), "--subtitles", format, "-o", out])
+        ["extract", SubtitleFixtures.path(source), "--title", "1", "--subtitles", format, "-o", out])
       #expect(run.status == 0, "\(run.stderr)")
       let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
       #expect(files == ["eng.\(format)", "eng.forced.\(format)"].sorted())
@@ -56,7 +56,8 @@ struct SubtitleExtractionTests {
       #expect(cer.rate <= 0.01)
       // Existing files are kept without --force.
       let again = try Tool.run(
-        Self.disckit, ["extract", SubtitleFixtures.path(source), "--subtitles", format, "-o", out])
+        Self.disckit,
+        ["extract", SubtitleFixtures.path(source), "--title", "1", "--subtitles", format, "-o", out])
       #expect(again.status == 73, "\(again.stderr)")
     }
   }
@@ -69,7 +70,10 @@ struct SubtitleExtractionTests {
     let dir = try TemporaryDirectory()
     let run = try Tool.run(
       Self.disckit,
-      ["extract", SubtitleFixtures.path("dvd-nolang"), "--subtitles", "vtt", "-o", dir.path])
+      [
+        "extract", SubtitleFixtures.path("dvd-nolang"), "--title", "1", "--subtitles", "vtt", "-o",
+        dir.path,
+      ])
     #expect(run.status == 69)
     #expect(run.stderr.contains("tesseract-ocr-bre"), "\(run.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)

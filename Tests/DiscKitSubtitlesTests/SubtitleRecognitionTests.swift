@@ -96,3 +96,34 @@ struct SubtitleRecognitionTests {
     #expect(throws: DiscKitError.self) { try SubtitleRecognizer.languageData(for: undetermined) }
   }
 }
+
+/// The text formats, against the WebVTT, SRT and HLS (RFC 8216 3.5) forms written out by hand.
+@Suite("Subtitle text formats")
+struct SubtitleTextFormatTests {
+  static let cues = [
+    SubtitleCue(
+      startMilliseconds: 1000, endMilliseconds: 2500, lines: ["A < B & C"], position: .bottom,
+      forced: false),
+    SubtitleCue(
+      startMilliseconds: 3_723_004, endMilliseconds: 3_724_000, lines: ["top", "two"],
+      position: .top, forced: true, italic: true),
+  ]
+
+  @Test("WebVTT, SubRip and an HLS WebVTT segment")
+  func formats() {
+    #expect(
+      WebVTT.text(Self.cues)
+        == "WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nA &lt; B &amp; C\n\n"
+        + "01:02:03.004 --> 01:02:04.000 line:0\n<i>top\ntwo</i>\n")
+    #expect(
+      SubRip.text(Self.cues)
+        == "1\n00:00:01,000 --> 00:00:02,500\nA < B & C\n\n"
+        + "2\n01:02:03,004 --> 01:02:04,000\n{\\an8}<i>top\ntwo</i>\n\n")
+    #expect(WebVTT.cues(WebVTT.text(Self.cues)).map(\.lines) == Self.cues.map(\.lines))
+    #expect(WebVTT.cues(WebVTT.text(Self.cues)).map(\.italic) == [false, true])
+    #expect(
+      WebVTT.segment(Self.cues, window: 2000..<6000, mpegts90k: 900_000)
+        == "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\n\n"
+        + "00:00:01.000 --> 00:00:02.500\nA &lt; B &amp; C\n")
+  }
+}
