@@ -11,7 +11,7 @@ extension BlurayDisc {
   package func episodeList(_ found: BlurayEpisodeFinder.Found) -> EpisodeList {
     var episodes: [Episode] = []
     for (index, item) in found.items.enumerated() {
-      let key = String(format5: item.playlist)
+      let key = TitleKeyText.five(item.playlist)
       var chapters: [Int] = []
       if let file = playlistFile(number: item.playlist),
         let title = try? BlurayTitle(
@@ -25,14 +25,14 @@ extension BlurayDisc {
         Episode(
           number: index + 1, key: key, start90k: Int64(item.start) * 2,
           end90k: Int64(item.end) * 2, chapters: chapters,
-          variants: item.variants.map { String(format5: $0) },
+          variants: item.variants.map { TitleKeyText.five($0) },
           evidence: item.evidence.map { TitleEvidence(kind: item.kind, key: key, detail: $0) }))
     }
     return EpisodeList(
       layout: found.layout, confidence: found.confidence, reason: found.reason,
-      episodes: episodes, playAll: found.playAll.map { String(format5: $0) },
-      extras: found.extras.map { String(format5: $0) },
-      candidates: found.candidates.map { $0.map { String(format5: $0) } })
+      episodes: episodes, playAll: found.playAll.map { TitleKeyText.five($0) },
+      extras: found.extras.map { TitleKeyText.five($0) },
+      candidates: found.candidates.map { $0.map { TitleKeyText.five($0) } })
   }
 
   /// An episode as a title of its own: the whole playlist, or the play items of its range of

@@ -130,7 +130,7 @@ package enum BlurayEpisodeFinder {
     // Permutation families (floods) are features, never play-alls.
     let families = PlaylistFamily.families(
       reps.map {
-        .init(name: String(format5: $0.number) + ".mpls", number: $0.number, playlist: $0.playlist)
+        .init(name: TitleKeyText.five($0.number) + ".mpls", number: $0.number, playlist: $0.playlist)
       })
     let inFamily = Set(families.flatMap(\.members).compactMap { Int($0.prefix(5)) })
     if let main, inFamily.contains(representative[main] ?? main) {
@@ -213,7 +213,7 @@ package enum BlurayEpisodeFinder {
         let key = Page(menu: menu, page: page)
         if pages[key] == nil { order.append(key) }
         let text =
-          "button \(button) of page \(page) of the menu in playlist \(String(format5: menu)) starts it (\(how))"
+          "button \(button) of page \(page) of the menu in playlist \(TitleKeyText.five(menu)) starts it (\(how))"
         pages[key, default: []].append((Start(playlist: reach.playlist, time: time), text))
       }
       var best: Found?
@@ -250,7 +250,7 @@ package enum BlurayEpisodeFinder {
           var found = Found(
             layout: layout, confidence: .navigation,
             reason:
-              "the buttons of page \(key.page) of the menu in playlist \(String(format5: key.menu)) start playlist \(String(format5: number)) at \(items.count) points",
+              "the buttons of page \(key.page) of the menu in playlist \(TitleKeyText.five(key.menu)) start playlist \(TitleKeyText.five(number)) at \(items.count) points",
             items: items)
           // A play-all of items (chapter ranges of one clip are the title itself, not a
           // play-all beside the episodes).
@@ -275,7 +275,7 @@ package enum BlurayEpisodeFinder {
           let found = Found(
             layout: .titles, confidence: .navigation,
             reason:
-              "the buttons of page \(key.page) of the menu in playlist \(String(format5: key.menu)) start \(whole.count) playlists of similar length",
+              "the buttons of page \(key.page) of the menu in playlist \(TitleKeyText.five(key.menu)) start \(whole.count) playlists of similar length",
             items: whole)
           if best.map({ $0.items.count < found.items.count }) ?? true { best = found }
         }
@@ -334,7 +334,7 @@ package enum BlurayEpisodeFinder {
         return Found(
           layout: .chapters, confidence: .heuristic,
           reason:
-            "playlist \(String(format5: feature.number))'s long clip repeats a chapter pattern every episode: \(items.count) chapter ranges",
+            "playlist \(TitleKeyText.five(feature.number))'s long clip repeats a chapter pattern every episode: \(items.count) chapter ranges",
           items: items)
       }
       return Found(
@@ -373,14 +373,14 @@ package enum BlurayEpisodeFinder {
           var item = Item(playlist: chosen, start: 0, end: q.duration, whole: true)
           item.variants = numbers.filter { $0 != chosen }
           item.evidence = [
-            "its one long clip \(p.segments[long[j]].clip) is item \(long[j] + 1) of play-all \(String(format5: p.number))"
+            "its one long clip \(p.segments[long[j]].clip) is item \(long[j] + 1) of play-all \(TitleKeyText.five(p.number))"
           ]
           items.append(item)
         }
         found = Found(
           layout: .titles, confidence: .heuristic,
           reason:
-            "play-all \(String(format5: p.number)) plays \(long.count) long clips, each the one long clip of a playlist of its own",
+            "play-all \(TitleKeyText.five(p.number)) plays \(long.count) long clips, each the one long clip of a playlist of its own",
           items: items)
       } else {
         var items: [Item] = []
@@ -391,14 +391,14 @@ package enum BlurayEpisodeFinder {
             whole: false)
           item.variants = own[j]
           item.evidence = [
-            "item\(range.count > 1 ? "s" : "") \(range.lowerBound + 1)\(range.count > 1 ? "-\(range.upperBound + 1)" : "") of play-all \(String(format5: p.number)) (long clip \(p.segments[long[j]].clip))"
+            "item\(range.count > 1 ? "s" : "") \(range.lowerBound + 1)\(range.count > 1 ? "-\(range.upperBound + 1)" : "") of play-all \(TitleKeyText.five(p.number)) (long clip \(p.segments[long[j]].clip))"
           ]
           items.append(item)
         }
         found = Found(
           layout: .playItems, confidence: .heuristic,
           reason:
-            "play-all \(String(format5: p.number)) plays \(long.count) long clips of similar length"
+            "play-all \(TitleKeyText.five(p.number)) plays \(long.count) long clips of similar length"
             + (own.contains { !$0.isEmpty } ? ", not all with a playlist of their own" : ""),
           items: items)
       }
@@ -510,7 +510,7 @@ package enum BlurayEpisodeFinder {
           Item(
             playlist: p.number, start: start, end: end, whole: false,
             evidence: [
-              "chapter range of playlist \(String(format5: p.number))'s long clip \(p.segments[item].clip): \(k) ranges of similar length, each opening (or closing) with a chapter of the same length"
+              "chapter range of playlist \(TitleKeyText.five(p.number))'s long clip \(p.segments[item].clip): \(k) ranges of similar length, each opening (or closing) with a chapter of the same length"
             ])
         }
       }
@@ -550,13 +550,6 @@ package enum BlurayEpisodeFinder {
       }
       found.extras.sort()
     }
-  }
-}
-
-extension String {
-  /// `2` → `00002`.
-  init(format5 number: Int) {
-    self = Disc.key(ofPlaylist: TitleKeyText.five(number))
   }
 }
 
