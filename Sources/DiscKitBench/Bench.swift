@@ -33,7 +33,7 @@ let benchmarks: [Benchmark] =
   startupBenchmarks + fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks
   + floodBenchmarks + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks
   + matroskaUHDBenchmarks + serverBenchmarks
-  + bdjBenchmarks + subtitleBenchmarks
+  + bdjBenchmarks + subtitleBenchmarks + episodeBenchmarks
 
 /// Shared timing helpers for the benchmarks.
 enum Timing {
