@@ -128,7 +128,8 @@ let package = Package(
       ]
     ),
     .executableTarget(
-      name: "disckit-mkv", dependencies: ["DiscKitCLI", "DiscKitMedia", "DiscKitOutput"]),
+      name: "disckit-mkv",
+      dependencies: ["DiscKitCLI", "DiscKitMedia", "DiscKitOutput", "DiscKitSubtitles"]),
     .target(
       name: "DiscKitCrosscheck",
       dependencies: [

@@ -41,6 +41,8 @@ final class MatroskaSession {
     var finished = false
   }
   private var subPaths: [SubPathInput] = []
+  /// Per text track: the next cue to write.
+  private var textNext: [Int] = []
 
   /// How far past a chapter range's end (90 kHz, decode time) a piece is read.
   static let windowReadPast90k: Int64 = 3 * 90000
@@ -241,6 +243,7 @@ final class MatroskaSession {
     defer { avformat_free_context(muxer) }
     muxer.pointee.pb = output.context
     try addStreams(to: muxer, from: first)
+    try addTextStreams(to: muxer)
     av_dict_set(&muxer.pointee.metadata, "title", title.segmentTitle, 0)
     for (i, chapter) in title.chapters.enumerated() {
       guard
@@ -293,6 +296,7 @@ final class MatroskaSession {
     }
     try drainSubPaths(
       upTo: nil, muxer: muxer, output: output, converted: converted, lastDTS: &lastDTS)
+    try writeText(upTo: Int64.max, muxer: muxer, output: output)
     let trailer = av_write_trailer(muxer)
     guard trailer >= 0, output.error == nil else {
       throw output.error
@@ -367,6 +371,79 @@ final class MatroskaSession {
       if resolved.track.substream == .ac3Core {
         // The track's Matroska Name says what it is (mkvmerge leaves it unnamed).
         av_dict_set(&stream.pointee.metadata, "title", "AC-3 core", 0)
+      }
+    }
+  }
+
+  /// The text tracks' streams, after the title's own tracks (SubRip text, `S_TEXT/UTF8`).
+  private func addTextStreams(to muxer: UnsafeMutablePointer<AVFormatContext>)
+    throws(DiscKitError)
+  {
+    textNext = Array(repeating: 0, count: title.textTracks.count)
+    for track in title.textTracks {
+      guard let stream = avformat_new_stream(muxer, nil), let target = stream.pointee.codecpar
+      else {
+        throw DiscKitError(.io, title.name, at: nil, "cannot allocate a Matroska text track")
+      }
+      target.pointee.codec_type = AVMEDIA_TYPE_SUBTITLE
+      target.pointee.codec_id = AV_CODEC_ID_SUBRIP
+      stream.pointee.time_base = AVRational(num: 1, den: 1000)
+      stream.pointee.disposition = track.forced ? AV_DISPOSITION_FORCED : 0
+      av_dict_set(&stream.pointee.metadata, "language", track.language, 0)
+      av_dict_set(&stream.pointee.metadata, "title", track.name, 0)
+    }
+  }
+
+  /// Writes the text cues that start at or before `limit90k` (output time: title time, less
+  /// the window's start), so that they interleave with the title's packets.
+  private func writeText(
+    upTo limit90k: Int64, muxer: UnsafeMutablePointer<AVFormatContext>, output: MatroskaOutput
+  ) throws(DiscKitError) {
+    let first = tracks.count
+    let window = title.window90k.map {
+      Int64(clamping: $0.lowerBound)..<Int64(clamping: $0.upperBound)
+    }
+    let ticks = AVRational(num: 1, den: 90000)
+    for (k, track) in title.textTracks.enumerated() where k < textNext.count {
+      guard let stream = muxer.pointee.streams?[first + k] else { continue }
+      while textNext[k] < track.cues.count {
+        let cue = track.cues[textNext[k]]
+        var start = cue.start90k
+        var end = cue.end90k
+        if let window {
+          start = max(start, window.lowerBound) - window.lowerBound
+          end = min(end, window.upperBound) - window.lowerBound
+        }
+        guard start <= limit90k else { break }
+        textNext[k] += 1
+        guard end > start,
+          window.map({ cue.end90k > $0.lowerBound && cue.start90k < $0.upperBound }) ?? true
+        else { continue }
+        let bytes = Array(cue.text.utf8)
+        guard let packet = av_packet_alloc() else {
+          throw DiscKitError(.io, title.name, at: nil, "cannot allocate a packet")
+        }
+        var pointer: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&pointer) }
+        guard av_new_packet(packet, Int32(bytes.count)) >= 0, let data = packet.pointee.data else {
+          throw DiscKitError(.io, title.name, at: nil, "cannot allocate a text packet")
+        }
+        bytes.withUnsafeBufferPointer { b in
+          if let base = b.baseAddress { data.update(from: base, count: b.count) }
+        }
+        let base = stream.pointee.time_base
+        packet.pointee.pts = av_rescale_q(start, ticks, base)
+        packet.pointee.dts = packet.pointee.pts
+        packet.pointee.duration = av_rescale_q(end, ticks, base) - packet.pointee.pts
+        packet.pointee.flags = AV_PKT_FLAG_KEY
+        packet.pointee.stream_index = Int32(first + k)
+        let w = av_interleaved_write_frame(muxer, packet)
+        guard w >= 0 else {
+          throw output.error
+            ?? DiscKitError(
+              .io, title.name, at: nil,
+              "Matroska muxer refused a text cue of \(track.name): \(averror(w))")
+        }
       }
     }
   }
@@ -588,6 +665,7 @@ final class MatroskaSession {
       pts -= Int64(clamping: window.lowerBound)
       dts90k -= Int64(clamping: window.lowerBound)
     }
+    try writeText(upTo: pts, muxer: muxer, output: output)
     var outPTS = av_rescale_q(pts, ticks, outBase)
     var outDTS = av_rescale_q(dts90k, ticks, outBase)
     if outDTS <= lastDTS[t] {

@@ -58,6 +58,9 @@ public struct MatroskaTitle: Sendable {
   /// left out and the file's timestamps start at its lower bound. `nil`: the whole title.
   /// ``chapters(_:)`` sets it.
   public var window90k: Range<UInt64>?
+  /// Text subtitle tracks written after every other track (`S_TEXT/UTF8`), e.g. the text
+  /// recognised from the title's bitmap subtitles.
+  public var textTracks: [MatroskaTextTrack] = []
 
   /// A title from its parts.
   public init(

@@ -30,7 +30,10 @@ struct SubtitleExtractionTests {
       let out = dir.file(format)
       let run = try Tool.run(
         Self.disckit,
-        ["extract", SubtitleFixtures.path(source), "--title", "1", "--subtitles", format, "-o", out])
+        [
+          "extract", SubtitleFixtures.path(source), "--title", "1", "--subtitles", format, "-o",
+          out,
+        ])
       #expect(run.status == 0, "\(run.stderr)")
       let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
       #expect(files == ["eng.\(format)", "eng.forced.\(format)"].sorted())
@@ -57,7 +60,10 @@ struct SubtitleExtractionTests {
       // Existing files are kept without --force.
       let again = try Tool.run(
         Self.disckit,
-        ["extract", SubtitleFixtures.path(source), "--title", "1", "--subtitles", format, "-o", out])
+        [
+          "extract", SubtitleFixtures.path(source), "--title", "1", "--subtitles", format, "-o",
+          out,
+        ])
       #expect(again.status == 73, "\(again.stderr)")
     }
   }
@@ -99,5 +105,75 @@ struct SubtitleExtractionTests {
     let read = try #require(try cache.cachedTrack(of: folderTitle, stream: stream))
     #expect(read.cues == made.cues)
     #expect(read.forcedCues.count == 2)
+  }
+}
+
+/// `extract --format mkv --text-subtitles`: the recognised text as `S_TEXT/UTF8` tracks beside
+/// the PGS track, read back with mkvmerge and ffprobe.
+@Suite("Subtitle text in Matroska")
+struct SubtitleMatroskaTests {
+  @Test(
+    "Text tracks beside the bitmap track: codec, name, forced flag, cue times and text",
+    .enabled(
+      if: SubtitleExtractionTests.ready && Tool.has("mkvmerge") && Tool.has("ffprobe")
+        && FileManager.default.isExecutableFile(atPath: Fixtures.builtExecutable("disckit-mkv")),
+      "needs the generated Blu-ray, disckit, disckit-mkv, mkvmerge and ffprobe"))
+  func textTracks() throws {
+    let drawn = try SubtitleExtractionTests.drawn(["a", "b"])
+    let dir = try TemporaryDirectory()
+    let mkv = dir.file("title.mkv")
+    let run = try Tool.run(
+      SubtitleExtractionTests.disckit,
+      [
+        "extract", SubtitleFixtures.path("bluray.iso"), "--title", "1", "--format", "mkv",
+        "--text-subtitles", "-o", mkv,
+      ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let identify = try Tool.run("mkvmerge", ["-J", mkv])
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: identify.stdout) as? [String: Any])
+    let subtitles = (json["tracks"] as? [[String: Any]] ?? []).filter {
+      $0["type"] as? String == "subtitles"
+    }
+    let codecs = subtitles.map {
+      ($0["properties"] as? [String: Any])?["codec_id"] as? String ?? ""
+    }
+    #expect(codecs == ["S_HDMV/PGS", "S_TEXT/UTF8", "S_TEXT/UTF8"])
+    let names = subtitles.map {
+      ($0["properties"] as? [String: Any])?["track_name"] as? String ?? ""
+    }
+    #expect(names.dropFirst().allSatisfy { $0.contains("recognised text") }, "\(names)")
+    let forced = subtitles.map {
+      ($0["properties"] as? [String: Any])?["forced_track"] as? Bool ?? false
+    }
+    #expect(forced == [false, false, true])
+    // The full text track's packets: ffprobe's times against the WebVTT of extract --subtitles.
+    let probe = try Tool.run(
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "s:1", "-show_entries", "packet=pts,duration",
+        "-of", "csv=p=0", mkv,
+      ])
+    let packets = probe.text.split(separator: "\n").map {
+      $0.split(separator: ",").compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    }.filter { $0.count == 2 }
+    let out = dir.file("vtt")
+    let vtt = try Tool.run(
+      SubtitleExtractionTests.disckit,
+      [
+        "extract", SubtitleFixtures.path("bluray.iso"), "--title", "1", "--subtitles", "vtt", "-o",
+        out,
+      ])
+    #expect(vtt.status == 0, "\(vtt.stderr)")
+    let cues = WebVTT.cues(try String(contentsOfFile: out + "/eng.vtt", encoding: .utf8))
+    #expect(packets.count == drawn.count)
+    #expect(packets.map { $0[0] } == cues.map(\.startMilliseconds))
+    #expect(packets.map { $0[1] } == cues.map { $0.endMilliseconds - $0.startMilliseconds })
+    let srt = dir.file("text.srt")
+    let convert = try Tool.run(
+      "ffmpeg", ["-v", "error", "-i", mkv, "-map", "0:s:1", "-c:s", "copy", "-f", "srt", srt])
+    #expect(convert.status == 0, "\(convert.stderr)")
+    let text = try String(contentsOfFile: srt, encoding: .utf8)
+    for caption in drawn { #expect(text.contains(caption.lines.joined(separator: "\n"))) }
   }
 }

@@ -51,6 +51,14 @@ struct ExtractOptions: ParsableArguments {
         "The pictures are read with Tesseract in each stream's language (disckit-subtitles); files are named by language, forced captions apart (eng.forced.vtt)."
     ))
   var subtitles: SubtitleFormat?
+  @Flag(
+    name: .long,
+    help: ArgumentHelp(
+      "With --format mkv: add each subtitle stream's recognised text as a track beside its pictures.",
+      discussion:
+        "S_TEXT/UTF8 tracks named \"(recognised text)\", read with Tesseract (disckit-mkv links it)."
+    ))
+  var textSubtitles = false
 
   /// Whether Matroska is asked for (`--format mkv`, or a `.mkv` output name without `--format`).
   var isMatroska: Bool {
@@ -68,6 +76,9 @@ struct ExtractOptions: ParsableArguments {
     if let chapters { _ = try Self.parseChapters(chapters) }
     if subtitles != nil && (chaptersFile != nil || chapters != nil || output == "-") {
       throw ValidationError("--subtitles writes whole-title text files into the folder -o DIR.")
+    }
+    if textSubtitles && !isMatroska {
+      throw ValidationError("--text-subtitles applies to --format mkv.")
     }
     if isMatroska && chaptersFile != nil {
       throw ValidationError(

@@ -23,6 +23,8 @@ public struct MatroskaExtraction: Sendable {
   public var force: Bool
   /// Only these chapters (1-based, inclusive; `--chapters A-B`); `nil`: the whole title.
   public var chapters: ClosedRange<Int>?
+  /// Whether the subtitle streams' recognised text goes in as text tracks (`--text-subtitles`).
+  public var textSubtitles = false
 
   /// Writes one extraction; the second argument reports `(bytes read, total)` for the progress
   /// bar. Set by the `disckit-mkv` helper before it runs the command line.
@@ -45,7 +47,8 @@ public struct MatroskaExtraction: Sendable {
       let title = try options.chosenTitle(in: try Disc(image: try image.open()))
       let request = MatroskaExtraction(
         title: title, output: options.output, force: options.force,
-        chapters: try options.chapters.map { try ExtractOptions.parseChapters($0) })
+        chapters: try options.chapters.map { try ExtractOptions.parseChapters($0) },
+        textSubtitles: options.textSubtitles)
       let bar = ProgressBar(
         total: options.output == "-" ? 0 : 1, label: "mkv title \(title.key)")
       do {
