@@ -22,7 +22,7 @@ APT_PACKAGES=(
   # `disckit serve` tests and benchmark: HTTP clients (curl, GStreamer's souphttpsrc + tsdemux),
   # nginx as the reference server, wrk as the load generator, nm to check what disckit links
   curl gstreamer1.0-plugins-good gstreamer1.0-plugins-bad nginx wrk binutils
-  # cc for the failing-write test's LD_PRELOAD shim (Tests/oracles/eio_write_shim.c)
+  # cc for the LD_PRELOAD shims of the failing-write and listing-cost tests (Tests/oracles/*.c)
   gcc libc6-dev
   # javac: the BD-J tests compile class files with string constants (the class-file oracle)
   openjdk-17-jdk-headless

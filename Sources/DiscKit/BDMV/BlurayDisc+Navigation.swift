@@ -51,42 +51,88 @@ extension BlurayDisc {
   }
 
   /// The first interactive composition of the IG stream of `playlist`'s first play item, read
-  /// from the clip's stream file (its first ``IGStreamReader/scanLimit`` bytes).
+  /// from the clip's stream file up to the first complete ICS (see ``menu(clip:file:pid:)``).
   ///
   /// - Returns: `nil` when the playlist has no IG stream or the clip holds no complete ICS.
   /// - Throws: when the stream file cannot be read or the ICS is malformed.
   package func menuComposition(playlist number: Int) throws(DiscKitError) -> InteractiveComposition?
   {
+    guard let read = menu(playlist: number) else { return nil }
+    if let error = read.error { throw error }
+    return read.composition
+  }
+
+  /// The menu of `playlist`'s first play item (``menu(clip:file:pid:)`` of its clip and first IG
+  /// stream); `nil` when the playlist has no IG stream.
+  package func menu(playlist number: Int) -> IGMenuRead? {
     guard let playlist = playlistFile(number: number)?.playlist,
       let item = playlist.playItems.first,
       let stream = item.streams.interactiveGraphics.first
     else { return nil }
-    let path = "/BDMV/STREAM/" + item.clip.streamFileName
-    let source = try fileSystem.openFile(atPath: path)
-    let count = Int(min(source.size, Int64(IGStreamReader.scanLimit)))
-    let bytes = [UInt8](try source.bytes(at: 0, count: count, structure: path))
-    let es = IGStreamReader.elementaryStream(bytes, pid: stream.pid)
-    return try IGStreamReader.firstComposition(inElementaryStream: es, name: path)
+    return menu(clip: item.clip.clipID, file: item.clip.streamFileName, pid: stream.pid)
+  }
+
+  /// The first complete interactive composition of IG PID `pid` in clip `clip`'s stream file
+  /// (`file` in `BDMV/STREAM`, by default `<clip>.m2ts`), read once per disc (later calls answer from ``menus``).
+  ///
+  /// The file is read from its start in whole aligned units (``IGStreamReader/firstRead``, then
+  /// ``IGStreamReader/laterRead`` at a time) until the composition is complete; a read holding
+  /// no transport packet (a placeholder or an unwritten, sparse stretch) or
+  /// ``IGStreamReader/scanLimit`` bytes end the search without a menu.
+  package func menu(clip: String, file: String? = nil, pid: UInt16) -> IGMenuRead {
+    menus.read(clip: clip, pid: pid) {
+      var read = IGMenuRead(clip: clip, pid: pid, bytesRead: 0)
+      let path = "/BDMV/STREAM/" + (file ?? clip + ".m2ts")
+      do throws(DiscKitError) {
+        let source = try fileSystem.openFile(atPath: path)
+        let end = min(source.size, Int64(IGStreamReader.scanLimit))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(
+          byteCount: IGStreamReader.laterRead, alignment: 16)
+        defer { buffer.deallocate() }
+        var scanner = IGCompositionScanner(pid: pid, name: path)
+        var offset: Int64 = 0
+        while offset < end {
+          let want = Int(
+            min(
+              Int64(offset == 0 ? IGStreamReader.firstRead : IGStreamReader.laterRead),
+              end - offset))
+          let got = try source.readFully(
+            at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+          read.bytesRead += Int64(got)
+          if try scanner.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<got])) { break }
+          if got < want || scanner.packetsInLastFeed == 0 { break }
+          offset += Int64(got)
+        }
+        read.composition = scanner.composition
+      } catch {
+        read.error = error
+      }
+      return read
+    }
   }
 
   /// The menus the navigation shows and where their buttons lead: for every playlist started by
   /// a run that carries an IG stream, each button's commands run from the state the menu was
-  /// entered with.
-  package func menuRuns(_ runs: [HDMVRun]) -> (runs: [HDMVRun], warnings: [String]) {
-    guard let machine = hdmvMachine else { return ([], []) }
+  /// entered with. `menus` lists each clip's menu read (once per clip, in the order first asked).
+  package func menuRuns(_ runs: [HDMVRun]) -> (
+    runs: [HDMVRun], warnings: [String], menus: [IGMenuRead]
+  ) {
+    guard let machine = hdmvMachine else { return ([], [], []) }
     var out: [HDMVRun] = []
     var warnings: [String] = []
+    var reads: [IGMenuRead] = []
     var done = Set<Int>()
     for run in runs {
       for reach in run.reaches where done.insert(reach.playlist).inserted {
-        let composition: InteractiveComposition?
-        do {
-          composition = try menuComposition(playlist: reach.playlist)
-        } catch {
+        guard let read = menu(playlist: reach.playlist) else { continue }
+        if !reads.contains(where: { $0.clip == read.clip && $0.pid == read.pid }) {
+          reads.append(read)
+        }
+        if let error = read.error {
           warnings.append("menu of playlist \(reach.playlist): \(error)")
           continue
         }
-        guard let composition else { continue }
+        guard let composition = read.composition else { continue }
         for (page, button) in composition.buttons {
           out.append(
             machine.runButton(
@@ -94,7 +140,7 @@ extension BlurayDisc {
         }
       }
     }
-    return (out, warnings)
+    return (out, warnings, reads)
   }
 
   /// Playlist number → sentences naming the menu buttons that lead to it.

@@ -6,7 +6,7 @@ extension BlurayDisc {
     Self.navigationMap(navigationRuns())
   }
 
-  static func navigationMap(_ runs: [HDMVRun]) -> [Int: [Int]] {
+  package static func navigationMap(_ runs: [HDMVRun]) -> [Int: [Int]] {
     var map: [Int: [Int]] = [:]
     for run in runs {
       let title: Int
@@ -22,22 +22,17 @@ extension BlurayDisc {
     return map
   }
 
-  /// DiscKit's main-title choice over every playlist (see ``SmartTitleSelector``), with the
-  /// reason and, for each playlist set aside, why.
-  ///
-  /// The disc's own evidence: navigation (the `HDMVMachine` runs), menus (IG buttons run from
-  /// their menu's state), the clips present, and `named` evidence supplied by the caller.
-  package func selectionEvidence(named: [TitleEvidence] = []) -> SmartTitleSelector.Evidence {
-    selectionEvidence(named: named, runs: navigationRuns())
-  }
-
-  func selectionEvidence(named: [TitleEvidence], runs: [HDMVRun]) -> SmartTitleSelector.Evidence {
-    let menus = menuRuns(runs).runs
+  /// The disc's own evidence but its menus: navigation (the `HDMVMachine` runs), the clips
+  /// present, the bytes each playlist plays against the stream files' (when every clip's stream
+  /// file is there), and `named` evidence supplied by the caller. The menus are read by
+  /// ``smartSelection(minSeconds:named:runs:relaxMinimum:)`` when they can change the answer.
+  package func selectionEvidence(named: [TitleEvidence], runs: [HDMVRun])
+    -> SmartTitleSelector.Evidence
+  {
     var available = Set<String>()
     for (id, info) in clips { if case .success = info { available.insert(id) } }
     var evidence = SmartTitleSelector.Evidence(
-      named: named, navigation: Self.navigationEvidence(runs), menu: Self.menuEvidence(menus),
-      availableClips: available)
+      named: named, navigation: Self.navigationEvidence(runs), availableClips: available)
     // The capacity is known when the disc has the stream file of every clip it describes.
     let streams = ((try? fileSystem.contentsOfDirectory(atPath: "/BDMV/STREAM")) ?? []).filter {
       !$0.isDirectory
@@ -57,20 +52,41 @@ extension BlurayDisc {
     return evidence
   }
 
+  /// DiscKit's main-title choice over every playlist (see ``SmartTitleSelector``), with the
+  /// reason and, for each playlist set aside, why.
+  ///
+  /// The disc's own evidence: named evidence (by default what ``namedEvidence(limits:)`` finds in
+  /// the disc's BD-J programs and project files), navigation (the `HDMVMachine` runs), menus (IG
+  /// buttons run from their menu's state), the clips present. The menus are read from the
+  /// stream files only when they can change the answer (``SmartTitleSelector/select(_:navigation:evidence:minSeconds:relaxMinimum:menus:)``),
+  /// each clip's once, up to its first complete ICS; ``SmartTitleSelector/Result/menuReads``
+  /// says which were read.
+  ///
   /// - Parameters:
   ///   - minSeconds: shorter playlists are set aside unless nothing else survives.
   ///   - named: named evidence (``TitleEvidence/Kind/bdj``, ``TitleEvidence/Kind/projectFile``,
-  ///     keyed by playlist: `00800`), trusted before the navigation; by default what
-  ///     ``namedEvidence(limits:)`` finds in the disc's BD-J programs and project files.
-  package func smartSelection(minSeconds: Double = 20, named: [TitleEvidence]? = nil)
-    -> SmartTitleSelector.Result
-  {
-    let runs = navigationRuns()
+  ///     keyed by playlist: `00800`), trusted before the navigation.
+  ///   - runs: the navigation's runs, when already made (``navigationRuns()``).
+  ///   - relaxMinimum: see ``SmartTitleSelector/select(_:navigation:evidence:minSeconds:relaxMinimum:menus:)``.
+  package func smartSelection(
+    minSeconds: Double = 20, named: [TitleEvidence]? = nil, runs: [HDMVRun]? = nil,
+    relaxMinimum: Bool = true
+  ) -> SmartTitleSelector.Result {
+    let runs = runs ?? navigationRuns()
     let evidence = selectionEvidence(
       named: named ?? namedEvidence().titleEvidence(), runs: runs)
-    return SmartTitleSelector.select(
+    var reads: [IGMenuRead] = []
+    var result = SmartTitleSelector.select(
       playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },
-      navigation: Self.navigationMap(runs), evidence: evidence, minSeconds: minSeconds)
+      navigation: Self.navigationMap(runs), evidence: evidence, minSeconds: minSeconds,
+      relaxMinimum: relaxMinimum,
+      menus: {
+        let menus = menuRuns(runs)
+        reads = menus.menus
+        return Self.menuEvidence(menus.runs)
+      })
+    result.menuReads = reads
+    return result
   }
 
   /// The main title (``smartSelection(minSeconds:)``), opened at `angle` (0-based).

@@ -34,6 +34,8 @@ public struct BlurayDisc: Sendable {
   public let warnings: [DiscWarning]
   /// The limits the disc's files were parsed with (and the BD-J analysis inflates with).
   public let limits: ParsingLimits
+  /// The clips' menus read so far (each clip's at most once).
+  package let menus = IGMenuCache()
 
   /// Opens the navigation data of `fileSystem`.
   ///

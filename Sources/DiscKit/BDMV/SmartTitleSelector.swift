@@ -109,6 +109,12 @@ package enum SmartTitleSelector {
     package var families: [PlaylistFamily] = []
     /// The number of playlists in the main playlist's family (1 when it has none).
     package var familySize = 1
+    /// Whether the menu evidence was used: always when it was given, and when a `menus` function
+    /// was given to ``select(_:navigation:evidence:minSeconds:relaxMinimum:menus:)``, only when
+    /// the answer depends on it.
+    package var menusConsulted = false
+    /// The clips' menus read to answer (filled in by ``BlurayDisc``).
+    package var menuReads: [IGMenuRead] = []
   }
 
   /// Selects.
@@ -121,13 +127,28 @@ package enum SmartTitleSelector {
   ///   - relaxMinimum: when every otherwise acceptable playlist is too short (a disc of short
   ///     clips), consider them anyway rather than report no main title. Pass `false` when the
   ///     user asked for the minimum explicitly.
+  ///   - menus: the menu evidence, asked for only when it can change the answer (reading it
+  ///     means reading the menus' stream files); it replaces `evidence.menu`. Without it
+  ///     `evidence.menu` is used. The answer is the one the menu evidence gives when it is asked
+  ///     for; when it is not (the main title is decided by named or navigation evidence alone,
+  ///     which no menu can narrow, no duplicate's fate depends on one and no longer playlist
+  ///     would be called unplayed), the only difference is that the main title's evidence lists
+  ///     no menu button leading to it.
   package static func select(
     _ candidates: [Candidate], navigation: [Int: [Int]] = [:], evidence: Evidence = Evidence(),
-    minSeconds: Double = 20, relaxMinimum: Bool = true
+    minSeconds: Double = 20, relaxMinimum: Bool = true,
+    menus loadMenus: (() -> [Int: [String]])? = nil
   )
     -> Result
   {
     var evidence = evidence
+    var menusLoaded = loadMenus == nil
+    func loadMenuEvidence() {
+      guard !menusLoaded, let loadMenus else { return }
+      menusLoaded = true
+      evidence.menu = loadMenus()
+    }
+    if loadMenus != nil { evidence.menu = [:] }
     if evidence.navigation.isEmpty {
       for (playlist, titles) in navigation {
         evidence.navigation[playlist] = titles.map {
@@ -147,7 +168,14 @@ package enum SmartTitleSelector {
         }
       }
     }
-    excludeDuplicates(candidates, &entries, evidence)
+    excludeDuplicates(
+      candidates, &entries, evidence,
+      menus: menusLoaded
+        ? nil
+        : {
+          loadMenuEvidence()
+          return evidence.menu
+        })
     excludeLoopingAndShort(candidates, &entries, minSeconds: minSeconds)
 
     var survivors = candidates.indices.filter { entries[$0].excluded == nil }
@@ -176,12 +204,21 @@ package enum SmartTitleSelector {
     var chosen: Int?
     var confidence = TitleConfidence.heuristic
     var tied: [Int] = []
-    let tiers: [(String, Set<Int>, TitleConfidence)] = [
-      ("named", Set(named.keys), .named),
-      ("navigation", Set(evidence.navigation.keys), .navigation),
-      ("menu", Set(evidence.menu.keys), .navigation),
+    let tiers: [(String, TitleConfidence)] = [
+      ("named", .named), ("navigation", .navigation), ("menu", .navigation),
     ]
-    for (position, (tier, numbers, level)) in tiers.enumerated() {
+    // The playlists each tier's evidence reaches; the menu tier's are read when first needed.
+    func tierNumbers(_ position: Int) -> Set<Int> {
+      switch position {
+      case 0: return Set(named.keys)
+      case 1: return Set(evidence.navigation.keys)
+      default:
+        loadMenuEvidence()
+        return Set(evidence.menu.keys)
+      }
+    }
+    for (position, (tier, level)) in tiers.enumerated() {
+      let numbers = tierNumbers(position)
       let reached = survivors.filter { numbers.contains(candidates[$0].number) }
       guard var best = best(of: reached, candidates) else { continue }
       if duration(candidates[best]) * 3 < longest {
@@ -196,7 +233,9 @@ package enum SmartTitleSelector {
       // a flood) is narrowed by the less trusted tiers: the twins the navigation or a menu also
       // reaches.
       var narrowing: [String] = []
-      for (later, laterNumbers, _) in tiers.dropFirst(position + 1) where tied.count > 1 {
+      for (laterPosition, (later, _)) in tiers.enumerated().dropFirst(position + 1)
+      where tied.count > 1 {
+        let laterNumbers = tierNumbers(laterPosition)
         let narrowed = tied.filter { laterNumbers.contains(candidates[$0].number) }
         guard !narrowed.isEmpty, narrowed.count < tied.count,
           let narrowedBest = Self.best(of: narrowed, candidates)
@@ -229,6 +268,18 @@ package enum SmartTitleSelector {
     }
     guard let main = chosen else {
       return Result(entries: entries, main: nil, reason: "no candidate")
+    }
+    let bestDuration = duration(candidates[main])
+    // A longer playlist without named or navigation evidence is said to be unplayed unless a
+    // menu leads to it: the menus decide what is said.
+    if !menusLoaded,
+      survivors.contains(where: { i in
+        let n = candidates[i].number
+        return i != main && named[n] == nil && evidence.navigation[n] == nil
+          && duration(candidates[i]) > bestDuration * 1.01
+      })
+    {
+      loadMenuEvidence()
     }
     let key = Disc.key(ofPlaylist: candidates[main].name)
     var found = items(candidates[main].number, key)
@@ -267,7 +318,6 @@ package enum SmartTitleSelector {
       found.append(TitleEvidence(kind: .heuristic, key: key, detail: reason[0]))
     }
     // Longer playlists that lost because the evidence names the main title and not them.
-    let bestDuration = duration(candidates[main])
     for i in survivors where i != main && items(candidates[i].number, "").isEmpty {
       if confidence != .heuristic && confidence != .ambiguous
         && duration(candidates[i]) > bestDuration * 1.01
@@ -309,6 +359,7 @@ package enum SmartTitleSelector {
       candidateSet.count > 1 ? candidateSet.sorted().map { candidates[$0].name } : []
     result.families = families
     result.familySize = familySize
+    result.menusConsulted = menusLoaded
     return result
   }
 
@@ -354,33 +405,49 @@ package enum SmartTitleSelector {
     }
   }
 
-  /// Rule 3: duplicates; playlists with evidence are visited first, then by number.
+  /// Rule 3: duplicates; of playlists playing the same segments, the one with the strongest
+  /// evidence (named, navigation, menu, none), then the lowest number, is kept.
+  ///
+  /// - Parameter menus: the menu evidence, when `evidence.menu` is not yet known: asked for only
+  ///   when a group of duplicates has no member with named or navigation evidence.
   private static func excludeDuplicates(
-    _ candidates: [Candidate], _ entries: inout [Entry], _ evidence: Evidence
+    _ candidates: [Candidate], _ entries: inout [Entry], _ evidence: Evidence,
+    menus: (() -> [Int: [String]])? = nil
   ) {
     // Ranked once per candidate (a BD-J menu can name thousands of playlists: no scan of the
     // named evidence inside the sort).
     let named = Set(evidence.named.compactMap { Int($0.key) })
-    let rank = candidates.indices.map { i -> Int in
+    var rank = candidates.indices.map { i -> Int in
       let n = candidates[i].number
       if named.contains(n) { return 0 }
       if evidence.navigation[n] != nil || !entries[i].playedByTitles.isEmpty { return 1 }
       return evidence.menu[n] != nil ? 2 : 3
     }
-    let order = candidates.indices.filter { entries[$0].excluded == nil }.sorted { a, b in
-      (rank[a], candidates[a].number, a) < (rank[b], candidates[b].number, b)
-    }
-    var kept: [[LibblurayTitleSelector.SegmentKey]: String] = [:]
-    for i in order {
+    var groups: [[LibblurayTitleSelector.SegmentKey]: [Int]] = [:]
+    for i in candidates.indices where entries[i].excluded == nil {
       guard let pl = candidates[i].playlist else { continue }
       let key = pl.playItems.map {
         LibblurayTitleSelector.SegmentKey(
           clip: $0.clip.clipID, inTime: $0.inTime, outTime: $0.outTime)
       }
-      if let first = kept[key] {
-        entries[i].excluded = .duplicate(of: first)
-      } else {
-        kept[key] = candidates[i].name
+      groups[key, default: []].append(i)
+    }
+    if let menus,
+      groups.values.contains(where: { $0.count > 1 && $0.allSatisfy { rank[$0] >= 2 } })
+    {
+      let menu = menus()
+      for i in candidates.indices where rank[i] == 3 && menu[candidates[i].number] != nil {
+        rank[i] = 2
+      }
+    }
+    for members in groups.values where members.count > 1 {
+      guard
+        let kept = members.min(by: {
+          (rank[$0], candidates[$0].number, $0) < (rank[$1], candidates[$1].number, $1)
+        })
+      else { continue }
+      for i in members where i != kept {
+        entries[i].excluded = .duplicate(of: candidates[kept].name)
       }
     }
   }

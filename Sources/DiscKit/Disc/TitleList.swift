@@ -43,6 +43,22 @@ public struct TitleList: Sendable {
   /// When ``confidence`` is ``TitleConfidence/ambiguous``: the keys of the titles nothing on the
   /// disc tells apart from the main title, the main title among them.
   public var candidates: [String] = []
+  /// Blu-ray: the clips whose menus were read from their stream files to answer (empty when the
+  /// answer did not depend on a menu: then no stream file was read).
+  public var menusRead: [MenuRead] = []
+
+  /// A clip whose menu (its interactive-graphics composition) was read from its stream file, up
+  /// to the first complete composition.
+  public struct MenuRead: Sendable, Hashable {
+    /// The clip, e.g. `00050`.
+    public var clip: String
+    /// The bytes of the clip's stream file read.
+    public var bytesRead: Int64
+    /// The buttons of the menu, or `nil` when what was read holds no complete composition.
+    public var buttons: Int?
+    /// Why the stream file could not be read or its menu parsed.
+    public var error: DiscKitError?
+  }
 }
 
 extension Disc {
@@ -119,13 +135,8 @@ extension TitleList {
         confidence: mainName == nil ? nil : .heuristic)
     case .smart:
       // The navigation runs once; what the BD-J programs and project files name comes first.
-      let runs = disc.navigationRuns()
-      let named = disc.namedEvidence().titleEvidence()
-      let result = SmartTitleSelector.select(
-        disc.playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },
-        navigation: BlurayDisc.navigationMap(runs),
-        evidence: disc.selectionEvidence(named: named, runs: runs), minSeconds: minSeconds ?? 20,
-        relaxMinimum: minSeconds == nil)
+      let result = disc.smartSelection(
+        minSeconds: minSeconds ?? 20, relaxMinimum: minSeconds == nil)
       var entries: [TitleList.Entry] = []
       var number = 0
       for (file, entry) in zip(disc.playlists, result.entries) {
@@ -145,7 +156,12 @@ extension TitleList {
       self.init(
         selection: selection, entries: entries, mainKey: result.main.map(Disc.key(ofPlaylist:)),
         reason: result.reason, evidence: result.evidence, confidence: result.confidence,
-        candidates: result.candidates.map(Disc.key(ofPlaylist:)))
+        candidates: result.candidates.map(Disc.key(ofPlaylist:)),
+        menusRead: result.menuReads.map {
+          MenuRead(
+            clip: $0.clip, bytesRead: $0.bytesRead, buttons: $0.composition?.buttons.count,
+            error: $0.error)
+        })
     case .lsdvd:
       throw DiscKitError(
         .invalidArgument, "title selection", at: nil,
@@ -183,7 +199,7 @@ extension TitleList {
       let chosen = DVDSmartTitleSelector.select(disc)
       (main, reason, aside) = (chosen.title, chosen.reason, chosen.setAside)
       (evidence, confidence) = (chosen.evidence, chosen.confidence)
-      candidates = chosen.candidates.map(String.init)
+      candidates = chosen.candidates.map { String($0) }
     }
     var entries: [TitleList.Entry] = []
     for (index, result) in disc.titles.enumerated() {
@@ -205,7 +221,7 @@ extension TitleList {
           dvdTitleSet: info.map { (set: $0.titleSet, title: $0.titleInSet) }))
     }
     self.init(
-      selection: selection, entries: entries, mainKey: main.map(String.init), reason: reason,
+      selection: selection, entries: entries, mainKey: main.map { String($0) }, reason: reason,
       evidence: evidence, confidence: confidence, candidates: candidates)
   }
 }

@@ -107,6 +107,18 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
     public var video: Video?
   }
 
+  /// A clip whose menu was read (``TitleList/MenuRead``).
+  public struct MenuRead: Codable, Sendable, Hashable {
+    /// The clip, e.g. `00050`.
+    public var clip: String
+    /// Bytes of the clip's stream file read.
+    public var bytes: Int64
+    /// The menu's buttons; absent when what was read holds no complete composition.
+    public var buttons: Int?
+    /// Why the stream file could not be read or its menu parsed.
+    public var error: String?
+  }
+
   /// One title.
   public struct Title: Codable, Sendable, Hashable {
     /// 1-based number as `disckit titles` numbers it (`null` for a Blu-ray playlist set aside).
@@ -157,6 +169,10 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
   public var evidence: [TitleEvidence]?
   /// When `confidence` is `ambiguous`: the keys of the indistinguishable titles.
   public var candidates: [String]?
+  /// Blu-ray (smart selection): the clips whose menus were read from their stream files for
+  /// this listing (to decide the main title, when they could change it, and to find episodes),
+  /// with the bytes read; empty when no stream file was read.
+  public var menusRead: [MenuRead]? = nil
   public var titles: [Title]
   /// Disc-level warnings (files replaced by their backup copies, unreadable files, ...).
   public var warnings: [String]?
@@ -181,9 +197,18 @@ extension TitlesDocument {
       main: list.mainKey, mainNumber: list.entries.first { $0.isMain }?.number,
       reason: list.reason, confidence: list.confidence,
       evidence: list.evidence.isEmpty ? nil : list.evidence,
-      candidates: list.candidates.isEmpty ? nil : list.candidates, titles: titles,
-      warnings: warnings.isEmpty ? nil : warnings)
+      candidates: list.candidates.isEmpty ? nil : list.candidates,
+      titles: titles, warnings: warnings.isEmpty ? nil : warnings)
     if selection == .smart { episodes = try disc.episodeList(mainKey: list.mainKey) }
+    // Every menu read for this document: the selection's (when they could change the main
+    // title) and the episode search's.
+    if selection == .smart, case .bluray(let bluray) = disc.navigation {
+      menusRead = bluray.menus.all.map {
+        MenuRead(
+          clip: $0.clip, bytes: $0.bytesRead, buttons: $0.composition?.buttons.count,
+          error: $0.error.map { "\($0)" })
+      }
+    }
   }
 
   private static func streams(_ title: DiscTitle) -> Streams {

@@ -9,6 +9,16 @@ enum TitlesText {
   private static func bluray(_ d: TitlesDocument) -> [String] {
     var lines = ["Main title: \(d.main.map { $0 + ".mpls" } ?? "none") (\(d.reason))"]
     lines += decision(d, name: { $0 + ".mpls" })
+    if let menus = d.menusRead, !menus.isEmpty {
+      lines.append(
+        "Menus read: "
+          + TextJoin.join(
+            menus.map { m in
+              let found =
+                m.error != nil ? "unreadable" : m.buttons.map { "\($0) buttons" } ?? "no menu"
+              return "\(m.clip).m2ts (\(m.bytes) bytes, \(found))"
+            }, separator: ", "))
+    }
     for t in d.titles {
       let s = t.streams
       let number = t.number.map { DecimalText.integer($0, width: 3) } ?? "  -"
