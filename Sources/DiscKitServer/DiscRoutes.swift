@@ -71,7 +71,9 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     threadPool: NIOThreadPool = .singleton
   ) throws(DiscKitError) {
     self.init(
-      library: try DiscLibrary(root: root, capacity: configuration.cacheCapacity),
+      library: try DiscLibrary(
+        root: root, capacity: configuration.cacheCapacity,
+        followLinks: configuration.followLinks),
       configuration: configuration, threadPool: threadPool)
   }
 

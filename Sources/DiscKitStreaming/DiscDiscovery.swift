@@ -9,14 +9,14 @@ import Foundation
   import Darwin
 #endif
 
-/// Finds the discs under a root with the library's one rule (``DiscKit/DiscFinder``, as
-/// `disckit titles --batch` does: `.iso`/`.img`/`.udf` images and folders holding `BDMV/`,
-/// `VIDEO_TS/` or `PRIVATE/AVCHD/`, recursively, or the root itself when it is one image or one
-/// disc folder), confined to the root.
+/// Finds the discs under a root with the library's one rule, ``DiscKit/DiscFinder`` with its
+/// default options, as `disckit titles --batch` does: `.iso`/`.img`/`.udf` images and folders
+/// holding `BDMV/`, `VIDEO_TS/` or `PRIVATE/AVCHD/`, recursively, or the root itself when it is one
+/// image or one disc folder.
 ///
-/// Only what lies under the root is served: every candidate's real path (symbolic links resolved)
-/// must lie inside the root's real path; links that leave it are skipped, and so are disc folders
-/// with a link out. The walk is bounded (``maxDepth`` levels, ``maxEntries`` directory entries), so
+/// Only what lies under the root is served: symbolic links are followed while their real path
+/// stays inside the root's real path; links that leave it are skipped, and so are disc folders
+/// with a link out (unless ``followLinks``, `disckit serve --follow-links`). The walk is bounded (``maxDepth`` levels, ``maxEntries`` directory entries), so
 /// a huge or looping tree costs bounded time.
 public struct DiscDiscovery: Sendable {
   /// The root's real path.
@@ -27,11 +27,14 @@ public struct DiscDiscovery: Sendable {
   public var maxDepth = DiscFinder.Options().maximumDepth
   /// The most directory entries examined in one walk.
   public var maxEntries = DiscFinder.Options().maximumEntries
+  /// Whether symbolic links that leave the root are followed too (`--follow-links`).
+  public let followLinks: Bool
 
-  /// Resolves `root`.
+  /// Resolves `root`; `followLinks` also lists what links leaving it lead to.
   ///
   /// - Throws: ``DiscKitError/Code/cannotOpen`` when it does not exist.
-  public init(root: String) throws(DiscKitError) {
+  public init(root: String, followLinks: Bool = false) throws(DiscKitError) {
+    self.followLinks = followLinks
     guard let real = Self.realPath(root) else {
       throw DiscKitError(.cannotOpen, root, at: nil, "the root does not exist or cannot be read")
     }
@@ -45,9 +48,7 @@ public struct DiscDiscovery: Sendable {
   package static func realPath(_ path: String) -> String? { DiscFinder.realPath(path) }
 
   /// Whether `path` (a real path) is the root or lies inside it.
-  package func isInside(_ path: String) -> Bool {
-    path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
-  }
+  package func isInside(_ path: String) -> Bool { DiscFinder.isInside(path, root: root) }
 
   /// Every disc under the root, sorted by relative path.
   public func discover() -> [DiscEntry] {
@@ -55,7 +56,7 @@ public struct DiscDiscovery: Sendable {
       let name = (root as NSString).lastPathComponent
       return [DiscEntry(path: name, absolutePath: root)]
     }
-    var options = DiscFinder.Options(confined: true)
+    var options = DiscFinder.Options(confined: !followLinks)
     options.maximumDepth = maxDepth
     options.maximumEntries = maxEntries
     guard let paths = try? DiscFinder.discs(under: root, options: options) else { return [] }
@@ -64,7 +65,6 @@ public struct DiscDiscovery: Sendable {
     let prefix = root.hasSuffix("/") ? root : root + "/"
     for path in paths where path.hasPrefix(prefix) {
       guard let real = Self.realPath(path) else { continue }
-      if Self.isDiscFolder(real), Self.escapingLink(in: real, discovery: self) != nil { continue }
       found.append(DiscEntry(path: String(path.dropFirst(prefix.count)), absolutePath: real))
     }
     return found.sorted { $0.path < $1.path }
@@ -78,29 +78,8 @@ public struct DiscDiscovery: Sendable {
   }
 
   /// The first entry inside a disc folder whose real path leaves the root (a symbolic link out),
-  /// or nil when everything stays inside. At most 20,000 entries, 6 levels deep are checked; a
-  /// folder beyond those bounds counts as escaping (refused rather than half-checked).
+  /// or nil when everything stays inside (``DiscKit/DiscFinder/linkLeaving(_:root:)``).
   package static func escapingLink(in folder: String, discovery: DiscDiscovery) -> String? {
-    var stack: [(String, Int)] = [(folder, 0)]
-    var count = 0
-    while let (directory, depth) = stack.popLast() {
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-        continue
-      }
-      for name in names {
-        count += 1
-        if count > 20_000 || depth > 6 { return directory }
-        let path = directory + "/" + name
-        guard let real = realPath(path) else { continue }  // dangling link: unreadable anyway
-        if !discovery.isInside(real) { return path }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory),
-          isDirectory.boolValue, real.hasPrefix(folder)
-        {
-          stack.append((real, depth + 1))
-        }
-      }
-    }
-    return nil
+    DiscFinder.linkLeaving(folder, root: discovery.root)
   }
 }

@@ -28,11 +28,12 @@ public final class DiscLibrary: Sendable {
 
   /// Creates a library over `root` (a folder searched recursively, or one image), keeping
   /// `capacity` discs open and trusting an opened disc for `revalidation` before its files are
-  /// looked at again.
-  public init(root: String, capacity: Int = 16, revalidation: Duration = .seconds(1))
-    throws(DiscKitError)
-  {
-    self.discovery = try DiscDiscovery(root: root)
+  /// looked at again; `followLinks` also serves what symbolic links outside `root` lead to.
+  public init(
+    root: String, capacity: Int = 16, revalidation: Duration = .seconds(1),
+    followLinks: Bool = false
+  ) throws(DiscKitError) {
+    self.discovery = try DiscDiscovery(root: root, followLinks: followLinks)
     self.capacity = max(1, capacity)
     self.revalidation = revalidation
   }
@@ -101,7 +102,7 @@ public final class DiscLibrary: Sendable {
       return hit.disc
     }
     if let cached { return cached }
-    if !discovery.rootIsFile,
+    if !discovery.rootIsFile, !discovery.followLinks,
       let escaping = DiscDiscovery.escapingLink(
         in: entry.absolutePath, discovery: discovery),
       LocalDirectory.isDirectory(entry.absolutePath)

@@ -16,6 +16,9 @@ public struct DiscServerConfiguration: Sendable {
   public var scanWindow: Int64
   /// The most bytes `/scan?bytes=` may ask for.
   public var maxScanWindow: Int64
+  /// Follow symbolic links whose target lies outside the root too (`disckit serve
+  /// --follow-links`); by default only links that stay inside it are (``DiscDiscovery``).
+  public var followLinks = false
 
   /// Creates a configuration; the defaults suit a home server.
   public init(

@@ -38,6 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
     options.idleTimeout = idleTimeout
     options.configuration = DiscServerConfiguration(
       token: token, maxStreams: maxStreams, cacheCapacity: cacheDiscs)
+    options.configuration.followLinks = arguments.followLinks
     let server: DiscServer
     do {
       server = try DiscServer(options: options, logger: logger)

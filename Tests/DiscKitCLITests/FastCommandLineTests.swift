@@ -30,6 +30,7 @@ struct FastCommandLineTests {
       ["--jobs=0"], ["--jobs", "two"], ["--bogus"], ["-h"], ["--help"], ["--version"],
       ["--json=true"], ["--all=1"], ["-all"], ["--batch="], ["--select="], ["--min-length="],
       ["--jobs=+2"], ["--min-length", "0x1p3"], ["--batch", ""], ["--select", ""],
+      ["--follow-links"], ["--follow-links=1"],
     ]
     let scanPieces: [[String]] = [
       ["--json"], ["--offset", "188"], ["--offset=1K"], ["--offset", "12Q"], ["--bytes", "64K"],
@@ -39,7 +40,7 @@ struct FastCommandLineTests {
       ["--batch", "/nonexistent/root"], ["--bogus"], ["-h"], ["--offset="], ["--playlist="],
       ["--at="], ["--title", "+1"], ["--bytes", "1k"], ["--offset", ""], ["--playlist", " "],
       ["--timeline", "original"], ["--timeline=continuous"], ["--timeline", "bogus"],
-      ["--timeline="],
+      ["--timeline="], ["--follow-links"],
     ]
     let infoPieces: [[String]] = [["--json"], ["--json=false"], ["--bogus"], ["-h"], ["--help"]]
     var lines: [[String]] = [

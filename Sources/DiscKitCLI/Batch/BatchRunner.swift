@@ -22,9 +22,15 @@ package enum BatchRunner {
   }
 
   /// The paths a `--batch` argument names: `-` reads one path per line of standard input (blank
-  /// lines skipped); anything else is a root searched by ``DiscFinder``.
-  package static func paths(for argument: String) throws(DiscKitError) -> [String] {
-    guard argument == "-" else { return try DiscFinder.discs(under: argument) }
+  /// lines skipped); anything else is a root searched by ``DiscFinder`` (confined to the root,
+  /// the rule `disckit serve` lists with, unless `followLinks`).
+  package static func paths(for argument: String, followLinks: Bool = false)
+    throws(DiscKitError) -> [String]
+  {
+    guard argument == "-" else {
+      return try DiscFinder.discs(
+        under: argument, options: DiscFinder.Options(confined: !followLinks))
+    }
     let input = try Output.readStandardInput()
     return input.split(separator: UInt8(ascii: "\n")).compactMap { line in
       var bytes = line[...]
@@ -61,16 +67,16 @@ package enum BatchRunner {
     return (text, true)
   }
 
-  /// Runs `line` on every disc that `root` names (see ``paths(for:)``) and prints one line per
+  /// Runs `line` on every disc that `root` names (see ``paths(for:followLinks:)``) and prints one line per
   /// disc on standard output, in input order. Blocks until the batch is done.
   ///
   /// - Returns: the number of discs that failed (their lines carry `"error"`).
   /// - Throws: when `root` itself cannot be read.
   package static func run(
-    root: String, width: Int, label: String,
+    root: String, followLinks: Bool = false, width: Int, label: String,
     line: @escaping @Sendable (String) -> (text: String, failed: Bool)
   ) throws(DiscKitError) -> Int {
-    let paths = try paths(for: root)
+    let paths = try paths(for: root, followLinks: followLinks)
     return BlockingTask.run(placeholder: 0) {
       await run(paths: paths, width: width, label: label, line: line) { text in
         Output.line(text)

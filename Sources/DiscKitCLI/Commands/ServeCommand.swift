@@ -7,7 +7,8 @@ package struct ServeArguments: ParsableArguments {
     "Serve the discs under ROOT over HTTP to players and streaming servers."
   package static let discussion = """
     ROOT is a folder, searched recursively for .iso images and folders holding BDMV/ or \
-    VIDEO_TS/, or one image. Routes: GET /discs, /discs/{id}, /discs/{id}/titles, \
+    VIDEO_TS/ (symbolic links followed while they stay inside ROOT, as titles --batch does; \
+    anywhere with --follow-links), or one image. Routes: GET /discs, /discs/{id}, /discs/{id}/titles, \
     GET|HEAD /discs/{id}/titles/{key}/stream[?timeline=continuous|original][&start=SECONDS]\
     [&angle=K], /discs/{id}/titles/{key}/scan[?start=SECONDS][&bytes=N], \
     /discs/{id}/titles/{key}/chapters, /discs/{id}/titles/{key}/index.m3u8 (HLS, Blu-ray) over \
@@ -43,6 +44,9 @@ package struct ServeArguments: ParsableArguments {
   @Flag(help: "No access log on stderr.")
   package var quiet = false
 
+  @Flag(help: "Also serve what symbolic links whose target lies outside ROOT lead to.")
+  package var followLinks = false
+
   package init() {}
 
   package func validate() throws {
@@ -61,6 +65,7 @@ package struct ServeArguments: ParsableArguments {
     ]
     if let token { line += ["--token", token] }
     if quiet { line.append("--quiet") }
+    if followLinks { line.append("--follow-links") }
     return line
   }
 }

@@ -26,7 +26,8 @@ struct TitlesCommand: ParsableCommand {
       With --batch ROOT, every disc image (*.iso, *.img, *.udf) and disc folder (holding BDMV/ \
       or VIDEO_TS/) under ROOT is read, several at once, and one JSON line is printed per disc \
       in path order: {"path":...,"titles":{...}} or {"path":...,"error":"..."} for a disc that \
-      cannot be read. With --batch -, the paths are read from standard input, one per line, and \
+      cannot be read. Symbolic links are followed while they stay inside ROOT (the rule of \
+      disckit serve); --follow-links follows them anywhere. With --batch -, the paths are read from standard input, one per line, and \
       printed in that order. Exit status 1 when any disc failed.
       """)
 
@@ -41,6 +42,10 @@ struct TitlesCommand: ParsableCommand {
   var batch: String?
   @Option(name: .long, help: "Discs read at once with --batch (default: the number of cores).")
   var jobs: Int = BatchRunner.defaultWidth
+  @Flag(
+    name: .long,
+    help: "With --batch ROOT, also follow symbolic links whose target lies outside ROOT.")
+  var followLinks = false
 
   /// The request the parsed arguments describe.
   var request: TitlesRequest {
@@ -52,6 +57,7 @@ struct TitlesCommand: ParsableCommand {
     request.json = options.output.json
     request.batch = batch
     request.jobs = jobs
+    request.followLinks = followLinks
     return request
   }
 

@@ -18,6 +18,8 @@ package struct TitlesRequest: Equatable, Sendable {
   package var batch: String?
   /// `--jobs N`.
   package var jobs: Int = BatchRunner.defaultWidth
+  /// `--follow-links`: with `--batch ROOT`, follow symbolic links that leave ROOT too.
+  package var followLinks = false
 
   package init() {}
 
@@ -25,6 +27,7 @@ package struct TitlesRequest: Equatable, Sendable {
   package var validationFailure: String? {
     if (image == nil) == (batch == nil) { return "give either IMAGE or --batch ROOT|-" }
     if jobs < 1 { return "--jobs must be at least 1" }
+    if followLinks && batch == nil { return "--follow-links goes with --batch ROOT" }
     return nil
   }
 
@@ -57,7 +60,8 @@ package struct TitlesRequest: Equatable, Sendable {
     var failures = 0
     let request = self
     try reportingErrors {
-      failures = try BatchRunner.run(root: root, width: jobs, label: "titles") { path in
+      failures = try BatchRunner.run(
+        root: root, followLinks: followLinks, width: jobs, label: "titles") { path in
         BatchRunner.line(
           path: path,
           work: { path throws(DiscKitError) in

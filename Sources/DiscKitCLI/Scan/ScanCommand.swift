@@ -43,6 +43,11 @@ struct ScanCommand: ParsableCommand {
   @Option(name: .long, help: "Discs read at once with --batch (default: the number of cores).")
   var jobs: Int = BatchRunner.defaultWidth
 
+  @Flag(
+    name: .long,
+    help: "With --batch ROOT, also follow symbolic links whose target lies outside ROOT.")
+  var followLinks = false
+
   @Option(help: "Byte offset where the scan starts (K/M/G suffixes allowed).")
   var offset: String = "0"
 
@@ -87,6 +92,7 @@ struct ScanCommand: ParsableCommand {
     request.source = source
     request.batch = batch
     request.jobs = jobs
+    request.followLinks = followLinks
     request.offset = offset
     request.bytes = bytes
     request.payloadBound = payloadBound

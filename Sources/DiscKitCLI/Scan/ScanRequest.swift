@@ -10,6 +10,8 @@ package struct ScanRequest: Equatable, Sendable {
   package var batch: String?
   /// `--jobs N`.
   package var jobs: Int = BatchRunner.defaultWidth
+  /// `--follow-links`: with `--batch ROOT`, follow symbolic links that leave ROOT too.
+  package var followLinks = false
   /// `--offset` (K/M/G suffixes allowed; parsed when the scan runs).
   package var offset = "0"
   /// `--bytes`.
@@ -65,6 +67,7 @@ package struct ScanRequest: Equatable, Sendable {
     if title != nil, playlist != nil { return "--title and --playlist are exclusive" }
     if (source == nil) == (batch == nil) { return "give either SOURCE or --batch ROOT|-" }
     if jobs < 1 { return "--jobs must be at least 1" }
+    if followLinks && batch == nil { return "--follow-links goes with --batch ROOT" }
     return nil
   }
 
@@ -100,7 +103,8 @@ package struct ScanRequest: Equatable, Sendable {
   private func runBatch(root: String) throws {
     var failures = 0
     try reportingErrors {
-      failures = try BatchRunner.run(root: root, width: jobs, label: "scan") { [self] path in
+      failures = try BatchRunner.run(
+        root: root, followLinks: followLinks, width: jobs, label: "scan") { [self] path in
         BatchRunner.line(
           path: path, work: { try outcome(for: $0).document },
           success: { ScanBatchLine(path: path, scan: $0) },

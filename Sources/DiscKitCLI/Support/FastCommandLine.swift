@@ -91,6 +91,7 @@ package enum FastCommandLine {
       return true
     },
     .value("--jobs") { request, value in Int(value).map { request.jobs = $0 } != nil },
+    .flag("--follow-links") { $0.followLinks = true },
   ]
 
   /// `info`'s long options, as `InfoCommand` declares them.
@@ -106,6 +107,7 @@ package enum FastCommandLine {
       return true
     },
     .value("--jobs") { request, value in Int(value).map { request.jobs = $0 } != nil },
+    .flag("--follow-links") { $0.followLinks = true },
     .value("--offset") { request, value in
       request.offset = value
       return true
