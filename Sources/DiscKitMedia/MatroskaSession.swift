@@ -30,6 +30,15 @@ final class MatroskaSession {
   private var dropped = 0
   /// Each track's last written decode time in title time (90 kHz).
   private var lastDTS90k: [Int64] = []
+  /// Each audio track's end of the audio written so far, in title time (90 kHz): an audio frame
+  /// that starts before its piece's in-time belongs to the title when it plays past this (the
+  /// title's start, or the previous piece's last frame: at a join the next clip's bytes often
+  /// carry the audio of the last milliseconds before its in-time).
+  private var audioCovered90k: [Int64] = []
+  /// How far every timestamp (and chapter but one at the start) moves so that an audio frame
+  /// starting before the title's first picture keeps its place: the file's time 0 is the start
+  /// of the earliest frame the title holds (90 kHz; 0 when the title's start is the earliest).
+  private(set) var lead90k: Int64 = 0
   /// The demuxers of the title's sub-path streams (``MatroskaTitle/subPathStreams``), with their
   /// output track, and the packet each has read ahead (with its title DTS).
   private struct SubPathInput {
@@ -132,6 +141,54 @@ final class MatroskaSession {
           track: stream.track, inputIndex: index, inputCodec: parameters.pointee.codec_id))
       subPaths.append(SubPathInput(demuxer: sub, piece: stream.piece, track: tracks.count - 1))
     }
+    lead90k = try leadingAudio(in: piece)
+  }
+
+  /// The title time from which audio is written: the title's start, or the start of the chapter
+  /// range (``MatroskaTitle/window90k``).
+  private var origin90k: Int64 { Int64(clamping: title.window90k?.lowerBound ?? 0) }
+
+  /// How long before ``origin90k`` the first audio frame the title holds starts (0 when none
+  /// does): the first frame of each audio track in `piece` (the first piece) that still plays at
+  /// the origin. Reads the piece from its start until every track is 2 s past the origin.
+  private func leadingAudio(in piece: MatroskaPiece) throws(DiscKitError) -> Int64 {
+    let audio = Set(tracks.filter { $0.track.kind == .audio }.map(\.track.streamID))
+    guard !audio.isEmpty else { return 0 }
+    let demuxer = try PieceDemuxer(
+      title: title, piece: piece, findStreamInfo: false,
+      structure: Self.structure(title, 0) + " (audio before the first picture)", onRead: { _ in })
+    guard let format = demuxer.format, let packet = av_packet_alloc() else { return 0 }
+    var pointer: UnsafeMutablePointer<AVPacket>? = packet
+    defer { av_packet_free(&pointer) }
+    let nopts = disckit_av_nopts_value()
+    let ticks = AVRational(num: 1, den: 90000)
+    let origin = origin90k
+    var earliest = origin
+    var seen = Set<Int>()
+    while av_read_frame(format, packet) >= 0 {
+      defer { av_packet_unref(packet) }
+      guard let stream = demuxer.stream(at: Int(packet.pointee.stream_index)) else { continue }
+      let base = stream.pointee.time_base
+      let stamp = packet.pointee.dts != nopts ? packet.pointee.dts : packet.pointee.pts
+      if stamp != nopts, piece.titleTime(ofPTS: av_rescale_q(stamp, base, ticks)) > origin + 180_000
+      {
+        break
+      }
+      let index = Int(packet.pointee.stream_index)
+      guard stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_AUDIO,
+        audio.contains(Int(stream.pointee.id)), !seen.contains(index),
+        packet.pointee.pts != nopts, packet.pointee.duration > 0
+      else { continue }
+      let start = piece.titleTime(ofPTS: av_rescale_q(packet.pointee.pts, base, ticks))
+      let end = start + av_rescale_q(packet.pointee.duration, base, ticks)
+      guard end > origin else { continue }
+      seen.insert(index)
+      earliest = min(earliest, start)
+    }
+    // Whole milliseconds (Matroska's ticks), so that pictures and chapters move by the same
+    // tick count; never more than a second (audio starting that early is not a lead-in).
+    let lead = min(origin - earliest, 90_000)
+    return (lead + 89) / 90 * 90
   }
 
   deinit {
@@ -246,10 +303,12 @@ final class MatroskaSession {
     try addTextStreams(to: muxer)
     av_dict_set(&muxer.pointee.metadata, "title", title.segmentTitle, 0)
     for (i, chapter) in title.chapters.enumerated() {
+      // Chapters stay on their pictures: they move with the lead, but for one that starts the
+      // title, which holds the lead-in audio from the file's start.
+      let start = chapter.start.ticks > 0 ? chapter.start.ticks + lead90k : 0
       guard
         disckit_add_chapter(
-          muxer, Int64(i + 1), chapter.start.ticks, chapter.end.ticks,
-          chapter.title) >= 0
+          muxer, Int64(i + 1), start, chapter.end.ticks + lead90k, chapter.title) >= 0
       else {
         throw DiscKitError(.io, writer.destination, at: nil, "cannot allocate a chapter")
       }
@@ -276,6 +335,7 @@ final class MatroskaSession {
     }
     var lastDTS = [Int64](repeating: Int64.min, count: tracks.count)
     lastDTS90k = [Int64](repeating: Int64.min, count: tracks.count)
+    audioCovered90k = [Int64](repeating: origin90k, count: tracks.count)
     for (p, piece) in title.pieces.enumerated() {
       let demuxer: PieceDemuxer
       if p == 0 {
@@ -650,20 +710,38 @@ final class MatroskaSession {
       return
     }
     let offset = pts - Int64(clamping: piece.titleStart90k)
-    if offset < 0 || piece.duration90k.map({ offset >= Int64(clamping: $0) }) == true {
+    // An audio frame (of known length) starting before its piece's in-time belongs to the title
+    // when it plays past the audio already written (or the title's start): the last frames
+    // before a clip's in-time are often in its bytes, not the previous clip's.
+    let isAudio = tracks[t].track.kind == .audio && packet.pointee.duration > 0
+    let end = pts + packet.pointee.duration
+    if offset < 0 && !(isAudio && end > audioCovered90k[t]) {
+      dropped += 1
+      return
+    }
+    if piece.duration90k.map({ offset >= Int64(clamping: $0) }) == true {
       dropped += 1
       return
     }
     var dts90k = titleDTS != nopts ? min(titleDTS, pts) : pts
     if let window = title.window90k {
-      // A chapter range: only what plays inside it, with timestamps from its start.
-      guard pts >= Int64(clamping: window.lowerBound), pts < Int64(clamping: window.upperBound)
+      // A chapter range: only what plays inside it (audio: what plays past its start), with
+      // timestamps from its start.
+      let lower = Int64(clamping: window.lowerBound)
+      guard pts >= lower || (isAudio && end > audioCovered90k[t]),
+        pts < Int64(clamping: window.upperBound)
       else {
         dropped += 1
         return
       }
-      pts -= Int64(clamping: window.lowerBound)
-      dts90k -= Int64(clamping: window.lowerBound)
+      pts -= lower
+      dts90k -= lower
+    }
+    pts += lead90k
+    dts90k += lead90k
+    guard pts >= 0 else {
+      dropped += 1
+      return
     }
     try writeText(upTo: pts, muxer: muxer, output: output)
     var outPTS = av_rescale_q(pts, ticks, outBase)
@@ -677,18 +755,21 @@ final class MatroskaSession {
         outDTS = lastDTS[t]
       } else {
         // Two audio or subtitle packets at least a tick apart that rounding puts on the same
-        // tick: the later one moves up one tick instead of being lost. Anything going further
-        // back (a seamless join's overlap) and any video packet is dropped.
-        guard outDTS == lastDTS[t], tracks[t].track.kind != .video else {
+        // tick: the later one moves up one tick instead of being lost. So does an audio frame
+        // that starts inside the previous one but plays past it (a join's overlap: it holds
+        // audio no written frame does). Anything else going further back (a subtitle, a frame
+        // already played) and any video packet is dropped.
+        guard outDTS == lastDTS[t] || isAudio, tracks[t].track.kind != .video else {
           dropped += 1
           return
         }
-        outDTS += 1
+        outDTS = lastDTS[t] + 1
       }
       outPTS = max(outPTS, outDTS)
     }
     lastDTS[t] = outDTS
     lastDTS90k[t] = dts90k
+    if isAudio { audioCovered90k[t] = max(audioCovered90k[t], end) }
     let out: UnsafeMutablePointer<AVPacket>
     if let converter = tracks[t].converter {
       guard try converter.convert(packet, into: converted) else { return }

@@ -9,8 +9,12 @@ import DiscKitOutput
 /// Each piece (Blu-ray clip, DVD cell) is demuxed on its own and its timestamps are mapped with
 /// ``MatroskaPiece/titleTime(ofPTS:)``, modulo 2^33, so clips in different PTS epochs and clips
 /// that cross the 33-bit wrap make one timeline. Packets presented before a piece's in-time or
-/// at or after its out-time are dropped, like a player does; so are packets whose decode time
-/// would go back on their track (a seamless join's overlap).
+/// at or after its out-time are dropped, like a player does, but for audio frames before the
+/// in-time that play past the audio before them (the join's last milliseconds, which the next
+/// clip's bytes carry; the frame playing at the title's first picture); so are packets whose
+/// decode time would go back on their track (a seamless join's overlap). When audio starts
+/// before the title's first picture, the file's time 0 is that audio's start: every track and
+/// the chapters after the first move by this lead.
 ///
 /// Codecs are checked before anything is written: a track Matroska cannot carry is a
 /// ``DiscKitError/Code/unsupported`` error naming the track, and the destination is not created.

@@ -80,6 +80,28 @@ struct MatroskaOracle {
     }
   }
 
+  /// Where the first picture of the first video track of `path` plays (seconds; ffprobe's
+  /// `start_time`): a title's lead, the time its audio starts before its first picture (0 when it
+  /// does not; chapters after the first and every track move by it, see
+  /// `MatroskaAudioFramesTests`).
+  static func lead(_ path: String) throws -> Double {
+    let run = try Tool.run(
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_time", "-of",
+        "default=nk=1:nw=1", path,
+      ])
+    let lead = Double(run.text.trimmingCharacters(in: .whitespacesAndNewlines))
+    #expect(lead.map { $0 >= 0 && $0 < 1 } == true, "lead of \(path): \(run.text)")
+    return lead ?? 0
+  }
+
+  /// A chapter start expected in a file with `lead` (seconds): a chapter at the title's start
+  /// stays at 0 (it holds the lead-in audio); the others move with the pictures.
+  static func chapterStart(_ start: Double, lead: Double) -> Double {
+    start == 0 ? 0 : start + lead
+  }
+
   /// ffmpeg's per-frame hashes of the decoded video of each file, concatenated.
   static func videoFrameHashes(_ paths: [String]) throws -> [String] {
     try paths.flatMap { path in
