@@ -455,7 +455,7 @@ final class MatroskaSession {
   }
 
   /// Writes the text cues that start at or before `limit90k` (output time: title time, less
-  /// the window's start), so that they interleave with the title's packets.
+  /// the window's start, plus the lead), so that they interleave with the title's packets.
   private func writeText(
     upTo limit90k: Int64, muxer: UnsafeMutablePointer<AVFormatContext>, output: MatroskaOutput
   ) throws(DiscKitError) {
@@ -474,6 +474,9 @@ final class MatroskaSession {
           start = max(start, window.lowerBound) - window.lowerBound
           end = min(end, window.upperBound) - window.lowerBound
         }
+        // With the title's other tracks, by the lead.
+        start += lead90k
+        end += lead90k
         guard start <= limit90k else { break }
         textNext[k] += 1
         guard end > start,

@@ -167,7 +167,18 @@ struct SubtitleMatroskaTests {
     #expect(vtt.status == 0, "\(vtt.stderr)")
     let cues = WebVTT.cues(try String(contentsOfFile: out + "/eng.vtt", encoding: .utf8))
     #expect(packets.count == drawn.count)
-    #expect(packets.map { $0[0] } == cues.map(\.startMilliseconds))
+    // The file's lead (where its first picture is: audio before it starts the file) moves
+    // every track, the text too.
+    let start = try Tool.run(
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_time", "-of",
+        "csv=p=0", mkv,
+      ])
+    let seconds = Double(start.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    let lead = Int64((seconds * 1000).rounded())
+    #expect(lead >= 0 && lead < 1000, "\(start.text)")
+    #expect(packets.map { $0[0] } == cues.map { $0.startMilliseconds + lead })
     #expect(packets.map { $0[1] } == cues.map { $0.endMilliseconds - $0.startMilliseconds })
     let srt = dir.file("text.srt")
     let convert = try Tool.run(
