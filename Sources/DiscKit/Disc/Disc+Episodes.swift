@@ -1,12 +1,24 @@
+import Synchronization
+
 extension Disc {
   /// The disc's episodes, each once and in playing order, with the play-all and the extras
   /// named (see ``EpisodeList``); a movie disc gives a list that is not episodic.
   public func episodeList() throws(DiscKitError) -> EpisodeList {
-    try episodeList(mainKey: try titleList().mainKey)
+    if let known = episodeCache.list { return known }
+    let mainKey = try titleList().mainKey
+    episodeCache.setDefault(mainKey)
+    return try episodeList(mainKey: mainKey)
   }
 
   /// ``episodeList()`` with the main title already chosen (`disckit titles` lists both).
   package func episodeList(mainKey: String?) throws(DiscKitError) -> EpisodeList {
+    if let known = episodeCache.list(mainKey: mainKey) { return known }
+    let list = try findEpisodes(mainKey: mainKey)
+    episodeCache.store(list, mainKey: mainKey)
+    return list
+  }
+
+  private func findEpisodes(mainKey: String?) throws(DiscKitError) -> EpisodeList {
     switch navigation {
     case .bluray(let bluray):
       return bluray.episodeList(bluray.episodeFinding(main: mainKey.flatMap { Int($0) }))
@@ -85,6 +97,28 @@ extension Disc {
     }
     return try title(episode: episode, angle: angle)
   }
+}
+
+/// The episode list of a disc, computed once: a server asks for it at every request of an
+/// episode key. The main title's key it was found with is kept (a list found for another main
+/// title, as `--min-length` can choose, is not reused).
+final class EpisodeCache: Sendable {
+  /// Lists by the main title's key they were found with (`""`: none), and the default title
+  /// selection's main key once known.
+  private let storage = Mutex<(lists: [String: EpisodeList], defaultKey: String??)>(([:], nil))
+
+  /// The list found with the default title selection's main title.
+  var list: EpisodeList? {
+    storage.withLock { s in s.defaultKey.flatMap { s.lists[$0 ?? ""] } }
+  }
+
+  func list(mainKey: String?) -> EpisodeList? { storage.withLock { $0.lists[mainKey ?? ""] } }
+
+  func store(_ list: EpisodeList, mainKey: String?) {
+    storage.withLock { if $0.lists.count < 8 { $0.lists[mainKey ?? ""] = list } }
+  }
+
+  func setDefault(_ mainKey: String?) { storage.withLock { $0.defaultKey = .some(mainKey) } }
 }
 
 extension DiscTitle {

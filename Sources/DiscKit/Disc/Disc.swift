@@ -28,6 +28,8 @@ public struct Disc: Sendable {
   public let navigation: Navigation
   /// The kind of disc (decided once, when the disc is opened).
   public let kind: DiscKind
+  /// The episode list, once computed (``episodeList()``; shared by the copies of this value).
+  let episodeCache = EpisodeCache()
 
   /// Reads the navigation of an opened image, parsing every navigation file (index, MovieObject,
   /// playlists and clip information; IFOs) under the image's ``DiscImage/limits``.
