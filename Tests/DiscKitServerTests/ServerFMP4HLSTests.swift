@@ -21,6 +21,7 @@ struct ServerFMP4HLSTests {
     "hdr10-eac3": ("codecs/hdr10-eac3", ["codecs/hdr10-eac3.m2ts"]),
     "truehd-core": ("codecs/truehd-core", ["codecs/truehd-core.ts"]),
     "simple": ("bluray/simple", ["bluray/clips/a.ts", "bluray/clips/b.ts"]),
+    "lpcm": ("codecs/lpcm", ["codecs/lpcm.m2ts"]),
   ]
 
   static func root() throws -> TemporaryDirectory {
@@ -167,7 +168,8 @@ struct ServerFMP4HLSTests {
   /// the video decodes to the frames of the disc's own clips (framemd5, also across the two
   /// clips of `simple`); the copied audio holds the AC-3 / E-AC-3 frames ffmpeg's demuxer copies
   /// from the title's own bytes (`stream.ts`; for `truehd-core` the AC-3 core it splits off the
-  /// TrueHD PID).
+  /// TrueHD PID); the FLAC rendition of an LPCM stream decodes to the samples ffmpeg decodes
+  /// from the disc's LPCM.
   @Test func ffmpegDecodesWhatTheDiscHolds() throws {
     let dir = try Self.root()
     let server = try ServerProcess(root: dir.path, ["--quiet"])
@@ -208,6 +210,19 @@ struct ServerFMP4HLSTests {
         master.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA:") }.flatMap {
           Self.attributes($0)["URI"]
         })
+      if name == "lpcm" {
+        // LPCM becomes FLAC: the same samples as ffmpeg decodes from the disc's LPCM.
+        func decoded(_ input: String) throws -> Data {
+          try Tool.run(
+            "ffmpeg",
+            ["-nostdin", "-v", "error", "-i", input, "-map", "0:a:0", "-f", "s32le", "-"]
+          ).stdout
+        }
+        let flac = try decoded(base + audioURI)
+        let lpcm = try decoded(base + "stream.ts")
+        #expect(!flac.isEmpty && flac == lpcm, "\(name): \(flac.count) vs \(lpcm.count) bytes")
+        continue
+      }
       let rendition = try copied(base + audioURI, "0:a:0")
       // The title's own bytes as a player reads them (`stream.ts`: the clips' ranges, which
       // leave out an audio frame muxed before a clip's first key frame).

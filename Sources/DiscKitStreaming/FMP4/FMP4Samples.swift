@@ -119,6 +119,41 @@ package enum FMP4Samples {
     return run
   }
 
+  /// The FLAC samples of LPCM `packets` (one frame per PES, numbered from its PTS), times
+  /// relative to `origin`; frames presented before `origin` are left out.
+  package static func flac(
+    _ packets: [PESCollector.Packet], origin: UInt64, nextPTS: UInt64?
+  ) -> (run: Run, format: FLACFromLPCM.Format?) {
+    var run = Run()
+    var format: FLACFromLPCM.Format?
+    var frames: [(pts: UInt64, bytes: [UInt8], samples: Int)] = []
+    for packet in packets {
+      guard let pts = packet.pts, delta(pts, origin) >= 0,
+        let f = FLACFromLPCM.Format(header: packet.payload[...])
+      else { continue }
+      format = format ?? f
+      let first = UInt64(delta(pts, origin)) * UInt64(f.sampleRate) / 90_000
+      guard
+        let frame = FLACFromLPCM.frame(packet.payload.dropFirst(4), format: f, firstSample: first)
+      else { continue }
+      frames.append((pts, frame.bytes, frame.samples))
+    }
+    guard let first = frames.first, let format else { return (run, nil) }
+    run.firstDecodeTime = UInt64(delta(first.pts, origin))
+    for (k, frame) in frames.enumerated() {
+      let nominal = Int64(frame.samples * 90_000 / format.sampleRate)
+      let next = k + 1 < frames.count ? frames[k + 1].pts : nextPTS
+      var duration = nominal
+      if let next, case let d = delta(next, frame.pts), d > 0, d <= 2 * nominal { duration = d }
+      run.payload.append(contentsOf: frame.bytes)
+      run.samples.append(
+        FMP4Writer.Sample(
+          size: UInt32(frame.bytes.count), duration: UInt32(duration), compositionOffset: 0,
+          isSync: true))
+    }
+    return (run, format)
+  }
+
   /// The audio samples of `packets` (AC-3 or E-AC-3 syncframes; for a TrueHD PID only the PES
   /// packets of its AC-3 core, `stream_id_extension` 0x76 or an AC-3 syncword), times relative
   /// to `origin`; frames presented before `origin` are left out.

@@ -33,6 +33,8 @@ package struct FMP4Title: Sendable {
     package var track: FMP4Track
     /// The TrueHD stream's AC-3 core (the PID also carries TrueHD).
     package var core: Bool
+    /// LPCM rewritten as FLAC.
+    package var lpcm = false
     /// The disc's codec name (`"AC-3"`, `"TrueHD"`).
     package var codecName: String
     package var language: String?
@@ -105,6 +107,7 @@ package struct FMP4Title: Sendable {
       throw .disc(error)
     }
     var candidates: [(DiscTitle.Stream, Bool)] = []
+    var lpcmStreams: [DiscTitle.Stream] = []
     var leftOut: [String] = []
     for stream in streams where stream.kind == .audio {
       switch stream.coding {
@@ -112,6 +115,8 @@ package struct FMP4Title: Sendable {
         candidates.append((stream, false))
       case .truehd where stream.subPath == nil:
         candidates.append((stream, true))
+      case .lpcm where stream.subPath == nil:
+        lpcmStreams.append(stream)
       default:
         leftOut.append("0x" + String(stream.id, radix: 16, uppercase: true) + " " + stream.codec)
       }
@@ -121,6 +126,7 @@ package struct FMP4Title: Sendable {
     }
     var pids: Set<UInt16> = [videoPID]
     for (stream, _) in candidates { pids.insert(UInt16(truncatingIfNeeded: stream.id)) }
+    for stream in lpcmStreams { pids.insert(UInt16(truncatingIfNeeded: stream.id)) }
     let collected: PESCollector
     do {
       collected = try PESCollector(source: source, range: first.range, pids: pids)
@@ -136,7 +142,7 @@ package struct FMP4Title: Sendable {
     // Media time 0: the earliest of the first video DTS and the first audio PTS (within a
     // second of it), so that no stream's first frame falls before it.
     var origin = firstUnit.dts ?? pts
-    for (stream, core) in candidates {
+    for (stream, core) in candidates + lpcmStreams.map({ ($0, false) }) {
       let packets = (collected.packets[UInt16(truncatingIfNeeded: stream.id)] ?? []).filter {
         !core || $0.streamIDExtension == 0x76
           || ($0.streamIDExtension == nil && $0.payload.starts(with: [0x0B, 0x77]))
@@ -206,6 +212,21 @@ package struct FMP4Title: Sendable {
       audio.append(
         Audio(
           pid: pid, track: track, core: core, codecName: stream.codec, language: stream.language))
+    }
+    for stream in lpcmStreams {
+      let pid = UInt16(truncatingIfNeeded: stream.id)
+      guard
+        let format = FMP4Samples.flac(collected.packets[pid] ?? [], origin: origin, nextPTS: nil)
+          .format
+      else {
+        leftOut.append("0x" + String(stream.id, radix: 16, uppercase: true) + " " + stream.codec)
+        continue
+      }
+      var entry = Audio(
+        pid: pid, track: FLACFromLPCM.track(format, language: stream.language), core: false,
+        codecName: stream.codec, language: stream.language)
+      entry.lpcm = true
+      audio.append(entry)
     }
     self.audio = audio
     self.leftOut = leftOut
@@ -310,8 +331,14 @@ package struct FMP4Title: Sendable {
         let collected = try PESCollector(source: source, range: segment.range, pids: [pid])
         var next = collected.next[pid]
         if audio.core, next?.streamIDExtension != 0x76 { next = nil }
-        run = FMP4Samples.dolby(
-          collected.packets[pid] ?? [], coreOnly: audio.core, origin: origin, nextPTS: next?.pts)
+        if audio.lpcm {
+          run =
+            FMP4Samples.flac(collected.packets[pid] ?? [], origin: origin, nextPTS: next?.pts)
+            .run
+        } else {
+          run = FMP4Samples.dolby(
+            collected.packets[pid] ?? [], coreOnly: audio.core, origin: origin, nextPTS: next?.pts)
+        }
       }
     } catch {
       throw .disc(error)
@@ -332,7 +359,8 @@ package struct FMP4Title: Sendable {
       if let i = groups.firstIndex(where: { $0.codecs == a.track.codecs }) {
         groups[i].members.append(a)
       } else {
-        groups.append((a.track.codecs == "ec-3" ? "eac3" : "ac3", a.track.codecs, [a]))
+        let id = ["ec-3": "eac3", "fLaC": "flac"][a.track.codecs] ?? "ac3"
+        groups.append((id, a.track.codecs, [a]))
       }
     }
     return groups
@@ -405,9 +433,11 @@ package struct FMP4Title: Sendable {
     if let language = audio.language, !language.isEmpty { parts.append(language) }
     let layout =
       audio.track.channels >= 3 ? "\(audio.track.channels - 1).1" : "\(audio.track.channels).0"
-    parts.append(
-      (audio.core ? "AC-3 core of \(audio.codecName)" : audio.track.codecs.uppercased()) + " "
-        + layout)
+    let codec =
+      audio.core
+      ? "AC-3 core of \(audio.codecName)"
+      : audio.lpcm ? "FLAC (LPCM)" : audio.track.coding == .eac3 ? "E-AC-3" : "AC-3"
+    parts.append(codec + " " + layout)
     return parts.joined(separator: " ")
   }
 

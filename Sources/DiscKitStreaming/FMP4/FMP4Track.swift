@@ -6,7 +6,7 @@ import DiscKit
 package struct FMP4Track: Sendable, Hashable {
   /// The codings the writer carries.
   package enum Coding: String, Sendable, Hashable {
-    case avc, hevc, ac3, eac3
+    case avc, hevc, ac3, eac3, flac
     package var isVideo: Bool { self == .avc || self == .hevc }
   }
   package var coding: Coding

@@ -27,7 +27,7 @@ package enum FMP4Writer {
       w.fourCC("iso6")
       w.u32(0)
       for brand in ["iso6", "cmfc", "mp41"] { w.fourCC(brand) }
-      if !track.coding.isVideo { w.fourCC("dby1") }
+      if track.coding == .ac3 || track.coding == .eac3 { w.fourCC("dby1") }
     }
     w.box("moov") { w in
       w.fullBox("mvhd") { w in
