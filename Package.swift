@@ -163,7 +163,7 @@ let package = Package(
       name: "DiscKitBench",
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitOutput", "DiscKitReference", "DiscKitCLI",
-        "DiscKitMedia", "DiscKitSubtitles",
+        "DiscKitMedia", "DiscKitSubtitles", "DiscKitStreaming",
       ]
     ),
     .target(

@@ -32,7 +32,7 @@ struct Benchmark: Sendable {
 let benchmarks: [Benchmark] =
   startupBenchmarks + fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks
   + floodBenchmarks + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks
-  + matroskaUHDBenchmarks + serverBenchmarks
+  + matroskaUHDBenchmarks + serverBenchmarks + fmp4Benchmarks
   + bdjBenchmarks + subtitleBenchmarks + episodeBenchmarks
 
 /// Shared timing helpers for the benchmarks.
