@@ -98,19 +98,22 @@ enum LibraryPage {
         const parts = [el("h1", {}, doc.label || disc.path),
           el("p", {}, `${doc.kind} · main title ${doc.main ?? "?"} (${doc.confidence || doc.selection}): ${doc.reason}`),
           el("h2", {}, "Titles"), titles, el("h2", {}, "Evidence"), evidence];
-        if (doc.episodes && doc.episodes.length) {
-          parts.push(el("h2", {}, "Episodes"), el("div", { class: "episodes" }, ...doc.episodes.map((e, i) =>
-            el("button", { onclick: () => playEpisode(disc, doc, e) }, e.title || e.name || `Episode ${e.number ?? i + 1}`))));
+        const episodes = (doc.episodes && doc.episodes.episodes) || [];
+        if (episodes.length) {
+          parts.push(el("h2", {}, "Episodes"), el("p", { class: "muted" }, doc.episodes.reason || ""),
+            el("div", { class: "episodes" }, ...episodes.map((e, i) =>
+              el("button", { onclick: () => playEpisode(disc, doc, e) },
+                `Episode ${e.number ?? i + 1}` + (e.duration ? ` · ${e.duration}` : "")))));
         }
         section.replaceChildren(...parts);
       } catch (e) { section.replaceChildren(el("p", { class: "error" }, String(e))); }
     }
 
+    // An episode plays as its title from the episode's start (the titles document's
+    // `episodes.episodes[]`: number, key, titleKey, start90k, duration).
     function playEpisode(disc, doc, episode) {
-      const key = episode.title || episode.key || episode.playlist;
-      const title = doc.titles.find((t) => t.key === key || t.playlist === key) || doc.titles.find((t) => t.main);
-      const start = episode.start90k ? seconds(episode.start90k) : 0;
-      if (title) play(disc, doc, title, start);
+      const title = doc.titles.find((t) => t.key === episode.titleKey);
+      if (title) play(disc, doc, title, episode.start90k ? seconds(episode.start90k) : 0);
     }
 
     function parseAttributes(line) {
