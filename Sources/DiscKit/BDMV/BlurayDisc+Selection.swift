@@ -52,6 +52,24 @@ extension BlurayDisc {
     return evidence
   }
 
+  /// Playlist number → how early the disc's default navigation reaches it (see
+  /// ``SmartTitleSelector/Evidence/defaultOrder``): 0 First Play's run (what it jumps to
+  /// included), `n` index title `n`'s, 100,000 the Top Menu's.
+  package static func defaultOrder(_ runs: [HDMVRun]) -> [Int: Int] {
+    var order: [Int: Int] = [:]
+    for run in runs {
+      let rank: Int
+      switch run.entry {
+      case .firstPlay: rank = 0
+      case .title(let n): rank = n
+      case .topMenu: rank = 100_000
+      case .button: continue
+      }
+      for playlist in run.playlists { order[playlist] = min(order[playlist] ?? Int.max, rank) }
+    }
+    return order
+  }
+
   /// DiscKit's main-title choice over every playlist (see ``SmartTitleSelector``), with the
   /// reason and, for each playlist set aside, why.
   ///
@@ -73,8 +91,9 @@ extension BlurayDisc {
     relaxMinimum: Bool = true
   ) -> SmartTitleSelector.Result {
     let runs = runs ?? navigationRuns()
-    let evidence = selectionEvidence(
+    var evidence = selectionEvidence(
       named: named ?? namedEvidence().titleEvidence(), runs: runs)
+    evidence.defaultOrder = Self.defaultOrder(runs)
     var reads: [IGMenuRead] = []
     var result = SmartTitleSelector.select(
       playlists.map { .init(name: $0.name, number: $0.number, playlist: $0.playlist) },

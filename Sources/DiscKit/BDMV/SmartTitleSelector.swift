@@ -66,6 +66,10 @@ package enum SmartTitleSelector {
     package var playlistBytes: [Int: Int64] = [:]
     /// The bytes of the disc's stream files (`BDMV/STREAM`); `nil` when not known (no streams).
     package var capacityBytes: Int64?
+    /// Playlist number → how early the disc's default navigation reaches it: 0 First Play (and
+    /// what it jumps to), `n` index title `n`, 100,000 the Top Menu. Of several versions of one
+    /// feature the evidence reaches, the earliest is the main title.
+    package var defaultOrder: [Int: Int] = [:]
 
     /// Creates evidence.
     package init(
@@ -115,6 +119,9 @@ package enum SmartTitleSelector {
     package var menusConsulted = false
     /// The clips' menus read to answer (filled in by ``BlurayDisc``).
     package var menuReads: [IGMenuRead] = []
+    /// Other versions of the main title (other cuts, the same cut with other streams), in
+    /// candidate order.
+    package var versions: [FeatureVersions.Version] = []
   }
 
   /// Selects.
@@ -201,6 +208,46 @@ package enum SmartTitleSelector {
         + (evidence.menu[number] ?? []).map { TitleEvidence(kind: .menu, key: key, detail: $0) }
     }
     var reason: [String] = []
+    var versionEvidence: String?
+    // Family membership by candidate (permutations are never versions of each other).
+    var familyIndex: [String: Int] = [:]
+    for (k, family) in families.enumerated() { for m in family.members { familyIndex[m] = k } }
+    func versionOf(_ i: Int, _ j: Int) -> Bool {
+      guard i != j, let a = candidates[i].playlist, let b = candidates[j].playlist else {
+        return false
+      }
+      if let f = familyIndex[candidates[i].name], f == familyIndex[candidates[j].name] {
+        return false
+      }
+      return FeatureVersions.areVersions(a, b)
+    }
+    /// Of `best` and its versions in `pool`, the one the default navigation reaches first, when
+    /// that is not `best`.
+    func defaultVersion(_ best: Int, _ pool: [Int]) -> (index: Int, note: String)? {
+      func rank(_ i: Int) -> Int { evidence.defaultOrder[candidates[i].number] ?? Int.max }
+      // Only alternate cuts (within a minute of each other) are decided so: between a cut and an
+      // extended cut the longest-with-evidence rule stands (on bdpl_disc9 First Play plays a
+      // 1:30:23 cut, title 2 a 1:32:08 one, and libbluray's and DiscKit's answer is the longer).
+      let minute = 60.0 * 45000
+      let group =
+        [best]
+        + pool.filter {
+          versionOf(best, $0) && abs(duration(candidates[$0]) - duration(candidates[best])) < minute
+        }
+      guard group.count > 1,
+        let first = group.min(by: {
+          (rank($0), candidates[$0].number) < (rank($1), candidates[$1].number)
+        }), first != best, rank(first) < rank(best)
+      else { return nil }
+      let by =
+        rank(first) == 0
+        ? "First Play" : rank(first) < 100_000 ? "index title \(rank(first))" : "the Top Menu"
+      let others = group.filter { $0 != first }.map { candidates[$0].name }
+      return (
+        first,
+        "of \(group.count) versions of the feature (\(TextJoin.join(others, separator: ", ")) also played), the disc's default navigation (\(by)) plays this one"
+      )
+    }
     var chosen: Int?
     var confidence = TitleConfidence.heuristic
     var tied: [Int] = []
@@ -246,6 +293,15 @@ package enum SmartTitleSelector {
         tied = narrowed
         best = narrowedBest
       }
+      // Versions of one feature (cuts the evidence reaches, e.g. a theatrical and an alternate
+      // cut behind two index titles): the disc's default navigation, First Play then title 1,
+      // names the one it means.
+      if tied.count <= 1, let chosenVersion = defaultVersion(best, reached) {
+        narrowing.append(chosenVersion.note)
+        best = chosenVersion.index
+        tied = [best]
+        versionEvidence = chosenVersion.note
+      }
       chosen = best
       let first = items(candidates[best].number, "").first { $0.kind != .family }?.detail
       reason.append(
@@ -283,6 +339,9 @@ package enum SmartTitleSelector {
     }
     let key = Disc.key(ofPlaylist: candidates[main].name)
     var found = items(candidates[main].number, key)
+    if let versionEvidence {
+      found.append(TitleEvidence(kind: .navigation, key: key, detail: versionEvidence))
+    }
     var familySize = 1
     var candidateSet = tied.count > 1 ? Set(tied) : []
     if let family = families.first(where: { $0.members.contains(candidates[main].name) }) {
@@ -360,6 +419,30 @@ package enum SmartTitleSelector {
     result.families = families
     result.familySize = familySize
     result.menusConsulted = menusLoaded
+    // The main title's other versions: other cuts among the surviving playlists, and playlists
+    // set aside as its duplicates that carry other streams.
+    if let mainPlaylist = candidates[main].playlist {
+      for i in candidates.indices where i != main {
+        guard let playlist = candidates[i].playlist else { continue }
+        let counts = { (p: MoviePlaylist) in
+          (
+            p.playItems.first?.streams.audio.count ?? 0,
+            p.playItems.first?.streams.presentationGraphics.count ?? 0
+          )
+        }
+        if entries[i].excluded == nil, versionOf(main, i) {
+          result.versions.append(
+            FeatureVersions.describe(
+              playlist, name: candidates[i].name, against: mainPlaylist, sameSegments: false))
+        } else if entries[i].excluded == .duplicate(of: candidates[main].name),
+          counts(playlist) != counts(mainPlaylist)
+        {
+          result.versions.append(
+            FeatureVersions.describe(
+              playlist, name: candidates[i].name, against: mainPlaylist, sameSegments: true))
+        }
+      }
+    }
     return result
   }
 

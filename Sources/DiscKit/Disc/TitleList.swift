@@ -46,6 +46,26 @@ public struct TitleList: Sendable {
   /// Blu-ray: the clips whose menus were read from their stream files to answer (empty when the
   /// answer did not depend on a menu: then no stream file was read).
   public var menusRead: [MenuRead] = []
+  /// Blu-ray: other versions of the main title (other cuts the disc plays, the same cut with
+  /// other streams), with what differs.
+  public var versions: [Version] = []
+
+  /// Another version of the main title.
+  public struct Version: Sendable, Hashable {
+    /// The title's key (`00801`).
+    public var key: String
+    /// `extended`, `alternate` or `shorter` (another cut: longer by a minute or more, within a
+    /// minute, shorter by a minute or more), `commentary` (the same cut with more audio
+    /// streams) or `streams` (the same cut with other streams).
+    public var kind: String
+    /// Its duration minus the main title's.
+    public var durationDifference: MediaTime
+    /// Its audio and subtitle streams minus the main title's.
+    public var audioDifference: Int
+    public var subtitleDifference: Int
+    /// What differs, in words (`alternate cut, 0:00:02.000 longer, 1 more audio stream`).
+    public var detail: String
+  }
 
   /// A clip whose menu (its interactive-graphics composition) was read from its stream file, up
   /// to the first complete composition.
@@ -161,6 +181,13 @@ extension TitleList {
           MenuRead(
             clip: $0.clip, bytesRead: $0.bytesRead, buttons: $0.composition?.buttons.count,
             error: $0.error)
+        },
+        versions: result.versions.map {
+          Version(
+            key: Disc.key(ofPlaylist: $0.name), kind: $0.kind.rawValue,
+            durationDifference: MediaTime(ticks: $0.durationDifference45k * 2),
+            audioDifference: $0.audioDifference, subtitleDifference: $0.subtitleDifference,
+            detail: $0.detail)
         })
     case .lsdvd:
       throw DiscKitError(

@@ -107,6 +107,21 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
     public var video: Video?
   }
 
+  /// Another version of the main title (``TitleList/Version``).
+  public struct Version: Codable, Sendable, Hashable {
+    /// The title's key (`00801`).
+    public var key: String
+    /// `extended`, `alternate`, `shorter`, `commentary` or `streams`.
+    public var kind: String
+    /// Its duration minus the main title's (90 kHz).
+    public var durationDifference90k: Int64
+    /// Its audio and subtitle streams minus the main title's.
+    public var audioStreams: Int
+    public var subtitleStreams: Int
+    /// What differs, in words.
+    public var detail: String
+  }
+
   /// A clip whose menu was read (``TitleList/MenuRead``).
   public struct MenuRead: Codable, Sendable, Hashable {
     /// The clip, e.g. `00050`.
@@ -173,6 +188,8 @@ public struct TitlesDocument: Codable, Sendable, Hashable {
   /// this listing (to decide the main title, when they could change it, and to find episodes),
   /// with the bytes read; empty when no stream file was read.
   public var menusRead: [MenuRead]? = nil
+  /// Blu-ray: other versions of the main title (other cuts, the same cut with other streams).
+  public var versions: [Version]? = nil
   public var titles: [Title]
   /// Disc-level warnings (files replaced by their backup copies, unreadable files, ...).
   public var warnings: [String]?
@@ -199,6 +216,14 @@ extension TitlesDocument {
       evidence: list.evidence.isEmpty ? nil : list.evidence,
       candidates: list.candidates.isEmpty ? nil : list.candidates,
       titles: titles, warnings: warnings.isEmpty ? nil : warnings)
+    if !list.versions.isEmpty {
+      versions = list.versions.map {
+        Version(
+          key: $0.key, kind: $0.kind, durationDifference90k: $0.durationDifference.ticks,
+          audioStreams: $0.audioDifference, subtitleStreams: $0.subtitleDifference,
+          detail: $0.detail)
+      }
+    }
     if selection == .smart { episodes = try disc.episodeList(mainKey: list.mainKey) }
     // Every menu read for this document: the selection's (when they could change the main
     // title) and the episode search's.

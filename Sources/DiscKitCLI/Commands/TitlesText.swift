@@ -9,6 +9,11 @@ enum TitlesText {
   private static func bluray(_ d: TitlesDocument) -> [String] {
     var lines = ["Main title: \(d.main.map { $0 + ".mpls" } ?? "none") (\(d.reason))"]
     lines += decision(d, name: { $0 + ".mpls" })
+    if let versions = d.versions, !versions.isEmpty {
+      lines.append(
+        "Versions of the main title: "
+          + TextJoin.join(versions.map { "\($0.key).mpls (\($0.detail))" }, separator: ", "))
+    }
     if let menus = d.menusRead, !menus.isEmpty {
       lines.append(
         "Menus read: "
