@@ -121,7 +121,7 @@ extension DVDDisc {
     guard episode.start90k == 0, episode.end90k >= title.duration90k else {
       throw DiscKitError(
         .unsupported, "episode \(episode.titleKey)", at: nil,
-        "a DVD episode that is a chapter range of title \(number) is not served as a title yet; extract it with --title \(number) --chapters"
+        "a DVD episode that is a chapter range of title \(number) is not served as a title yet; read that chapter range of title \(number) instead"
       )
     }
     return try DiscTitle(dvd: self, number: number, angle: angle)
