@@ -62,7 +62,8 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     self.threadPool = threadPool
     self.limiter = StreamLimiter(maximum: configuration.maxStreams)
     self.streams = StreamResponder(
-      chunkSize: configuration.chunkSize, threadPool: threadPool, limiter: limiter)
+      chunkSize: configuration.chunkSize, threadPool: threadPool, limiter: limiter,
+      chunkSizeForActiveStreams: configuration.chunkSize(forActiveStreams:))
   }
 
   /// Creates the routes over the discs under `root` (a folder searched recursively, or one image).

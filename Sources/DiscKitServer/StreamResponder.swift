@@ -15,13 +15,21 @@ public struct StreamResponder: Sendable {
   public let threadPool: NIOThreadPool
   /// Bounds the concurrent streams.
   public let limiter: StreamLimiter
+  /// A streaming body's chunk size, given the streams active when it starts (itself included).
+  public let chunkSizeForActiveStreams: @Sendable (Int) -> Int
   let executor: ThreadPoolTaskExecutor
 
-  /// Creates a responder.
-  public init(chunkSize: Int, threadPool: NIOThreadPool = .singleton, limiter: StreamLimiter) {
+  /// Creates a responder; `chunkSizeForActiveStreams` (default: always `chunkSize`) sizes the
+  /// chunks of a streaming body by the streams active (see
+  /// ``DiscKitStreaming/DiscServerConfiguration/chunkSize(forActiveStreams:)``).
+  public init(
+    chunkSize: Int, threadPool: NIOThreadPool = .singleton, limiter: StreamLimiter,
+    chunkSizeForActiveStreams: (@Sendable (Int) -> Int)? = nil
+  ) {
     self.chunkSize = chunkSize
     self.threadPool = threadPool
     self.limiter = limiter
+    self.chunkSizeForActiveStreams = chunkSizeForActiveStreams ?? { _ in chunkSize }
     self.executor = ThreadPoolTaskExecutor(threadPool)
   }
 
@@ -87,11 +95,15 @@ public struct StreamResponder: Sendable {
     eventLoop: (any EventLoop)? = nil
   ) -> ResponseBody {
     let chunkSize = chunkSize
+    let limiter = limiter
+    let sizes = chunkSizeForActiveStreams
     let executor = executor
     return ResponseBody(contentLength: Int(range.count)) { writer in
       withExtendedLifetime(ticket) {}
+      // Each chunk as large as the streams active now allow (all streams shrink together).
       let chunks = try ByteChunks<ByteBuffer>(
-        source, range: range, chunkSize: chunkSize, executor: executor, inMemoryFirst: true)
+        source, range: range, chunkSize: chunkSize, executor: executor, inMemoryFirst: true,
+        chunkSizeNow: { max(4096, sizes(limiter.active)) })
       var left = Int(range.count)
       for try await chunk in chunks {
         try await writer.write(chunk)

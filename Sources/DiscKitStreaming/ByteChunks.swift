@@ -66,6 +66,7 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
   let chunkSize: Int
   let executor: (any TaskExecutor)?
   let inMemoryFirst: Bool
+  let chunkSizeNow: (@Sendable () -> Int)?
 
   /// The chunks of `range` of `source` (default: all of it), `chunkSize` bytes each (the last
   /// one possibly fewer), read on `executor` (`nil`: the global concurrent executor).
@@ -75,11 +76,14 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
   ///   that would wait for the disk: no hand-off per chunk while a disc is in memory. Only for
   ///   sources that honour `ResidentReads` (DiscKit's file-backed sources: images, clips,
   ///   titles); another source would block the consumer.
+  /// - Parameter chunkSizeNow: asked before each read for the size of that chunk (instead of
+  ///   `chunkSize`): a server shrinks the chunks of every stream when many run at once.
   /// - Throws: ``DiscKit/DiscKitError/Code/invalidArgument`` when `range` does not lie inside the
   ///   source.
   public init(
     _ source: any ByteSource, range: Range<Int64>? = nil, chunkSize: Int = 128 << 10,
-    executor: (any TaskExecutor)? = nil, inMemoryFirst: Bool = false
+    executor: (any TaskExecutor)? = nil, inMemoryFirst: Bool = false,
+    chunkSizeNow: (@Sendable () -> Int)? = nil
   ) throws(DiscKitError) {
     let range = range ?? 0..<source.size
     guard range.lowerBound >= 0, range.upperBound <= source.size else {
@@ -92,6 +96,7 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
     self.chunkSize = Swift.max(1, chunkSize)
     self.executor = executor
     self.inMemoryFirst = inMemoryFirst
+    self.chunkSizeNow = chunkSizeNow
   }
 
   /// An iterator from the start of the range.
@@ -141,7 +146,8 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
       let upper = chunks.range.upperBound
       guard position < upper else { return nil }
       let offset = position
-      let count = Int(Swift.min(Int64(chunks.chunkSize), upper - offset))
+      let size = chunks.chunkSizeNow.map { Swift.max(1, $0()) } ?? chunks.chunkSize
+      let count = Int(Swift.min(Int64(size), upper - offset))
       position += Int64(count)
       let source = chunks.source
       if chunks.inMemoryFirst {

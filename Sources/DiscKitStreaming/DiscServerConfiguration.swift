@@ -8,8 +8,13 @@ public struct DiscServerConfiguration: Sendable {
   /// Bytes read from the title per chunk of a streaming body (``ByteChunks``). In the Hummingbird
   /// adapter mounted with its `DiscRequestContext`, a stream holds at most three chunks
   /// (one the connection holds, one waiting for it, one being read), whatever the client's speed.
-  /// 128 KiB measured as fast as 512 KiB on loopback, with a quarter of the memory.
+  /// 128 KiB measured as fast as 512 KiB on loopback, with a quarter of the memory. Many streams
+  /// at once get smaller chunks (``streamMemory``).
   public var chunkSize: Int
+  /// The chunk memory the streams share: a stream starting while three chunks of ``chunkSize``
+  /// for each active stream would pass it reads in chunks half as large (down to 32 KiB, powers
+  /// of two), so 64 streams hold 12 MiB instead of 24 (``chunkSize(forActiveStreams:)``).
+  public var streamMemory = 16 << 20
   /// Opened discs kept in the cache.
   public var cacheCapacity: Int
   /// Default bytes scanned by `/scan` (as `disckit scan --bytes`), and the most a request may ask.
@@ -31,5 +36,16 @@ public struct DiscServerConfiguration: Sendable {
     self.cacheCapacity = cacheCapacity
     self.scanWindow = scanWindow
     self.maxScanWindow = maxScanWindow
+  }
+
+  /// The chunk size of a stream starting while `active` streams (itself included) are served:
+  /// ``chunkSize`` while `active` streams of three chunks fit in ``streamMemory``, otherwise the
+  /// largest power of two that fits, at least 32 KiB.
+  public func chunkSize(forActiveStreams active: Int) -> Int {
+    let fits = streamMemory / (3 * max(1, active))
+    guard fits < chunkSize else { return chunkSize }
+    var size = 32 << 10
+    while size * 2 <= fits { size *= 2 }
+    return min(size, chunkSize)
   }
 }

@@ -114,6 +114,33 @@ struct ByteChunksTests {
     #expect((sizes.last ?? 1) >= 1 && (sizes.last ?? 0) <= chunkSize)
   }
 
+  /// `chunkSizeNow` is asked before each read: the chunks follow it (a server shrinking every
+  /// stream's chunks when many run), and together they are still the range.
+  @Test func eachChunkIsAsLargeAsAskedBeforeItsRead() async throws {
+    let data = Self.bytes(20_000, seed: 3)
+    let asked = Shared<[Int]>([])
+    let plan = [4096, 4096, 1000, 1000, 2048, 7]
+    var joined: [UInt8] = []
+    var sizes: [Int] = []
+    for try await chunk in try ByteChunks<[UInt8]>(
+      MemoryByteSource(data), range: 10..<19_000, chunkSize: 512,
+      chunkSizeNow: {
+        asked.value.withLock { a in
+          a.append(plan[min(a.count, plan.count - 1)])
+          return a[a.count - 1]
+        }
+      })
+    {
+      joined += chunk
+      sizes.append(chunk.count)
+    }
+    #expect(joined == Array(data[10..<19_000]))
+    let answers = asked.get()
+    #expect(answers.count == sizes.count)
+    #expect(sizes.dropLast() == answers.dropLast()[...])
+    #expect((sizes.last ?? 0) <= (answers.last ?? 0) && (sizes.last ?? 0) > 0)
+  }
+
   @Test func aConsumerThatLetsEachChunkGoReusesTwoBuffers() async throws {
     let data = Self.bytes(64 * 1024, seed: 2)
     let before = CountingBuffer.allocations.load(ordering: .relaxed)

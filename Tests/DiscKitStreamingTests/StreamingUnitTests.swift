@@ -73,6 +73,33 @@ struct StreamingUnitTests {
     #expect(!DiscEntry.isWellFormedID("../../etc/passwd"))
   }
 
+  /// Many streams share the chunk memory: each stream's chunks are the configured size while
+  /// three of them for every active stream fit in `streamMemory`, otherwise the largest power
+  /// of two that fits (at least 32 KiB), never more than the configured size.
+  @Test func streamsShareTheChunkMemory() {
+    for memory in [4 << 20, 16 << 20, 64 << 20] {
+      for configured in [64 << 10, 128 << 10, 512 << 10] {
+        var configuration = DiscServerConfiguration(chunkSize: configured)
+        configuration.streamMemory = memory
+        var previous = Int.max
+        for active in 1...256 {
+          let size = configuration.chunkSize(forActiveStreams: active)
+          let label = "memory \(memory), chunks \(configured), \(active) streams: \(size)"
+          #expect(size <= previous, "\(label): more streams never get larger chunks")
+          previous = size
+          if 3 * active * configured <= memory {
+            #expect(size == configured, "\(label)")
+            continue
+          }
+          #expect(size >= 32 << 10 && size <= configured, "\(label)")
+          #expect(size & (size - 1) == 0, "\(label): a power of two")
+          #expect(size == 32 << 10 || 3 * active * size <= memory, "\(label): fits")
+          #expect(size * 2 > configured || 3 * active * size * 2 > memory, "\(label): largest")
+        }
+      }
+    }
+  }
+
   @Test func theLimiterReleasesASlotWhenItsTicketIsDropped() {
     let limiter = StreamLimiter(maximum: 2)
     var first = limiter.acquire()
