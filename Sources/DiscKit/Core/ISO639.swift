@@ -1,8 +1,9 @@
-/// Language codes for Matroska tracks: ISO 639-2 bibliographic codes (the form Matroska's
-/// `Language` element uses and mkvmerge writes), from the iso-codes tables.
-enum ISO639 {
+/// ISO 639 language code tables from the iso-codes package, shared by the package's targets:
+/// Matroska tracks name languages by their ISO 639-2 bibliographic code (as mkvmerge writes),
+/// Tesseract's data by the terminology code, DVD IFOs carry ISO 639-1 codes.
+package enum ISO639 {
   /// The 20 ISO 639-2 terminology codes whose bibliographic code differs (`fra` -> `fre`).
-  static let terminologyToBibliographic: [String: String] = [
+  package static let terminologyToBibliographic: [String: String] = [
     "bod": "tib", "ces": "cze", "cym": "wel", "deu": "ger", "ell": "gre", "eus": "baq",
     "fas": "per", "fra": "fre", "hye": "arm", "isl": "ice", "kat": "geo", "mkd": "mac",
     "mri": "mao", "msa": "may", "mya": "bur", "nld": "dut", "ron": "rum", "slk": "slo",
@@ -10,7 +11,7 @@ enum ISO639 {
   ]
 
   /// ISO 639-1 two-letter codes (DVD IFO languages) to ISO 639-2 bibliographic codes.
-  static let bibliographic: [String: String] = [
+  package static let bibliographic: [String: String] = [
     "aa": "aar", "ab": "abk", "ae": "ave", "af": "afr", "ak": "aka", "am": "amh", "an": "arg",
     "ar": "ara", "as": "asm", "av": "ava", "ay": "aym", "az": "aze", "ba": "bak", "be": "bel",
     "bg": "bul", "bh": "bih", "bi": "bis", "bm": "bam", "bn": "ben", "bo": "tib", "br": "bre",
@@ -39,4 +40,8 @@ enum ISO639 {
     "vo": "vol", "wa": "wln", "wo": "wol", "xh": "xho", "yi": "yid", "yo": "yor", "za": "zha",
     "zh": "chi", "zu": "zul",
   ]
+
+  /// The 20 bibliographic codes whose terminology code differs (`fre` -> `fra`).
+  package static let bibliographicToTerminology: [String: String] = Dictionary(
+    uniqueKeysWithValues: terminologyToBibliographic.map { ($0.value, $0.key) })
 }
