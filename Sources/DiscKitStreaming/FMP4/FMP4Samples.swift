@@ -1,4 +1,4 @@
-import DiscKit
+@_spi(Formats) import DiscKit
 
 /// Turns collected PES packets into fMP4 samples: video access units (one per PES with a PTS,
 /// Annex B converted to 4-byte length prefixes; access unit delimiters and filler data left
@@ -25,30 +25,6 @@ package enum FMP4Samples {
     return d
   }
 
-  /// The NAL units of an Annex B byte stream (start codes and trailing zeros left out).
-  static func nalUnits(_ bytes: ArraySlice<UInt8>) -> [Range<Int>] {
-    var starts: [Int] = []
-    var i = bytes.startIndex
-    while i + 2 < bytes.endIndex {
-      if bytes[i + 2] > 1 {
-        i += 3
-      } else if bytes[i] == 0, bytes[i + 1] == 0, bytes[i + 2] == 1 {
-        starts.append(i + 3)
-        i += 3
-      } else {
-        i += 1
-      }
-    }
-    var units: [Range<Int>] = []
-    units.reserveCapacity(starts.count)
-    for (k, start) in starts.enumerated() {
-      var end = k + 1 < starts.count ? starts[k + 1] - 3 : bytes.endIndex
-      while end > start, bytes[end - 1] == 0 { end -= 1 }
-      if end > start { units.append(start..<end) }
-    }
-    return units
-  }
-
   /// The video samples of `packets` (decode order), times relative to `origin` (90 kHz).
   ///
   /// - Parameters:
@@ -73,7 +49,7 @@ package enum FMP4Samples {
     var ranges: [[Range<Int>]] = []
     var total = 0
     for unit in units {
-      let all = nalUnits(unit.bytes[...])
+      let all = HEVCNALUnit.split(unit.bytes[...])
       var kept: [Range<Int>] = []
       for range in all {
         let header = unit.bytes[range.lowerBound]
