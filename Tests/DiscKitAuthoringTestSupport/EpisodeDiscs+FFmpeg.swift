@@ -24,30 +24,7 @@ extension EpisodeDiscs {
         "\(offsetSeconds)", "-f", "mpegts", "-mpegts_m2ts_mode", "1", path,
       ])
     #expect(result.status == 0, "\(result.stderr)")
-    // The key frames, found by FFmpegTwoClipBluray's independent walk.
-    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    var keys: [(pts45k: UInt32, spn: UInt32)] = []
-    var last: UInt32 = 0
-    for i in 0..<bytes.count / 192 {
-      let p = i * 192 + 4
-      let pid = Int(bytes[p + 1] & 0x1F) << 8 | Int(bytes[p + 2])
-      guard pid == 0x1011, bytes[p + 1] & 0x40 != 0 else { continue }
-      var payload = p + 4
-      var rai = false
-      if bytes[p + 3] & 0x20 != 0 {
-        let length = Int(bytes[p + 4])
-        rai = length > 0 && bytes[p + 5] & 0x40 != 0
-        payload += 1 + length
-      }
-      guard bytes[payload] == 0, bytes[payload + 1] == 0, bytes[payload + 2] == 1,
-        bytes[payload + 7] & 0x80 != 0
-      else { continue }
-      let b = bytes[(payload + 9)...(payload + 13)].map(UInt64.init)
-      let pts = (b[0] >> 1 & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 | b[3] << 7 | b[4] >> 1
-      last = max(last, UInt32(pts / 2))
-      if rai { keys.append((UInt32(pts / 2), UInt32(i))) }
-    }
-    return FFmpegTwoClipBluray.Stream(bytes: bytes, keyFrames: keys, lastPTS45k: last)
+    return try FFmpegTwoClipBluray.Stream(walking: path)
   }
 
   /// The video frames' MD5s of a file, in presentation order.

@@ -21,6 +21,34 @@ package enum FFmpegTwoClipBluray {
       self.keyFrames = keyFrames
       self.lastPTS45k = lastPTS45k
     }
+
+    /// The stream in the file at `path`, its key frames found by walking its packets: video
+    /// (PID 0x1011) PES starts flagged random-access in their adaptation field.
+    package init(walking path: String) throws {
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+      var keys: [(pts45k: UInt32, spn: UInt32)] = []
+      var last: UInt32 = 0
+      for i in 0..<bytes.count / 192 {
+        let p = i * 192 + 4
+        let pid = Int(bytes[p + 1] & 0x1F) << 8 | Int(bytes[p + 2])
+        guard pid == 0x1011, bytes[p + 1] & 0x40 != 0 else { continue }
+        var payload = p + 4
+        var rai = false
+        if bytes[p + 3] & 0x20 != 0 {
+          let length = Int(bytes[p + 4])
+          rai = length > 0 && bytes[p + 5] & 0x40 != 0
+          payload += 1 + length
+        }
+        guard bytes[payload] == 0, bytes[payload + 1] == 0, bytes[payload + 2] == 1,
+          bytes[payload + 7] & 0x80 != 0
+        else { continue }
+        let b = bytes[(payload + 9)...(payload + 13)].map(UInt64.init)
+        let pts = (b[0] >> 1 & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 | b[3] << 7 | b[4] >> 1
+        last = max(last, UInt32(pts / 2))
+        if rai { keys.append((UInt32(pts / 2), UInt32(i))) }
+      }
+      self.init(bytes: bytes, keyFrames: keys, lastPTS45k: last)
+    }
   }
 
   /// A stream of `seconds` seconds with its timestamps offset by `offsetSeconds`, written by
@@ -43,29 +71,7 @@ package enum FFmpegTwoClipBluray {
         "-f", "mpegts", "-mpegts_m2ts_mode", "1", path,
       ])
     #expect(result.status == 0, "\(result.stderr)")
-    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    var keys: [(UInt32, UInt32)] = []
-    var last: UInt32 = 0
-    for i in 0..<bytes.count / 192 {
-      let p = i * 192 + 4
-      let pid = Int(bytes[p + 1] & 0x1F) << 8 | Int(bytes[p + 2])
-      guard pid == 0x1011, bytes[p + 1] & 0x40 != 0 else { continue }
-      var payload = p + 4
-      var rai = false
-      if bytes[p + 3] & 0x20 != 0 {
-        let length = Int(bytes[p + 4])
-        rai = length > 0 && bytes[p + 5] & 0x40 != 0
-        payload += 1 + length
-      }
-      guard bytes[payload] == 0, bytes[payload + 1] == 0, bytes[payload + 2] == 1,
-        bytes[payload + 7] & 0x80 != 0
-      else { continue }
-      let b = bytes[(payload + 9)...(payload + 13)].map(UInt64.init)
-      let pts = (b[0] >> 1 & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 | b[3] << 7 | b[4] >> 1
-      last = max(last, UInt32(pts / 2))
-      if rai { keys.append((UInt32(pts / 2), UInt32(i))) }
-    }
-    return Stream(bytes: bytes, keyFrames: keys, lastPTS45k: last)
+    return try Stream(walking: path)
   }
 
   /// Clip information for `s`: one STC sequence from its first key frame, its key frames as the
