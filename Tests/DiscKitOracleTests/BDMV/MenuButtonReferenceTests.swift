@@ -58,45 +58,6 @@ struct MenuButtonReferenceTests {
     return InteractiveComposition(pages: [page], streamModel: 0)
   }
 
-  /// ICS, PDS (palette 0, one entry), END (a display set starts with its composition) as `.m2ts` packets, padded with null packets to one
-  /// 6144-byte aligned unit (32 packets).
-  static func menuStream(_ composition: InteractiveComposition) -> [UInt8] {
-    let palette: [UInt8] = [0, 0, 1, 16, 128, 128, 255]
-    // Object 0: 8 x 2 pixels of palette entry 1, run-length coded (each line ends 00 00); the
-    // buttons' normal and selected states show it (libbluray opens a menu once it drew one).
-    let line: [UInt8] = [UInt8](repeating: 1, count: 8) + [0, 0]
-    let body: [UInt8] = [0, 8, 0, 2] + line + line
-    let object: [UInt8] =
-      [0, 0, 0, 0xC0, 0, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
-    var ics = composition.serialize()
-    for group in composition.pages[0].groups {
-      for button in group.buttons {
-        let id = [UInt8(button.id >> 8), UInt8(button.id & 0xFF)]
-        let place = [
-          UInt8(button.x >> 8), UInt8(button.x & 0xFF), UInt8(button.y >> 8),
-          UInt8(button.y & 0xFF),
-        ]
-        guard
-          let at = (0..<(ics.count - 9)).first(where: {
-            Array(ics[$0..<($0 + 2)]) == id && Array(ics[($0 + 5)..<($0 + 9)]) == place
-          })
-        else { continue }
-        // Past id, numeric value, flags, x, y and four neighbours: normal start/end, repeat;
-        // selected sound, start/end.
-        let normal = at + 17
-        for k in 0..<4 { ics[normal + k] = 0 }
-        for k in 0..<4 { ics[normal + 6 + k] = 0 }
-      }
-    }
-    var ts = IGStreamWriter.transportStream(
-      segments: [(0x18, ics), (0x14, palette), (0x15, object), (0x80, [])], pid: 0x1400,
-      timestamp90k: 90_000)
-    var null = [UInt8](repeating: 0xFF, count: 192)
-    null[0..<8] = [0, 0, 0, 0, 0x47, 0x1F, 0xFF, 0x10]
-    while ts.count % 6144 != 0 { ts += null }
-    return ts
-  }
-
   /// The flood, the menu clip (32 packets, one a second), the navigation: First Play goes to the
   /// Top Menu, which plays the menu; object 3 plays GPR7; title 2 plays 830.
   static func disc(selected: UInt16) throws -> SyntheticBluray {
@@ -109,7 +70,7 @@ struct MenuButtonReferenceTests {
     item.streams = stn
     item.stillMode = 2
     try disc.playlist(menuPlaylist, MoviePlaylist(playItems: [item]))
-    try disc.write("BDMV/STREAM/00050.m2ts", menuStream(composition(selected: selected)))
+    try disc.write("BDMV/STREAM/00050.m2ts", IGMenuStream.drawn(composition(selected: selected)))
     let objects: [[C]] = [
       [.jumpTitle(.immediate(0))],
       [.playPlaylist(.immediate(UInt32(menuPlaylist))), .goto(.immediate(0))],
