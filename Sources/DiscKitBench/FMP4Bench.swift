@@ -37,10 +37,24 @@ enum FMP4Bench {
       for (r, rendition) in renditions.enumerated() {
         let initBytes = try plan.initSegment(rendition)
         FileManager.default.createFile(atPath: "\(work)/r\(r)-init.mp4", contents: Data(initBytes))
+        // Each segment written as a server sends it: a 128 KiB buffer at a time.
+        var buffer = [UInt8](repeating: 0, count: 128 << 10)
         for k in plan.segments.indices {
-          let segment = try plan.mediaSegment(rendition, index: k)
-          bytes += Int64(segment.count)
-          FileManager.default.createFile(atPath: "\(work)/r\(r)-\(k).m4s", contents: Data(segment))
+          let source = try plan.segment(rendition, index: k).source
+          let path = "\(work)/r\(r)-\(k).m4s"
+          _ = FileManager.default.createFile(atPath: path, contents: nil)
+          let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+          var offset: Int64 = 0
+          while offset < source.size {
+            let got = try buffer.withUnsafeMutableBytes { raw in
+              try source.readFully(at: offset, into: raw)
+            }
+            if got == 0 { break }
+            file.write(Data(buffer[0..<got]))
+            offset += Int64(got)
+          }
+          try file.close()
+          bytes += offset
         }
       }
       segments = plan.segments.count

@@ -171,16 +171,32 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
         FMP4Resource(
           multivariantOf: title, query: query, digest: try await open(context).identity.digest))
     }
-    json(routes, "discs/:id/titles/:key/fmp4/:file") { request, context in
-      let (title, query) = try await fmp4Title(request, context)
-      let name = context.parameters.get("file") ?? ""
-      let digest = try await open(context).identity.digest
-      return Self.fmp4Response(
-        request,
-        try await blocking {
+    let fmp4File: @Sendable (Request, Context) async throws -> Response = { request, context in
+      await handling {
+        let (title, query) = try await fmp4Title(request, context)
+        let name = context.parameters.get("file") ?? ""
+        let disc = try await open(context)
+        let digest = disc.identity.digest
+        let resource = try await blocking {
           try FMP4Resource(title: title, name: name, query: query, digest: digest)
-        })
+        }
+        guard let segment = resource.segment else {
+          let response = Self.fmp4Response(request, resource)
+          return request.method == .head ? response.createHeadResponse() : response
+        }
+        // A media segment: its payload written as the client reads it, a chunk at a time.
+        let eventLoop = (context as any RequestContext as? any ConnectionEventLoopContext)?
+          .connectionEventLoop
+        return try await streams.respond(
+          to: request, source: segment.source, eTag: resource.eTag,
+          lastModified: HTTPDate.format(secondsSince1970: disc.identity.modifiedSeconds),
+          contentType: resource.contentType, extraHeaders: [.cacheControl: resource.cacheControl],
+          eventLoop: eventLoop)
+      }
     }
+    routes.get("discs/:id/titles/:key/fmp4/:file", use: fmp4File)
+    routes.head("discs/:id/titles/:key/fmp4/:file", use: fmp4File)
+    refuseOtherMethods(routes, "discs/:id/titles/:key/fmp4/:file")
     playlist(routes, "discs/:id/titles/:key/master-ts.m3u8") { request, title, _ in
       let playlist = try HLSPlaylist(title: title)
       let variant = try HLSVariant(title: title, playlist: playlist)

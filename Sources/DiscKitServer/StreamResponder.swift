@@ -41,15 +41,29 @@ public struct StreamResponder: Sendable {
   public func respond(
     to request: Request, resource: TitleResource, eventLoop: (any EventLoop)? = nil
   ) async throws(ServerError) -> Response {
+    try await respond(
+      to: request, source: resource.source, eTag: resource.eTag,
+      lastModified: resource.lastModified, contentType: resource.contentType,
+      eventLoop: eventLoop)
+  }
+
+  /// The response to `request` for the bytes of `source` (a title, an fMP4 segment written as it
+  /// is read) with these validators, type and extra header fields: ranges, conditional
+  /// requests, a streaming body of chunks as for a title.
+  public func respond(
+    to request: Request, source: any ByteSource, eTag: String, lastModified: String,
+    contentType: String, extraHeaders: HTTPFields = [:], eventLoop: (any EventLoop)? = nil
+  ) async throws(ServerError) -> Response {
     let answer: TitleResponse
     do {
       answer = try TitleResponse(
-        resource: resource, range: request.headers[.range], ifRange: request.headers[.ifRange],
+        size: source.size, eTag: eTag, lastModified: lastModified, contentType: contentType,
+        range: request.headers[.range], ifRange: request.headers[.ifRange],
         ifNoneMatch: request.headers[.ifNoneMatch])
     } catch {
       throw ServerError(error)
     }
-    var headers = HTTPFields()
+    var headers = extraHeaders
     for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) {
       if let name = HTTPField.Name(name) { headers[name] = value }
     }
@@ -68,7 +82,7 @@ public struct StreamResponder: Sendable {
       let buffer: ByteBuffer
       do {
         var chunks = try ByteChunks<ByteBuffer>(
-          resource.source, range: answer.range, chunkSize: chunkSize, executor: executor,
+          source, range: answer.range, chunkSize: chunkSize, executor: executor,
           inMemoryFirst: true
         ).makeAsyncIterator()
         buffer = try await chunks.next() ?? ByteBuffer()
@@ -78,8 +92,7 @@ public struct StreamResponder: Sendable {
       withExtendedLifetime(ticket) {}
       return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
     }
-    let body = body(
-      source: resource.source, range: answer.range, ticket: ticket, eventLoop: eventLoop)
+    let body = body(source: source, range: answer.range, ticket: ticket, eventLoop: eventLoop)
     return Response(status: status, headers: headers, body: body)
   }
 

@@ -24,11 +24,22 @@ public struct TitleResponse: Sendable, Hashable {
     resource: TitleResource, range rangeHeader: String?, ifRange: String? = nil,
     ifNoneMatch: String? = nil
   ) throws(StreamingError) {
-    let size = resource.length
-    headers = [
-      "Accept-Ranges": "bytes", "ETag": resource.eTag, "Last-Modified": resource.lastModified,
-    ]
-    if let ifNoneMatch, Self.matches(ifNoneMatch, resource.eTag) {
+    try self.init(
+      size: resource.length, eTag: resource.eTag, lastModified: resource.lastModified,
+      contentType: resource.contentType, range: rangeHeader, ifRange: ifRange,
+      ifNoneMatch: ifNoneMatch)
+  }
+
+  /// The answer for a resource of `size` bytes with these validators and type (any resource a
+  /// server streams: a title, an fMP4 segment) to a request with these header values.
+  ///
+  /// - Throws: ``StreamingError/rangeNotSatisfiable(size:)`` for a range no byte satisfies.
+  public init(
+    size: Int64, eTag: String, lastModified: String, contentType: String,
+    range rangeHeader: String?, ifRange: String? = nil, ifNoneMatch: String? = nil
+  ) throws(StreamingError) {
+    headers = ["Accept-Ranges": "bytes", "ETag": eTag, "Last-Modified": lastModified]
+    if let ifNoneMatch, Self.matches(ifNoneMatch, eTag) {
       status = 304
       range = 0..<0
       return
@@ -36,8 +47,7 @@ public struct TitleResponse: Sendable, Hashable {
     var rangeHeader = rangeHeader
     if rangeHeader != nil, let ifRange = ifRange?.trimmingSpaces {
       // A strong ETag or the exact Last-Modified date keeps the range; anything else sends all.
-      let keep =
-        ifRange.hasPrefix("\"") ? ifRange == resource.eTag : ifRange == resource.lastModified
+      let keep = ifRange.hasPrefix("\"") ? ifRange == eTag : ifRange == lastModified
       if !keep { rangeHeader = nil }
     }
     switch ByteRangeRequest(header: rangeHeader, size: size) {
@@ -51,7 +61,7 @@ public struct TitleResponse: Sendable, Hashable {
     case .unsatisfiable:
       throw .rangeNotSatisfiable(size: size)
     }
-    headers["Content-Type"] = resource.contentType
+    headers["Content-Type"] = contentType
     headers["Content-Length"] = String(range.count)
   }
 

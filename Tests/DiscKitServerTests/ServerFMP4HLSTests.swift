@@ -271,6 +271,48 @@ struct ServerFMP4HLSTests {
     }
   }
 
+  /// Segments are written as they are sent, a chunk at a time: the size is known up front
+  /// (`Content-Length`, also for HEAD), and a `Range` of a segment (curl's) is that slice of the
+  /// whole segment (206 with `Content-Range`), wherever it starts: in the `moof`, in the `mdat`,
+  /// at the end.
+  @Test func segmentRangesAreSlicesOfTheSegment() throws {
+    let dir = try Self.root()
+    let server = try ServerProcess(root: dir.path, ["--quiet"])
+    for name in ["hdr10-eac3", "truehd-core", "lpcm"] {
+      let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/"
+      let master = try Self.text(base + "master.m3u8")
+      let audio = try #require(
+        master.split(separator: "\n").compactMap {
+          $0.hasPrefix("#EXT-X-MEDIA:") ? Self.attributes($0)["URI"] : nil
+        }.first)
+      var files: [String] = []
+      for uri in ["fmp4/video.m3u8", "fmp4/iframes.m3u8", audio] {
+        let segments = Self.media(try Self.text(base + uri)).segments
+        if let middle = segments.dropFirst(segments.count / 2).first { files.append(middle.1) }
+      }
+      for file in files {
+        let whole = try Self.bytes(base + "fmp4/" + file)
+        let head = try Curl.get(base + "fmp4/" + file, ["-I"])
+        #expect(head.status == 200 && head.headers["content-length"] == String(whole.count))
+        #expect(head.headers["accept-ranges"] == "bytes", "\(name) \(file)")
+        let n = whole.count
+        for (range, slice) in [
+          ("0-99", 0..<100), ("100-\(n / 2)", 100..<(n / 2 + 1)), ("\(n / 3)-", (n / 3)..<n),
+          ("-1000", (n - 1000)..<n), ("\(n - 1)-\(n + 5)", (n - 1)..<n),
+        ] {
+          let part = try Curl.get(base + "fmp4/" + file, ["-H", "Range: bytes=\(range)"])
+          #expect(part.status == 206, "\(name) \(file) \(range)")
+          #expect(
+            part.headers["content-range"]
+              == "bytes \(slice.lowerBound)-\(slice.upperBound - 1)/\(n)", "\(name) \(file)")
+          #expect(
+            [UInt8](part.body) == Array(whole[slice]),
+            "\(name) \(file) \(range): \(part.body.count) bytes")
+        }
+      }
+    }
+  }
+
   /// A DVD title has no HLS: the playlist answers 404 and says why.
   @Test(.enabled(if: ServerFixture.ready, ServerFixture.notReady)) func dvdTitlesExplain() throws {
     let fixture = try ServerFixture()

@@ -6,7 +6,12 @@ import Synchronization
 /// names the disc, title, angle and file, and everything may be cached for long.
 package struct FMP4Resource: Sendable {
   package var contentType: String
+  /// The bytes of a playlist or an init segment (empty for a media segment).
   package var body: [UInt8]
+  /// A media segment, planned: its bytes are written a buffer at a time (``FMP4Segment/source``).
+  package var segment: FMP4Segment?
+  /// The size of the file.
+  package var size: Int64 { segment?.size ?? Int64(body.count) }
   package var eTag: String
   /// `Cache-Control`: segments and init segments never change for a disc (a year, immutable);
   /// playlists are as stable but kept for a day, so that a new version of the server is seen.
@@ -55,11 +60,14 @@ package struct FMP4Resource: Sendable {
     case ("mp4", 3) where parts[0] == "audio" && parts[2] == "init":
       body = try title.initSegment(try pid(parts[1]))
     case ("m4s", 2) where parts[0] == "video":
-      body = try title.mediaSegment(.video, index: try index(parts[1]))
+      body = []
+      segment = try title.segment(.video, index: try index(parts[1]))
     case ("m4s", 2) where parts[0] == "iframe":
-      body = try title.mediaSegment(.video, index: try index(parts[1]), keyFrameOnly: true)
+      body = []
+      segment = try title.segment(.video, index: try index(parts[1]), keyFrameOnly: true)
     case ("m4s", 3) where parts[0] == "audio":
-      body = try title.mediaSegment(try pid(parts[1]), index: try index(parts[2]))
+      body = []
+      segment = try title.segment(try pid(parts[1]), index: try index(parts[2]))
     default:
       throw Self.missing(name)
     }

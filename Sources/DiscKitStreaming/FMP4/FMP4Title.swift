@@ -58,6 +58,9 @@ package struct FMP4Title: Sendable {
   /// The disc's streams left out (`0x1101 DTS-HD MA`, …).
   package let leftOut: [String]
   let source: any ByteSource
+  /// The segments planned lately (a plan is its `moof` and, for video, where its NAL units are:
+  /// kilobytes), so that clients asking for the same segment read its bytes once, not twice.
+  let plans = FMP4SegmentCache(capacity: 64)
 
   /// Plans `title` (a Blu-ray title; reads its first segment for the parameter sets and the
   /// audio's first frames).
@@ -295,58 +298,103 @@ package struct FMP4Title: Sendable {
     }
   }
 
-  /// Media segment `index` of `rendition` (`moof` + `mdat`); with `keyFrameOnly`, the video
-  /// segment's first sample alone (the I-frame playlist's), lasting the whole segment.
-  package func mediaSegment(_ rendition: Rendition, index: Int, keyFrameOnly: Bool = false)
-    throws(StreamingError) -> [UInt8]
+  /// Media segment `index` of `rendition`, planned (its `moof`) and ready to write its `mdat`'s
+  /// payload a buffer at a time (``FMP4Segment``); with `keyFrameOnly`, the video segment's
+  /// first sample alone (the I-frame playlist's), lasting the whole segment.
+  ///
+  /// Planning reads the segment's bytes once, keeping only the samples' table (and, for video,
+  /// where each NAL unit is); writing reads them again.
+  package func segment(_ rendition: Rendition, index: Int, keyFrameOnly: Bool = false)
+    throws(StreamingError) -> FMP4Segment
   {
     guard segments.indices.contains(index) else {
       throw .disc(
         DiscKitError(
           .notFound, "segment \(index)", at: nil, "the title has \(segments.count) segments"))
     }
+    let key = FMP4SegmentCache.Key(rendition: rendition, index: index, keyFrameOnly: keyFrameOnly)
+    if let planned = plans.cached(key) { return planned }
+    let planned = try plan(rendition, index: index, keyFrameOnly: keyFrameOnly)
+    plans.insert(planned, for: key)
+    return planned
+  }
+
+  private func plan(_ rendition: Rendition, index: Int, keyFrameOnly: Bool)
+    throws(StreamingError) -> FMP4Segment
+  {
     let segment = segments[index]
-    let run: FMP4Samples.Run
+    let source = source
+    let origin = origin
+    let sequence = UInt32(index + 1)
     do throws(DiscKitError) {
       switch rendition {
       case .video:
-        let collected = try PESCollector(
-          source: source, range: segment.range, pids: [videoPID], firstOnly: keyFrameOnly)
-        var next = collected.next[videoPID].flatMap { $0.dts ?? $0.pts }
-        if index + 1 == segments.count { next = nil }
-        var packets = collected.packets[videoPID] ?? []
-        if keyFrameOnly, let first = packets.firstIndex(where: { $0.pts != nil }) {
-          packets = [packets[first]]
+        let pid = videoPID
+        let hevc = video.coding == .hevc
+        let last = index + 1 == segments.count
+        @Sendable func stream() -> PESStream {
+          PESStream(source: source, range: segment.range, pid: pid, firstOnly: keyFrameOnly)
         }
-        var made = FMP4Samples.video(
-          packets, hevc: video.coding == .hevc, origin: origin, nextDecodeTime: next)
-        if keyFrameOnly, !made.samples.isEmpty {
-          made.samples[0].duration = UInt32(clamping: segment.duration.ticks)
+        var planning = VideoPass(hevc: hevc, origin: origin, firstPictureOnly: keyFrameOnly)
+        planning.last = last
+        var input = stream()
+        try planning.run(&input)
+        var plan = planning.plan
+        if keyFrameOnly, !plan.samples.isEmpty {
+          plan.samples[0].duration = UInt32(clamping: segment.duration.ticks)
         }
-        run = made
+        let done = plan
+        return FMP4Segment(
+          sequence: sequence, decodeTime: plan.firstDecodeTime ?? 0, samples: plan.samples
+        ) {
+          PassReader(
+            stream: stream(),
+            pass: VideoPass(
+              hevc: hevc, origin: origin, firstPictureOnly: keyFrameOnly, written: done))
+        }
       case .audio(let pid):
         guard let audio = audio.first(where: { $0.pid == pid }) else {
           throw DiscKitError(.notFound, "audio rendition \(pid)", at: nil, "no such rendition")
         }
-        let collected = try PESCollector(source: source, range: segment.range, pids: [pid])
-        var next = collected.next[pid]
-        if audio.core, next?.streamIDExtension != 0x76 { next = nil }
+        @Sendable func stream() -> PESStream {
+          PESStream(source: source, range: segment.range, pid: pid)
+        }
+        var input = stream()
         if audio.lpcm {
-          run =
-            FMP4Samples.flac(collected.packets[pid] ?? [], origin: origin, nextPTS: next?.pts)
-            .run
-        } else {
-          run = FMP4Samples.dolby(
-            collected.packets[pid] ?? [], coreOnly: audio.core, origin: origin, nextPTS: next?.pts)
+          var planning = FLACPass(origin: origin, writing: false)
+          try planning.run(&input)
+          return FMP4Segment(
+            sequence: sequence, decodeTime: planning.plan.firstDecodeTime ?? 0,
+            samples: planning.plan.samples
+          ) { PassReader(stream: stream(), pass: FLACPass(origin: origin, writing: true)) }
+        }
+        let core = audio.core
+        var planning = DolbyPass(coreOnly: core, origin: origin, writing: false)
+        try planning.run(&input)
+        return FMP4Segment(
+          sequence: sequence, decodeTime: planning.plan.firstDecodeTime ?? 0,
+          samples: planning.plan.samples
+        ) {
+          PassReader(
+            stream: stream(), pass: DolbyPass(coreOnly: core, origin: origin, writing: true))
         }
       }
     } catch {
       throw .disc(error)
     }
-    let header = FMP4Writer.fragmentHeader(
-      sequence: UInt32(index + 1), decodeTime: run.firstDecodeTime ?? 0, samples: run.samples,
-      payloadSize: run.payload.count)
-    return header + run.payload
+  }
+
+  /// Media segment `index` of `rendition` (`moof` + `mdat`), all of its bytes (``segment(_:index:keyFrameOnly:)``
+  /// streams them).
+  package func mediaSegment(_ rendition: Rendition, index: Int, keyFrameOnly: Bool = false)
+    throws(StreamingError) -> [UInt8]
+  {
+    let made = try segment(rendition, index: index, keyFrameOnly: keyFrameOnly)
+    do {
+      return try made.bytes()
+    } catch {
+      throw .disc(error)
+    }
   }
 
   // MARK: Playlists

@@ -1,0 +1,472 @@
+import DiscKit
+import Foundation
+
+/// One rendition's reading of a segment's PES packets (``PESStream``), run twice over the same
+/// bytes: to plan (``emitting`` false: the samples' table, nothing kept of the payload) and to
+/// write the `mdat`'s payload into a ``PayloadOutput``.
+protocol SegmentPass: Sendable {
+  mutating func handle(
+    _ event: PESStream.Event, _ bytes: UnsafeRawBufferPointer, _ out: inout PayloadOutput
+  ) throws(DiscKitError)
+  mutating func finish(_ out: inout PayloadOutput) throws(DiscKitError)
+}
+
+/// A segment's planned samples.
+struct SegmentPlan: Sendable {
+  var firstDecodeTime: UInt64?
+  var samples: [FMP4Writer.Sample] = []
+  /// Video: for each access unit, the number of its NAL units kept ...
+  var unitCounts: [UInt32] = []
+  /// ... and for each kept NAL unit, the bytes of the access unit skipped before it and its
+  /// length (start codes, trailing zeros, access unit delimiters and filler data left out).
+  var units: [UInt32] = []
+
+  var payloadSize: Int64 { samples.reduce(Int64(0)) { $0 + Int64($1.size) } }
+}
+
+extension SegmentPass {
+  /// Runs the pass over `stream` without writing (the plan).
+  mutating func run(_ stream: inout PESStream) throws(DiscKitError) {
+    var none = PayloadOutput()
+    while let event = try stream.next() {
+      let outcome = stream.buffer.withUnsafeBytes { raw in
+        Result { () throws(DiscKitError) -> Void in try handle(event, raw, &none) }
+      }
+      try outcome.get()
+    }
+    try finish(&none)
+  }
+}
+
+/// The payload of a planned segment: a pass in writing mode over a fresh ``PESStream``.
+struct PassReader<Pass: SegmentPass>: FMP4PayloadReader {
+  var stream: PESStream
+  var pass: Pass
+  var out = PayloadOutput()
+  var ended = false
+
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
+    out.begin(buffer)
+    while !out.full, !ended {
+      guard let event = try stream.next() else {
+        ended = true
+        try pass.finish(&out)
+        break
+      }
+      let outcome = stream.buffer.withUnsafeBytes { raw in
+        Result { () throws(DiscKitError) -> Void in try pass.handle(event, raw, &out) }
+      }
+      try outcome.get()
+    }
+    return out.written
+  }
+}
+
+// MARK: Video
+
+/// Video access units (a PES with a PTS starts one; one without continues it), their NAL units
+/// found by start codes (Annex B), written with 4-byte length prefixes. Planning scans every
+/// byte for start codes and keeps, per access unit, where each kept unit starts and how long it
+/// is (trailing zeros left out); writing copies those ranges without looking at the bytes.
+struct VideoPass: SegmentPass {
+  let hevc: Bool
+  let origin: UInt64
+  /// The only PES used: an I-frame segment's first picture.
+  let firstPictureOnly: Bool
+  /// Planning: nil. Writing: the plan.
+  let written: SegmentPlan?
+  var plan = SegmentPlan()
+  /// The DTS (or PTS) of the next segment's first access unit.
+  var nextDecodeTime: UInt64?
+  /// The title's last segment: the first access unit after it is not the title's (the last
+  /// sample lasts as long as the one before).
+  var last = false
+
+  // The access unit being read.
+  var inUnit = false
+  var pesInUnit = false
+  var pictures = 0
+  var times: [(pts: UInt64, dts: UInt64)] = []
+  var sizes: [(size: Int, sync: Bool)] = []
+  var position = 0
+  // Planning: the start code search.
+  var zeroRun = 0
+  var nalStart = -1
+  var nonZeroEnd = 0
+  var typePending = false
+  var typeByte: UInt8 = 0
+  var cursor = 0
+  var unitsInAU: UInt32 = 0
+  var size = 0
+  var sync = false
+  // Writing: the plan's ranges.
+  var nextRange = 0
+  var rangeEnd = 0
+  var skipLeft = 0
+  var copyLeft = 0
+  var prefix: UInt32?
+
+  init(hevc: Bool, origin: UInt64, firstPictureOnly: Bool, written: SegmentPlan? = nil) {
+    self.hevc = hevc
+    self.origin = origin
+    self.firstPictureOnly = firstPictureOnly
+    self.written = written
+  }
+
+  mutating func handle(
+    _ event: PESStream.Event, _ bytes: UnsafeRawBufferPointer, _ out: inout PayloadOutput
+  ) throws(DiscKitError) {
+    switch event {
+    case .start(let header, let body):
+      if firstPictureOnly, pictures > 0 {
+        pesInUnit = false
+        return
+      }
+      if let pts = header.pts {
+        try endUnit()
+        startUnit(pts: pts, dts: header.dts ?? pts)
+        pesInUnit = true
+      } else {
+        pesInUnit = inUnit && !firstPictureOnly
+      }
+      if pesInUnit { try feed(UnsafeRawBufferPointer(rebasing: bytes[body]), &out) }
+    case .more(let range):
+      if pesInUnit { try feed(UnsafeRawBufferPointer(rebasing: bytes[range]), &out) }
+    case .next(let header):
+      pesInUnit = false
+      nextDecodeTime = header.dts ?? header.pts
+    }
+  }
+
+  mutating func finish(_ out: inout PayloadOutput) throws(DiscKitError) {
+    try endUnit()
+    guard written == nil, let first = times.first else { return }
+    plan.firstDecodeTime = UInt64(max(0, FMP4Samples.delta(first.dts, origin)))
+    for k in times.indices {
+      let unit = times[k]
+      let nextDTS = k + 1 < times.count ? times[k + 1].dts : last ? nil : nextDecodeTime
+      var duration: Int64
+      if let nextDTS, case let d = FMP4Samples.delta(nextDTS, unit.dts), d > 0, d < 90_000 {
+        duration = d
+      } else if k > 0 {
+        duration = max(1, FMP4Samples.delta(unit.dts, times[k - 1].dts))
+      } else {
+        duration = 3754
+      }
+      plan.samples.append(
+        FMP4Writer.Sample(
+          size: UInt32(sizes[k].size), duration: UInt32(clamping: duration),
+          compositionOffset: Int32(clamping: FMP4Samples.delta(unit.pts, unit.dts)),
+          isSync: sizes[k].sync))
+    }
+  }
+
+  private mutating func startUnit(pts: UInt64, dts: UInt64) {
+    inUnit = true
+    pictures += 1
+    position = 0
+    if let written {
+      let k = pictures - 1
+      rangeEnd = nextRange + (k < written.unitCounts.count ? Int(written.unitCounts[k]) : 0)
+      skipLeft = 0
+      copyLeft = 0
+      prefix = nil
+    } else {
+      times.append((pts, dts))
+      zeroRun = 0
+      nalStart = -1
+      nonZeroEnd = 0
+      typePending = false
+      cursor = 0
+      unitsInAU = 0
+      size = 0
+      sync = false
+    }
+  }
+
+  private mutating func endUnit() throws(DiscKitError) {
+    guard inUnit else { return }
+    inUnit = false
+    if written != nil {
+      guard nextRange == rangeEnd, copyLeft == 0, prefix == nil else {
+        throw DiscKitError(
+          .malformed, "fMP4 video segment", at: nil,
+          "access unit \(pictures) differs from its plan (the disc's bytes changed?)")
+      }
+      return
+    }
+    endNAL()
+    plan.unitCounts.append(unitsInAU)
+    sizes.append((size, sync))
+  }
+
+  private mutating func endNAL() {
+    guard nalStart >= 0 else { return }
+    let length = nonZeroEnd - nalStart
+    nalStart = -1
+    guard length > 0 else { return }
+    let type = hevc ? (typeByte >> 1) & 0x3F : typeByte & 0x1F
+    // Access unit delimiters and filler data carry nothing a sample needs.
+    if hevc ? (type == 35 || type == 38) : (type == 9 || type == 12) { return }
+    if hevc ? (16...21).contains(type) : type == 5 { sync = true }
+    plan.units.append(UInt32(nonZeroEnd - length - cursor))
+    plan.units.append(UInt32(length))
+    cursor = nonZeroEnd
+    unitsInAU += 1
+    size += 4 + length
+  }
+
+  private mutating func feed(_ raw: UnsafeRawBufferPointer, _ out: inout PayloadOutput)
+    throws(DiscKitError)
+  {
+    if let written {
+      copy(raw, written, &out)
+    } else {
+      scan(raw)
+    }
+    position += raw.count
+  }
+
+  /// Planning: the start codes of `raw` (the access unit's bytes at ``position``).
+  private mutating func scan(_ raw: UnsafeRawBufferPointer) {
+    guard let base = raw.baseAddress else { return }
+    let n = raw.count
+    var i = 0
+    while i < n {
+      if zeroRun == 0, !typePending {
+        // Non-zero bytes move only the end of the unit's last non-zero byte.
+        if let z = memchr(base + i, 0, n - i) {
+          let j = base.distance(to: UnsafeRawPointer(z))
+          if j > i { nonZeroEnd = position + j }
+          i = j
+        } else {
+          nonZeroEnd = position + n
+          return
+        }
+      }
+      let b = raw[i]
+      if b == 0 {
+        if typePending {
+          typeByte = 0
+          typePending = false
+        }
+        zeroRun += 1
+      } else if b == 1, zeroRun >= 2 {
+        endNAL()
+        nalStart = position + i + 1
+        nonZeroEnd = nalStart
+        typePending = true
+        zeroRun = 0
+      } else {
+        if typePending {
+          typeByte = b
+          typePending = false
+        }
+        nonZeroEnd = position + i + 1
+        zeroRun = 0
+      }
+      i += 1
+    }
+  }
+
+  /// Writing: the plan's ranges of `raw`, each after its length.
+  private mutating func copy(
+    _ raw: UnsafeRawBufferPointer, _ plan: SegmentPlan, _ out: inout PayloadOutput
+  ) {
+    var i = 0
+    let n = raw.count
+    while i < n {
+      if skipLeft > 0 {
+        let step = min(skipLeft, n - i)
+        skipLeft -= step
+        i += step
+      } else if let length = prefix {
+        out.u32(length)
+        copyLeft = Int(length)
+        prefix = nil
+      } else if copyLeft > 0 {
+        let step = min(copyLeft, n - i)
+        out.write(UnsafeRawBufferPointer(rebasing: raw[i..<(i + step)]))
+        copyLeft -= step
+        i += step
+      } else if nextRange < rangeEnd, 2 * nextRange + 1 < plan.units.count {
+        skipLeft = Int(plan.units[2 * nextRange])
+        prefix = plan.units[2 * nextRange + 1]
+        nextRange += 1
+      } else {
+        return
+      }
+    }
+  }
+}
+
+// MARK: Audio
+
+/// Audio: each PES of the rendition's PID whole (a few kilobytes), its frames as samples.
+protocol AudioPESPass: SegmentPass {
+  /// A complete PES.
+  mutating func pes(_ header: PESCollector.Packet, _ payload: [UInt8], _ out: inout PayloadOutput)
+    throws(DiscKitError)
+  mutating func end()
+  /// The first PES header after the segment's range.
+  mutating func nextHeader(_ header: PESCollector.Packet)
+  var current: (header: PESCollector.Packet, payload: [UInt8])? { get set }
+  var nextPTS: UInt64? { get set }
+}
+
+extension AudioPESPass {
+  mutating func handle(
+    _ event: PESStream.Event, _ bytes: UnsafeRawBufferPointer, _ out: inout PayloadOutput
+  ) throws(DiscKitError) {
+    switch event {
+    case .start(let header, let body):
+      try flush(&out)
+      current = (header, Array(UnsafeRawBufferPointer(rebasing: bytes[body])))
+    case .more(let range):
+      current?.payload.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+    case .next(let header):
+      try flush(&out)
+      nextHeader(header)
+    }
+  }
+
+  mutating func finish(_ out: inout PayloadOutput) throws(DiscKitError) {
+    try flush(&out)
+    end()
+  }
+
+  mutating func flush(_ out: inout PayloadOutput) throws(DiscKitError) {
+    guard let done = current else { return }
+    current = nil
+    try pes(done.header, done.payload, &out)
+  }
+
+  mutating func nextHeader(_ header: PESCollector.Packet) { nextPTS = header.pts }
+}
+
+/// AC-3 or E-AC-3 syncframes (an independent frame and the dependent ones after it make one
+/// sample); for a TrueHD PID only its AC-3 core's PES packets.
+struct DolbyPass: AudioPESPass {
+  let coreOnly: Bool
+  let origin: UInt64
+  let writing: Bool
+  var current: (header: PESCollector.Packet, payload: [UInt8])?
+  var nextPTS: UInt64?
+  var plan = SegmentPlan()
+  /// Whether an independent frame was seen, and whether its sample is kept.
+  var started = false
+  var keep = false
+  var kept: [(pts: UInt64, nominal: Int64, size: Int)] = []
+
+  init(coreOnly: Bool, origin: UInt64, writing: Bool) {
+    self.coreOnly = coreOnly
+    self.origin = origin
+    self.writing = writing
+  }
+
+  mutating func nextHeader(_ header: PESCollector.Packet) {
+    // The next AC-3 core frame's time (a TrueHD access unit's is not).
+    nextPTS = coreOnly && header.streamIDExtension != 0x76 ? nil : header.pts
+  }
+
+  mutating func pes(
+    _ header: PESCollector.Packet, _ payload: [UInt8], _ out: inout PayloadOutput
+  ) throws(DiscKitError) {
+    if coreOnly {
+      if let ext = header.streamIDExtension {
+        guard ext == 0x76 else { return }
+      } else if payload.count < 2 || payload[0] != 0x0B || payload[1] != 0x77 {
+        return
+      }
+    }
+    // A PES without PTS continues the previous one's frames (none on a Blu-ray).
+    guard var t = header.pts else { return }
+    for (frame, range) in DolbyAudioFrame.split(payload[...]) {
+      if frame.streamType != 1 {
+        started = true
+        keep = FMP4Samples.delta(t, origin) >= 0
+        if keep, !writing {
+          kept.append((t, Int64(frame.samples * 90_000 / frame.sampleRate), 0))
+        }
+      }
+      if started, keep {
+        if writing {
+          payload.withUnsafeBytes { out.write(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        } else {
+          kept[kept.count - 1].size += range.count
+        }
+      }
+      // Dependent substreams share their independent frame's time.
+      if frame.streamType != 1 {
+        t = (t + UInt64(frame.samples * 90_000 / frame.sampleRate)) & FMP4Samples.mask
+      }
+    }
+  }
+
+  mutating func end() {
+    guard !writing, let first = kept.first else { return }
+    plan.firstDecodeTime = UInt64(FMP4Samples.delta(first.pts, origin))
+    for (k, sample) in kept.enumerated() {
+      let next = k + 1 < kept.count ? kept[k + 1].pts : nextPTS
+      var duration = sample.nominal
+      if let next, case let d = FMP4Samples.delta(next, sample.pts), d > 0, d <= 2 * sample.nominal
+      {
+        duration = d
+      }
+      plan.samples.append(
+        FMP4Writer.Sample(
+          size: UInt32(sample.size), duration: UInt32(duration), compositionOffset: 0,
+          isSync: true))
+    }
+  }
+}
+
+/// LPCM as FLAC: one frame per PES, numbered from its PTS.
+struct FLACPass: AudioPESPass {
+  let origin: UInt64
+  let writing: Bool
+  var current: (header: PESCollector.Packet, payload: [UInt8])?
+  var nextPTS: UInt64?
+  var plan = SegmentPlan()
+  var format: FLACFromLPCM.Format?
+  var frames: [(pts: UInt64, size: Int, samples: Int)] = []
+
+  init(origin: UInt64, writing: Bool) {
+    self.origin = origin
+    self.writing = writing
+  }
+
+  mutating func pes(
+    _ header: PESCollector.Packet, _ payload: [UInt8], _ out: inout PayloadOutput
+  ) throws(DiscKitError) {
+    guard let pts = header.pts, FMP4Samples.delta(pts, origin) >= 0,
+      let f = FLACFromLPCM.Format(header: payload[...])
+    else { return }
+    format = format ?? f
+    let first = UInt64(FMP4Samples.delta(pts, origin)) * UInt64(f.sampleRate) / 90_000
+    guard let frame = FLACFromLPCM.frame(payload.dropFirst(4), format: f, firstSample: first)
+    else { return }
+    if writing {
+      out.write(frame.bytes)
+    } else {
+      frames.append((pts, frame.bytes.count, frame.samples))
+    }
+  }
+
+  mutating func end() {
+    guard !writing, let first = frames.first, let format else { return }
+    plan.firstDecodeTime = UInt64(FMP4Samples.delta(first.pts, origin))
+    for (k, frame) in frames.enumerated() {
+      let nominal = Int64(frame.samples * 90_000 / format.sampleRate)
+      let next = k + 1 < frames.count ? frames[k + 1].pts : nextPTS
+      var duration = nominal
+      if let next, case let d = FMP4Samples.delta(next, frame.pts), d > 0, d <= 2 * nominal {
+        duration = d
+      }
+      plan.samples.append(
+        FMP4Writer.Sample(
+          size: UInt32(frame.size), duration: UInt32(duration), compositionOffset: 0,
+          isSync: true))
+    }
+  }
+}
