@@ -18,7 +18,8 @@ import PackageDescription
 //   program (and tests, benchmark) link it, never `disckit`.
 // - `DiscKitSubtitles` reads disc subtitles as text (PGS and DVD subpictures, OCR with
 //   libtesseract, cues on the title timeline, WebVTT/SRT, an on-disk cache); only the
-//   `disckit-subtitles` helper program (and tests, benchmark; later the server) link it.
+//   `disckit-subtitles` helper program (and tests, benchmark) link it; `disckit serve` runs the
+//   helper for the WebVTT renditions of its HLS (DiscKitStreaming.SubtitleHelperProvider).
 // - `DiscKitCrosscheck` / `disckit-crosscheck`: `disckit crosscheck`, the only program linking
 //   the C reference libraries.
 // - `DiscKitStreaming` is the server core without a web framework: the library of opened discs

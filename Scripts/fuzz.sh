@@ -17,7 +17,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 fuzz="$root/Tests/Fuzz"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range hevc dovi"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range hevc dovi pgs dvdsub"
 
 if [ "${1:-}" = "--keep" ]; then
   artifact="$2" harness="$3"
@@ -36,6 +36,8 @@ dict_for() {
     range) echo http ;;
     hevc) echo hevc ;;
     dovi) echo ts ;;
+    pgs) echo pgs ;;
+    dvdsub) echo dvdsub ;;
   esac
 }
 

@@ -51,6 +51,8 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
   let streams: StreamResponder
   let resources = ResourceCache(capacity: 64)
   let fmp4Titles = FMP4TitleCache(capacity: 16)
+  /// The subtitle renditions' state (when the configuration has a text provider).
+  let subtitles: HLSSubtitles?
 
   /// Creates the routes over `library`.
   public init(
@@ -61,6 +63,9 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     self.configuration = configuration
     self.threadPool = threadPool
     self.limiter = StreamLimiter(maximum: configuration.maxStreams)
+    self.subtitles = configuration.subtitles.map {
+      HLSSubtitles(provider: $0, wait: configuration.subtitleWait)
+    }
     self.streams = StreamResponder(
       chunkSize: configuration.chunkSize, threadPool: threadPool, limiter: limiter,
       chunkSizeForActiveStreams: configuration.chunkSize(forActiveStreams:))
@@ -166,10 +171,54 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     }
     json(routes, "discs/:id/titles/:key/master.m3u8") { request, context in
       let (title, query) = try await fmp4Title(request, context)
+      let disc = try await open(context)
+      guard let subtitles else {
+        return Self.fmp4Response(
+          request, FMP4Resource(multivariantOf: title, query: query, digest: disc.identity.digest))
+      }
+      // The first request starts the recognition of the title's subtitle streams.
+      let texts = try await subtitles.title(subtitleKey(disc, title), disc: disc, fmp4: title)
+      let known = await subtitles.recognise(texts, waiting: subtitles.wait)
+      let (renditions, pending) = HLSSubtitles.renditions(texts, known: known)
       return Self.fmp4Response(
         request,
         FMP4Resource(
-          multivariantOf: title, query: query, digest: try await open(context).identity.digest))
+          multivariantOf: title, query: query, digest: disc.identity.digest,
+          subtitles: HLSSubtitles.mediaLines(texts, renditions, query: query), pending: pending))
+    }
+    json(routes, "discs/:id/titles/:key/subtitles/:file") { request, context in
+      let (title, query) = try await fmp4Title(request, context)
+      let disc = try await open(context)
+      let name = context.parameters.get("file") ?? ""
+      let missing = ServerError(
+        .notFound,
+        "no subtitle file \(name.prefix(60)) of this title (ID.m3u8, ID-forced.m3u8, ID-N.vtt, ID-forced-N.vtt; see master.m3u8)"
+      )
+      guard let subtitles else { throw missing }
+      let texts = try await subtitles.title(subtitleKey(disc, title), disc: disc, fmp4: title)
+      guard
+        let file = HLSSubtitles.File(name, offers: texts.offers, segments: title.segments.count)
+      else { throw missing }
+      let stem = String(file.stream) + (file.forcedOnly ? "-forced" : "")
+      let tag = "\(disc.identity.digest)-\(title.key)-a\(title.angle)-subs1-\(name)"
+      guard let index = file.segment else {
+        return Self.fmp4Response(
+          request,
+          FMP4Resource(
+            text: HLSSubtitles.mediaPlaylist(title, stem: stem, query: query),
+            contentType: "application/vnd.apple.mpegurl", eTag: tag,
+            cacheControl: "public, max-age=86400"))
+      }
+      var cues = try await subtitles.cues(texts, stream: file.stream)
+      if file.forcedOnly { cues = cues.filter(\.forced) }
+      let text = HLSSubtitles.segment(cues, fmp4: title, index: index, mpegts: texts.mpegts)
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      return Self.fmp4Response(
+        request,
+        FMP4Resource(
+          text: text, contentType: "text/vtt; charset=utf-8",
+          eTag: tag + "-" + String(hash, radix: 16), cacheControl: "public, max-age=86400"))
     }
     let fmp4File: @Sendable (Request, Context) async throws -> Response = { request, context in
       await handling {
@@ -271,6 +320,11 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       }
     }
     return (title, suffix)
+  }
+
+  /// The subtitle state's key of a title: the disc, its identity, the title and the angle.
+  private func subtitleKey(_ disc: OpenedDisc, _ title: FMP4Title) -> String {
+    "\(disc.entry.id)/\(disc.identity.digest)/\(title.key)/\(title.angle)"
   }
 
   /// A file of the fMP4 HLS: 304 when `If-None-Match` names its ETag, else 200 with its bytes,

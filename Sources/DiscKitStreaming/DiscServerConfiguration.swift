@@ -24,6 +24,14 @@ public struct DiscServerConfiguration: Sendable {
   /// Follow symbolic links whose target lies outside the root too (`disckit serve
   /// --follow-links`); by default only links that stay inside it are (``DiscDiscovery``).
   public var followLinks = false
+  /// Where the text of the WebVTT subtitle renditions comes from (``HLSSubtitles``; `disckit
+  /// serve`: ``SubtitleHelperProvider`` running `disckit-subtitles` when it is installed);
+  /// `nil`: the HLS playlists have no subtitle renditions.
+  public var subtitles: (any SubtitleTextProvider)? = nil
+  /// How long a request waits for a subtitle stream being recognised before it gets 503 with
+  /// `Retry-After` (the master playlist, for its forced renditions, waits as long, then lists
+  /// what is known).
+  public var subtitleWait: Duration = .seconds(5)
 
   /// Creates a configuration; the defaults suit a home server.
   public init(

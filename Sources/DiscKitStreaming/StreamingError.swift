@@ -18,6 +18,9 @@ public enum StreamingError: Error, Sendable, Hashable, CustomStringConvertible {
   /// HLS or the 188-byte view asked of a title whose bytes are not an MPEG transport stream
   /// (404): a DVD title is an MPEG program stream, which HLS cannot carry without remuxing.
   case needsTransportStream(title: String)
+  /// A subtitle stream's text is still being recognised (503, with `Retry-After`): `what` names
+  /// the stream; ask again after `retryAfter` seconds.
+  case recognising(String, retryAfter: Int)
 
   /// The HTTP status: 404 for what does not exist (an unknown disc or title, a title with no
   /// transport stream), 400 for a bad argument, 416, 503, 500 for I/O, and 422 for a disc DiscKit
@@ -36,6 +39,7 @@ public enum StreamingError: Error, Sendable, Hashable, CustomStringConvertible {
     case .rangeNotSatisfiable: 416
     case .tooManyStreams: 503
     case .needsTransportStream: 404
+    case .recognising: 503
     }
   }
 
@@ -46,6 +50,7 @@ public enum StreamingError: Error, Sendable, Hashable, CustomStringConvertible {
     case .rangeNotSatisfiable(let size):
       ["Content-Range": "bytes */\(size)", "Accept-Ranges": "bytes"]
     case .tooManyStreams: ["Retry-After": "1"]
+    case .recognising(_, let seconds): ["Retry-After": "\(max(1, seconds))"]
     default: [:]
     }
   }
@@ -59,6 +64,8 @@ public enum StreamingError: Error, Sendable, Hashable, CustomStringConvertible {
     case .tooManyStreams(let maximum): "\(maximum) streams are already running"
     case .needsTransportStream(let title):
       "title \(title): HLS and 188-byte streams need a transport stream; DVD titles are program streams"
+    case .recognising(let what, let seconds):
+      "\(what): the text is being recognised; try again in \(max(1, seconds)) s"
     }
   }
 }

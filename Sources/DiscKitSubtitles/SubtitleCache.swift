@@ -123,8 +123,9 @@ public struct SubtitleCache: Sendable {
     return track
   }
 
-  /// WebVTT with `forced` cue identifiers.
-  static func encode(_ cues: [SubtitleCue]) -> String {
+  /// The cache file's text: WebVTT whose forced cues carry the cue identifier `forced` (what
+  /// `disckit-subtitles hls-cues` prints for `disckit serve`).
+  public static func encode(_ cues: [SubtitleCue]) -> String {
     var out = "WEBVTT\n"
     for cue in cues {
       out += "\n" + (cue.forced ? "forced\n" : "")

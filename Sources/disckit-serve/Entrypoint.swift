@@ -39,6 +39,16 @@ struct ServeCommand: AsyncParsableCommand {
     options.configuration = DiscServerConfiguration(
       token: token, maxStreams: maxStreams, cacheCapacity: cacheDiscs)
     options.configuration.followLinks = arguments.followLinks
+    options.configuration.subtitleWait = .milliseconds(Int64(arguments.subtitleWait * 1000))
+    // WebVTT subtitle renditions: recognised by the `disckit-subtitles` helper (the only program
+    // linking libtesseract), run as a child process; without it, HLS has no subtitles.
+    if let helper = HelperProgram.locate(SubtitleExtraction.helperProgram) {
+      options.configuration.subtitles = SubtitleHelperProvider(executable: helper)
+    } else {
+      logger.warning(
+        "disckit-subtitles is not installed beside disckit-serve or on PATH: the HLS playlists have no subtitle renditions"
+      )
+    }
     let server: DiscServer
     do {
       server = try DiscServer(options: options, logger: logger)

@@ -49,6 +49,63 @@ struct ServerBrowserTests {
     #expect((seen["titles"] as? [String])?.contains("00000") == true)
   }
 
+  /// The captions: make-subtitles.sh's Blu-ray (recognised before the browser starts), the
+  /// first subtitle rendition chosen in the page, and at a caption of each clip (before and after
+  /// the join) the video's text track has that cue active: its text the one drawn, its start the
+  /// served cue's time placed by the segment's `X-TIMESTAMP-MAP`.
+  @Test(
+    .enabled(
+      if: browser && TesseractData.english
+        && FileManager.default.isExecutableFile(
+          atPath: Fixtures.builtExecutable("disckit-subtitles"))
+        && FileManager.default.fileExists(atPath: Fixtures.generated("subtitles/bluray/BDMV")),
+      "needs chromium, chromedriver, selenium, disckit-subtitles, Tesseract's English data and make-subtitles.sh's output"
+    ))
+  func chromiumShowsTheCaptions() throws {
+    let dir = try TemporaryDirectory("disckit-serve-captions")
+    try FileManager.default.copyItem(
+      atPath: Fixtures.generated("subtitles/bluray"), toPath: dir.path + "/subs-bluray")
+    let cache = try TemporaryDirectory("disckit-subtitle-cache")
+    let server = try ServerProcess(
+      root: dir.path, ["--quiet"], environment: ["XDG_CACHE_HOME": cache.path])
+    let base = server.base + "/discs/\(try ServerFixture.id(server, "subs-bluray"))/titles/00000/"
+    let (master, _) = try ServerSubtitleHLSTests.settledMaster(base + "master.m3u8")
+    let uri = try #require(
+      master.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA:TYPE=SUBTITLES") }
+        .flatMap { ServerFMP4HLSTests.attributes($0)["URI"] })
+    let playlist = ServerFMP4HLSTests.media(try ServerFMP4HLSTests.text(base + uri))
+    let folder = base + uri.split(separator: "/").dropLast().joined(separator: "/") + "/"
+    var cues: [(Int64, Int64, String)] = []
+    var mpegts: Int64 = 0
+    for (_, name) in playlist.segments {
+      let segment = ServerSubtitleHLSTests.segment(try ServerFMP4HLSTests.text(folder + name))
+      mpegts = segment.mpegts ?? 0
+      for cue in segment.cues where !cues.contains(where: { $0 == cue }) { cues.append(cue) }
+    }
+    let drawn = try ServerSubtitleHLSTests.drawn()
+    try #require(cues.count == drawn.count && drawn.count >= 5)
+    // The first caption of clip a and of clip b (title time 10 s on), half a second in.
+    let chosen = [0, drawn.firstIndex { $0.start >= 10 } ?? 4]
+    let at = chosen.map { Double(cues[$0].0) / 1000 + Double(mpegts) / 90000 + 0.5 }
+    let script = Fixtures.packageRoot.appendingPathComponent("Tests/Browser/captions.py").path
+    let run = try Tool.run(
+      "/usr/bin/python3", [script, server.base + "/", "00000"] + at.map { String($0) })
+    #expect(run.status == 0, "\(run.text) \(run.stderr.suffix(2000))")
+    let seen = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any] ?? [:]
+    let results = seen["cues"] as? [[String: Any]] ?? []
+    try #require(results.count == chosen.count, "\(seen)")
+    for (k, result) in zip(chosen, results) {
+      let active = result["active"] as? [[String: Any]] ?? []
+      try #require(active.count == 1, "\(result)")
+      let text = active[0]["text"] as? String ?? ""
+      #expect(ServerSubtitleHLSTests.errorRate(drawn[k].lines, text) <= 0.05, "\(text)")
+      let start = active[0]["start"] as? Double ?? -1
+      let expected = Double(cues[k].0) / 1000 + Double(mpegts) / 90000
+      #expect(abs(start - expected) < 0.002, "\(start) \(expected)")
+      #expect(abs(Double(cues[k].0) / 1000 - drawn[k].start) < 0.1)
+    }
+  }
+
   @Test(.enabled(if: Tool.has("gst-launch-1.0"), "needs GStreamer's gst-launch-1.0"))
   func gstreamerPlaysEveryVariant() throws {
     let dir = try ServerFMP4HLSTests.root()

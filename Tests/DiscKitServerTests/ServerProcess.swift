@@ -15,8 +15,12 @@ final class ServerProcess: @unchecked Sendable {
   let base: String
   private let errorFile: String
 
-  /// Starts the server over `root` with `--port 0` and waits for its first line.
-  init(root: String, _ arguments: [String] = [], via disckit: Bool = false) throws {
+  /// Starts the server over `root` with `--port 0` and waits for its first line; `environment`
+  /// is added to the test's own.
+  init(
+    root: String, _ arguments: [String] = [], via disckit: Bool = false,
+    environment: [String: String] = [:]
+  ) throws {
     errorFile = NSTemporaryDirectory() + "/disckit-serve-\(UUID().uuidString).log"
     _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
     if disckit {
@@ -25,6 +29,9 @@ final class ServerProcess: @unchecked Sendable {
     } else {
       process.executableURL = URL(fileURLWithPath: Self.binary)
       process.arguments = [root, "--port", "0"] + arguments
+    }
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
     let out = Pipe()
     process.standardOutput = out

@@ -6,7 +6,8 @@ import PackageDescription
 // per parser entry point, chosen with DISCKIT_FUZZ_TARGET (see Sources/disckit-fuzz/Harness.swift).
 // The harnesses' bodies are DiscKit's `DiscKitFuzzHarnesses` (Tests/DiscKitFuzzHarnesses), which
 // the test suite replays the kept inputs through; this package adds the libFuzzer entry points, the
-// sparse-image mutator and the `range` harness (over DiscKitStreaming).
+// sparse-image mutator, the `range` harness (over DiscKitStreaming) and the `pgs` and `dvdsub`
+// harnesses (DiscKitSubtitles' decoders; their bodies are its `SubtitleFuzzHarness`).
 let package = Package(
   name: "DiscKitFuzz",
   platforms: [.macOS(.v15)],
@@ -17,6 +18,7 @@ let package = Package(
       dependencies: [
         .product(name: "DiscKitFuzzHarnesses", package: "DiscKit"),
         .product(name: "DiscKitStreaming", package: "DiscKit"),
+        .product(name: "DiscKitSubtitles", package: "DiscKit"),
       ],
       // libFuzzer provides main(); the harness file must not.
       swiftSettings: [.unsafeFlags(["-parse-as-library"])]

@@ -11,6 +11,7 @@ fuzz_max_len() {
     class) echo 65536 ;;
     range) echo 4096 ;;
     dovi) echo 256 ;;
+    pgs | dvdsub) echo 65536 ;;  # a few display sets; one subpicture unit (at most 64 KiB)
     *) echo 262144 ;;
   esac
 }

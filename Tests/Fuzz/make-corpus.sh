@@ -13,7 +13,7 @@ root="$(cd "$here/../.." && pwd)"
 gen="$root/TestImages/generated"
 real="${DISCKIT_REALDATA:-$root/../shared/realdata}"
 final="${CORPUS:-$here/corpus}"
-all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range hevc dovi"
+all="udf iso9660 index movieobject hdmv ics mpls clpi ifo navpack ts ps timeseek segment image dvdvm bdjo jar class range hevc dovi pgs dvdsub"
 . "$here/fuzz-max-len.sh"
 corpus="$(mktemp -d "${TMPDIR:-/tmp}/disckit-fuzz-seeds-XXXXXX")"
 trap 'rm -rf "$corpus"' EXIT
@@ -126,6 +126,29 @@ for o in range(0, len(data) - 2047, 2048):
         found += 1
         if found == 4:
             break
+PY
+done
+# Subtitles: the generated PGS streams (.sup files) and the DVD subpicture units of the generated
+# subpicture VOBs (private stream 1, substream 0x20, reassembled by their size field).
+for f in $(search "$gen/subtitles" -name '*.sup'); do seed pgs "$f"; done
+for f in $(search "$gen/subtitles/clips" -maxdepth 1 -name 'dvd-?.mpg'); do
+  python3 - "$f" "$corpus/dvdsub/$(name_of "$f")" <<'PY' && n=$((n + 4))
+import sys
+data = open(sys.argv[1], 'rb').read(32 << 20)
+unit, found, i = b'', 0, 0
+while found < 4:
+    i = data.find(b'\x00\x00\x01\xbd', i)
+    if i < 0:
+        break
+    length = int.from_bytes(data[i + 4:i + 6], 'big')
+    payload = data[i + 9 + data[i + 8]:i + 6 + length]
+    i += 6 + length
+    if not payload or payload[0] != 0x20:
+        continue
+    unit += payload[1:]
+    if len(unit) >= 2 and len(unit) >= int.from_bytes(unit[:2], 'big'):
+        open(f"{sys.argv[2]}-{found}", 'wb').write(unit[:int.from_bytes(unit[:2], 'big')])
+        unit, found = b'', found + 1
 PY
 done
 # Segment requests: one of each operation.

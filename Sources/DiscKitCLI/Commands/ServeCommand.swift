@@ -14,7 +14,9 @@ package struct ServeArguments: ParsableArguments {
     /discs/{id}/titles/{key}/chapters, /discs/{id}/titles/{key}/index.m3u8 (HLS, Blu-ray) over \
     GET|HEAD /discs/{id}/titles/{key}/stream.ts, /discs/{id}/titles/{key}/master-ts.m3u8 (its \
     multivariant playlist), /discs/{id}/titles/{key}/master.m3u8 (HLS with fMP4 segments, \
-    files under .../fmp4/), /status, and GET / (the library page, a player in the browser). \
+    files under .../fmp4/, WebVTT subtitle renditions under .../subtitles/, their text \
+    recognised by the helper disckit-subtitles on the first request and cached), /status, and \
+    GET / (the library page, a player in the browser). \
     The first line on stdout is the URL the \
     server listens on. Runs in the helper program disckit-serve (installed beside disckit), the \
     only one linking the HTTP server stack; exit 69 when it is missing.
@@ -47,6 +49,12 @@ package struct ServeArguments: ParsableArguments {
   @Flag(help: "Also serve what symbolic links whose target lies outside ROOT lead to.")
   package var followLinks = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Seconds a request waits for subtitle text being recognised before a 503 with Retry-After.",
+      valueName: "seconds"))
+  package var subtitleWait = 5.0
+
   package init() {}
 
   package func validate() throws {
@@ -55,6 +63,9 @@ package struct ServeArguments: ParsableArguments {
     guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1") }
     guard cacheDiscs >= 1 else { throw ValidationError("--cache-discs must be at least 1") }
     if let token, token.isEmpty { throw ValidationError("--token must not be empty") }
+    guard subtitleWait >= 0, subtitleWait <= 600 else {
+      throw ValidationError("--subtitle-wait must be 0 to 600 seconds")
+    }
   }
 
   /// The command line that gives the helper these arguments.
@@ -62,6 +73,7 @@ package struct ServeArguments: ParsableArguments {
     var line = [
       root, "--host", host, "--port", String(port), "--max-streams", String(maxStreams),
       "--idle-timeout", String(idleTimeout), "--cache-discs", String(cacheDiscs),
+      "--subtitle-wait", String(subtitleWait),
     ]
     if let token { line += ["--token", token] }
     if quiet { line.append("--quiet") }

@@ -4,8 +4,11 @@
 /// (`/discs/{id}/titles`), and plays a title in a `<video>`: through Media Source Extensions fed
 /// with the title's fMP4 segments (`master.m3u8`, `fmp4/…`) where the browser has them,
 /// otherwise through the browser's own HLS (Safari on iOS); chapter jumps set the time, the
-/// audio choice lists the renditions the browser can decode. Behind `--token` the page is opened
-/// as `/?token=SECRET` and sends the token with every request it makes.
+/// audio choice lists the renditions the browser can decode, the subtitle choice the WebVTT
+/// renditions (`EXT-X-MEDIA TYPE=SUBTITLES`): their segments are fetched as the video plays
+/// (again after a 503's `Retry-After` while the text is being recognised) and their cues added
+/// to a text track of the video, placed by each segment's `X-TIMESTAMP-MAP`. Behind `--token`
+/// the page is opened as `/?token=SECRET` and sends the token with every request it makes.
 enum LibraryPage {
   static let html = #"""
     <!doctype html>
@@ -41,7 +44,8 @@ enum LibraryPage {
       <section id="player" hidden>
         <h2 id="player-title"></h2>
         <video id="video" controls playsinline></video>
-        <div><label>Audio <select id="audio"></select></label> <span id="status" class="muted"></span></div>
+        <div><label>Audio <select id="audio"></select></label> <label>Subtitles <select id="subtitles"></select></label>
+          <span id="status" class="muted"></span></div>
         <div class="chapters" id="chapters"></div>
       </section>
     </main>
@@ -134,6 +138,32 @@ enum LibraryPage {
       return { map, segments, duration: time };
     }
 
+    // WebVTT (an HLS segment): its cues, timed on the media timeline by X-TIMESTAMP-MAP
+    // (MPEGTS, 90 kHz media time, is LOCAL's cue time).
+    const vttTime = (text) => text.split(":").reduce((t, part) => t * 60 + parseFloat(part), 0);
+    function parseVTT(text) {
+      const blocks = text.replace(/\r\n/g, "\n").split(/\n\n+/);
+      const mpegts = /MPEGTS:(\d+)/.exec(blocks[0] || ""), local = /LOCAL:([\d:.]+)/.exec(blocks[0] || "");
+      const offset = (mpegts ? parseInt(mpegts[1], 10) / 90000 : 0) - (local ? vttTime(local[1]) : 0);
+      const cues = [];
+      for (const block of blocks) {
+        const lines = block.split("\n");
+        const at = lines.findIndex((l) => l.includes("-->"));
+        if (at < 0) continue;
+        const [from, arrow, to, ...settings] = lines[at].trim().split(/\s+/);
+        if (arrow !== "-->") continue;
+        cues.push({ key: lines.slice(at).join("\n"), start: vttTime(from) + offset, end: vttTime(to) + offset,
+          text: lines.slice(at + 1).join("\n"), top: settings.includes("line:0") });
+      }
+      return cues;
+    }
+    // One text track per subtitle rendition (text tracks cannot be removed from a video).
+    const textTracks = new Map();
+    function textTrackFor(video, rendition, url) {
+      if (!textTracks.has(url)) textTracks.set(url, video.addTextTrack("subtitles", rendition.NAME, rendition.LANGUAGE || ""));
+      return textTracks.get(url);
+    }
+
     // Media Source Extensions fed with the title's fMP4 segments, one SourceBuffer per track.
     class MSEPlayer {
       constructor(video, masterURL, audioURI, status) {
@@ -165,6 +195,49 @@ enum LibraryPage {
         if (start) { this.video.currentTime = start; this.seek(); }
         this.pump();
       }
+      // The subtitle rendition shown (or none): its segments near the playing time are fetched
+      // by pump(), each cue added once.
+      async setSubtitles(rendition) {
+        for (const track of textTracks.values()) track.mode = "disabled";
+        this.subtitles = null;
+        if (!rendition) return;
+        const url = new URL(rendition.URI, this.master).href;
+        const playlist = parseMedia(await (await fetch(url)).text(), url);
+        const track = textTrackFor(this.video, rendition, url.split("?")[0]);
+        track.mode = "showing";
+        this.subtitles = { playlist, track, fetched: new Set(), seen: new Set(), busy: false, retryAt: 0 };
+        this.pumpSubtitles();
+      }
+      async pumpSubtitles() {
+        const s = this.subtitles;
+        if (!s || s.busy || this.closed || Date.now() < s.retryAt) return;
+        const list = s.playlist.segments, t = this.video.currentTime;
+        for (let k = this.index(s, t); k < list.length && list[k].start - t <= 30; k++) {
+          if (s.fetched.has(k)) continue;
+          s.busy = true;
+          try {
+            const reply = await fetch(list[k].url);
+            if (reply.status === 503) {
+              s.retryAt = Date.now() + 1000 * (parseInt(reply.headers.get("Retry-After"), 10) || 5);
+              this.status.textContent = "subtitles: recognising the text…";
+            } else if (!reply.ok) {
+              throw new Error(`${reply.status} ${list[k].url}`);
+            } else {
+              for (const cue of parseVTT(await reply.text())) {
+                if (s.seen.has(cue.key)) continue;
+                s.seen.add(cue.key);
+                const made = new VTTCue(cue.start, cue.end, cue.text);
+                if (cue.top) made.line = 0;
+                s.track.addCue(made);
+              }
+              s.fetched.add(k);
+              if (this.status.textContent.startsWith("subtitles:")) this.status.textContent = "";
+            }
+          } catch (e) { this.status.textContent = "subtitles: " + String(e); s.retryAt = Date.now() + 5000; }
+          s.busy = false;
+          break;
+        }
+      }
       async fetch(url) {
         const reply = await fetch(url);
         if (!reply.ok) throw new Error(`${reply.status} ${url}`);
@@ -177,7 +250,7 @@ enum LibraryPage {
           track.buffer.appendBuffer(data);
         });
       }
-      index(track, time) {
+      index(track, time) { // the segment playing at `time` (a track or the subtitles)
         const list = track.playlist.segments;
         let i = list.findIndex((s) => time < s.start + s.duration);
         return i < 0 ? list.length - 1 : i;
@@ -194,6 +267,7 @@ enum LibraryPage {
       }
       async pump() {
         if (this.closed) return;
+        this.pumpSubtitles();
         for (const track of this.tracks) {
           if (track.busy || track.next >= track.playlist.segments.length) continue;
           const ahead = track.playlist.segments[track.next].start - this.video.currentTime;
@@ -240,6 +314,16 @@ enum LibraryPage {
       }
       const text = await reply.text();
       const renditions = text.split("\n").filter((l) => l.startsWith("#EXT-X-MEDIA:TYPE=AUDIO")).map(parseAttributes);
+      const subtitleRenditions = text.split("\n").filter((l) => l.startsWith("#EXT-X-MEDIA:TYPE=SUBTITLES")).map(parseAttributes);
+      const subtitles = document.getElementById("subtitles");
+      subtitles.replaceChildren(el("option", { value: "-1" }, "off"),
+        ...subtitleRenditions.map((r, i) => el("option", { value: String(i) }, r.NAME)));
+      const showSubtitles = () => {
+        const choice = subtitleRenditions[Number(subtitles.value)];
+        if (state.player) { state.player.setSubtitles(choice).catch((e) => { status.textContent = "subtitles: " + String(e); }); return; }
+        for (const track of video.textTracks) track.mode = choice && track.label === choice.NAME ? "showing" : "disabled";
+      };
+      subtitles.onchange = showSubtitles;
       const codecOf = (r) => {
         const group = text.split("\n").find((l) => l.startsWith("#EXT-X-STREAM-INF:") && l.includes(`AUDIO="${r["GROUP-ID"]}"`));
         return group ? parseAttributes(group).CODECS.split(",").slice(1).join(",") : "";
@@ -261,6 +345,7 @@ enum LibraryPage {
           const choice = options[Number(select.value)];
           state.player = new MSEPlayer(video, master, choice, status);
           await state.player.open(at);
+          showSubtitles();
         } else {
           video.src = master;
           video.addEventListener("loadedmetadata", () => { if (at) video.currentTime = at; }, { once: true });

@@ -420,8 +420,9 @@ package struct FMP4Title: Sendable {
   /// The multivariant playlist: one variant per audio group (video + that group's codec), then
   /// a video-only variant (for clients that decode none of the audio codings, such as browsers),
   /// the I-frame playlist. The media playlists are in `fmp4/` beside it; `query` (`""` or
-  /// `?…`) is appended to every URI.
-  package func multivariantPlaylist(query: String) -> String {
+  /// `?…`) is appended to every URI. `subtitles` are the `EXT-X-MEDIA TYPE=SUBTITLES` lines
+  /// (``HLSSubtitles``), which every variant names.
+  package func multivariantPlaylist(query: String, subtitles: [String] = []) -> String {
     var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
     if !leftOut.isEmpty {
       lines.append(
@@ -455,6 +456,10 @@ package struct FMP4Title: Sendable {
         ]
         lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
       }
+    }
+    lines += subtitles
+    if subtitles.contains(where: { $0.hasPrefix("#EXT-X-MEDIA:") }) {
+      tail.append("SUBTITLES=\"\(HLSSubtitles.groupID)\"")
     }
     for group in audioGroups {
       lines.append(

@@ -5,8 +5,8 @@ import DiscKitFuzzHarnesses
 #endif
 
 /// Every harness, by name: DiscKit's (``FuzzHarness/all``, whose bodies the test suite also replays
-/// the kept inputs through) and this package's `range`.
-let harnesses: [FuzzHarness] = FuzzHarness.all + [rangeHarness]
+/// the kept inputs through), this package's `range` and the subtitle decoders' `pgs` and `dvdsub`.
+let harnesses: [FuzzHarness] = FuzzHarness.all + [rangeHarness, pgsHarness, dvdsubHarness]
 
 nonisolated(unsafe) var selected: FuzzHarness?
 
