@@ -32,11 +32,22 @@ enum TimeSeekHarness: FuzzHarnessBody {
   }
 }
 
-/// HEVC colour metadata: an Annex B byte stream's SPS (VUI) and HDR10 SEI messages.
+/// HEVC colour metadata: an Annex B byte stream's SPS (VUI) and HDR10 SEI messages, read as
+/// the Matroska writer reads them (``HEVCColourMetadata``) and as the fMP4 writer's sample entry
+/// reads each NAL unit (``HEVCSampleEntryFacts``: the SPS, the prefix SEI payload walk).
 enum HEVCHarness: FuzzHarnessBody {
   static let name = "hevc"
   static func run(_ bytes: UnsafeRawBufferPointer) {
-    _ = try? HEVCColourMetadata(parsingAnnexB: [UInt8](bytes)[...])
+    let stream = [UInt8](bytes)
+    _ = try? HEVCColourMetadata(parsingAnnexB: stream[...])
+    for range in HEVCNALUnit.split(stream[...]).prefix(64) where range.count >= 2 {
+      let nal = stream[range]
+      switch (nal[nal.startIndex] >> 1) & 0x3F {
+      case 33: _ = try? HEVCSampleEntryFacts(sequenceParameterSet: nal)
+      case HEVCNALUnit.prefixSEI: _ = HEVCSampleEntryFacts.hdr10Payloads(prefixSEI: nal)
+      default: break
+      }
+    }
   }
 }
 
