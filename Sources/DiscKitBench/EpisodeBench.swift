@@ -27,7 +27,9 @@ let episodeBenchmarks: [Benchmark] = [
         format:
           "   episodic Blu-rays: %d discs, ratio disckit/bd_list_titles median %.2f, max %.2f",
         ratios.count, Startup.median(ratios), ratios.max() ?? .nan))
-    for name in ["dvd-episodes-playall", "dvd-episodes-copies"] {
+    for name in [
+      "dvd-episodes-playall", "dvd-episodes-copies", "dvd-episodes-chapters", "dvd-episodes-gprm",
+    ] {
       let dvd = "TestImages/generated/" + name
       guard FileManager.default.fileExists(atPath: dvd) else { continue }
       let times = try Startup.hyperfineTimes(

@@ -103,7 +103,7 @@ public struct MatroskaTitle: Sendable {
     switch title.content {
     case .bluray(let bluray): try self.init(bluray: bluray, chapters: title.chapters)
     case .dvd(let dvd, let disc):
-      try self.init(dvd: disc, title: dvd.number, angle: title.angle, chapters: title.chapters)
+      try self.init(dvd: disc, title: dvd, angle: title.angle, chapters: title.chapters)
     }
   }
 
@@ -224,10 +224,10 @@ public struct MatroskaTitle: Sendable {
   }
 
   private init(
-    dvd disc: DVDDisc, title number: Int, angle: Int, chapters titleChapters: [DiscTitle.Chapter]
+    dvd disc: DVDDisc, title: DVDTitle, angle: Int, chapters titleChapters: [DiscTitle.Chapter]
   ) throws(DiscKitError) {
-    let title = try disc.title(number)
-    let source = try disc.byteSource(title: number, angle: angle)
+    let number = title.number
+    let source = try disc.byteSource(title: title, angle: angle)
     guard source.size > 0 else {
       throw DiscKitError(.unsupported, "DVD title \(number)", at: nil, "the title has no bytes")
     }

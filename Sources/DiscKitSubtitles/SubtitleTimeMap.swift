@@ -76,7 +76,7 @@ struct SubtitleTimeMap: Sendable {
       }
       self.pieces = pieces
     case .dvd(let dvd, let disc):
-      let source = try disc.byteSource(title: dvd.number, angle: title.angle)
+      let source = try disc.byteSource(title: dvd, angle: title.angle)
       let shifts = try disc.timestampShifts(of: source)
       var pieces: [Piece] = []
       var start: Int64 = 0

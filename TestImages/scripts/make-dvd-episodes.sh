@@ -8,6 +8,16 @@
 #   dvd-episodes-copies    the same, with title 5 a copy of episode 2 (another audio language):
 #                          a variant.
 #   dvd-episodes-movie     one title of 620 s with six chapters and a 300 s extra: not episodic.
+#   dvd-episodes-chapters  one title holding the three episodes as chapter ranges of uneven
+#                          chapter counts (chapters 1-2, 3-5, 6-7); First Play shows the title
+#                          set's menu, whose buttons run JumpVTS_PTT: Play All (title 1) and
+#                          the episodes (title 1 chapters 1, 3 and 6).
+#   dvd-episodes-gprm      a title per episode and no play-all title: the VMGM menu's Play All
+#                          button sets GPRM 0 to 1 and jumps to title 1; each episode's post
+#                          commands jump to the next episode while GPRM 0 is 1, else call the
+#                          menu; the episode buttons set GPRM 0 to 0 and jump to their title.
+#   dvd-episodes-ambiguous the three episodes as titles 1-3, First Play playing title 1 and no
+#                          menu: nothing tells episodes from versions (ambiguous).
 # Clips are ffmpeg lavfi test pictures (352x240, -target ntsc-dvd, low bit rate).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -101,3 +111,49 @@ cat > "$tmp/dvd-episodes-movie.xml" <<XML
 </dvdauthor>
 XML
 author dvd-episodes-movie
+
+cat > "$tmp/dvd-episodes-chapters.xml" <<XML
+<dvdauthor dest="$tmp/dvd-episodes-chapters" jumppad="0">
+  <vmgm><fpc>jump titleset 1 menu;</fpc></vmgm>
+  <titleset>
+    <menus><video format="ntsc" aspect="4:3"/>
+      <pgc entry="root"><vob file="$tmp/menu.mpg" pause="inf"/>
+        <button name="b1">jump title 1;</button><button name="b2">jump title 1 chapter 1;</button>
+        <button name="b3">jump title 1 chapter 3;</button><button name="b4">jump title 1 chapter 6;</button></pgc>
+    </menus>
+    <titles><video format="ntsc" aspect="4:3"/><audio lang="en"/>
+      <pgc><vob file="$tmp/e1.mpg" chapters="0,2:00"/><vob file="$tmp/e2.mpg" chapters="0,1:00,3:00"/>
+        <vob file="$tmp/e3.mpg" chapters="0,2:00"/><post>call menu;</post></pgc>
+    </titles>
+  </titleset>
+</dvdauthor>
+XML
+author dvd-episodes-chapters
+
+cat > "$tmp/dvd-episodes-gprm.xml" <<XML
+<dvdauthor dest="$tmp/dvd-episodes-gprm" jumppad="0">
+  <vmgm><fpc>g0 = 0; jump menu 1;</fpc><menus><video format="ntsc" aspect="4:3"/>
+    <pgc entry="title"><vob file="$tmp/menu.mpg" pause="inf"/>
+      <button name="b1">g0 = 1; jump title 1;</button><button name="b2">g0 = 0; jump title 1;</button>
+      <button name="b3">g0 = 0; jump title 2;</button><button name="b4">g0 = 0; jump title 3;</button></pgc>
+  </menus></vmgm>
+  <titleset><titles><video format="ntsc" aspect="4:3"/><audio lang="en"/>
+    <pgc><vob file="$tmp/e1.mpg" chapters="0,2:00"/><post>if (g0 == 1) jump title 2; call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/e2.mpg" chapters="0,2:00"/><post>if (g0 == 1) jump title 3; call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/e3.mpg" chapters="0,2:00"/><post>g0 = 0; call vmgm menu 1;</post></pgc>
+  </titles></titleset>
+</dvdauthor>
+XML
+author dvd-episodes-gprm
+
+cat > "$tmp/dvd-episodes-ambiguous.xml" <<XML
+<dvdauthor dest="$tmp/dvd-episodes-ambiguous" jumppad="0">
+  <vmgm><fpc>jump title 1;</fpc></vmgm>
+  <titleset><titles><video format="ntsc" aspect="4:3"/><audio lang="en"/>
+    <pgc><vob file="$tmp/e1.mpg" chapters="0,2:00"/></pgc>
+    <pgc><vob file="$tmp/e2.mpg" chapters="0,2:00"/></pgc>
+    <pgc><vob file="$tmp/e3.mpg" chapters="0,2:00"/></pgc>
+  </titles></titleset>
+</dvdauthor>
+XML
+author dvd-episodes-ambiguous

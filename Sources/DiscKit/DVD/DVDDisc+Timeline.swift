@@ -8,7 +8,15 @@ extension DVDDisc {
   public func byteSource(
     title number: Int, angle: Int = 1, chapters: ClosedRange<Int>? = nil, timeline: TitleTimeline
   ) throws(DiscKitError) -> any ByteSource {
-    let source = try byteSource(title: number, angle: angle, chapters: chapters)
+    try byteSource(title: try title(number), angle: angle, chapters: chapters, timeline: timeline)
+  }
+
+  /// ``byteSource(title:angle:chapters:timeline:)`` of a title value (a chapter range cut as a
+  /// title of its own, ``DVDTitle/cut(chapters:)``).
+  public func byteSource(
+    title: DVDTitle, angle: Int = 1, chapters: ClosedRange<Int>? = nil, timeline: TitleTimeline
+  ) throws(DiscKitError) -> any ByteSource {
+    let source = try byteSource(title: title, angle: angle, chapters: chapters)
     guard timeline == .continuous else { return source }
     let shifts = try timestampShifts(of: source)
     guard shifts.contains(where: { $0.delta90k != 0 }) else { return source }

@@ -149,7 +149,14 @@ public struct DVDDisc: Sendable {
   public func byteSource(title number: Int, angle: Int = 1, chapters: ClosedRange<Int>? = nil)
     throws(DiscKitError) -> DVDTitleByteSource
   {
-    let title = try title(number)
+    try byteSource(title: try title(number), angle: angle, chapters: chapters)
+  }
+
+  /// ``byteSource(title:angle:chapters:)`` of a title value: one of the disc's titles, or a
+  /// chapter range of one cut as a title of its own (``DVDTitle/cut(chapters:)``, an episode).
+  public func byteSource(title: DVDTitle, angle: Int = 1, chapters: ClosedRange<Int>? = nil)
+    throws(DiscKitError) -> DVDTitleByteSource
+  {
     let cells = try title.cells(angle: angle, chapters: chapters)
     let vts = try titleSet(title.titleSet)
     let number = title.titleSet

@@ -1,23 +1,60 @@
-extension DVDDisc {
-  /// The episodes of a DVD (see ``EpisodeList``), from its structure: a *play-all* title whose
-  /// chapters are, run after run, the chapters of two or more other titles (the same cells of
-  /// the title set, or its own copy of them: chapter lengths within 2 s and 5 %), each five
-  /// minutes or longer and of similar lengths, together most of the play-all. Those titles
-  /// are the episodes, in the play-all's order; titles playing the same cells as an episode (one
-  /// per audio track, a commentary) are its variants. Without such a play-all the disc is not
-  /// listed as episodic (a title with the episodes as chapter ranges reached by `JumpVTS_PTT`
-  /// buttons, and play-alls that are only a GPRM flag, are not detected yet).
-  package func episodeList(main: Int?) -> EpisodeList {
-    struct Entry {
-      var number: Int
-      var titleSet: Int
-      var chapters: [Int64]
-      /// Each chapter's cells (sector ranges).
-      var cells: [[ClosedRange<UInt32>]]
-      var duration: Int64
-    }
-    var entries: [Entry] = []
-    for (index, result) in titles.enumerated() {
+/// A DVD title as the episode search compares it: its chapters' lengths and cells.
+struct DVDEpisodeEntry {
+  var number: Int
+  var titleSet: Int
+  var chapters: [Int64]
+  /// Each chapter's cells (sector ranges).
+  var cells: [[ClosedRange<UInt32>]]
+  var duration: Int64
+
+  /// Whether chapter `i` of `self` plays what chapter `j` of `other` plays: the same cells of
+  /// the title set, or (its own copy) a length within 2 s and 5 %.
+  func sameChapter(_ i: Int, _ other: DVDEpisodeEntry, _ j: Int) -> Bool {
+    if titleSet == other.titleSet, !cells[i].isEmpty, cells[i] == other.cells[j] { return true }
+    let x = chapters[i]
+    let y = other.chapters[j]
+    let tolerance = min(2 * 90_000, max(x, y) / 20)
+    return abs(x - y) <= tolerance && min(x, y) > 0
+  }
+
+  /// Whether `u`'s chapters are `self`'s from chapter `at` (0-based) on.
+  func contains(_ u: DVDEpisodeEntry, at: Int) -> Bool {
+    guard at + u.chapters.count <= chapters.count else { return false }
+    return u.chapters.indices.allSatisfy { sameChapter(at + $0, u, $0) }
+  }
+}
+
+/// What the structure of a DVD says: titles that are copies of another, and a play-all title
+/// holding two or more episode titles in a row.
+struct DVDEpisodeStructure {
+  var entries: [DVDEpisodeEntry]
+  /// A title → the lower-numbered title playing the same chapters.
+  var copyOf: [Int: Int]
+  /// The play-all and its episodes (with the 0-based chapter each starts at), when found.
+  var playAll: (entry: DVDEpisodeEntry, episodes: [(DVDEpisodeEntry, Int)])?
+
+  /// An episode five minutes or longer.
+  static let episodeMinimum: Int64 = 300 * 90_000
+
+  /// Lengths alike: the longest at most 1.5 times the shortest, the shortest an episode's.
+  static func alike(_ lengths: [Int64]) -> Bool {
+    guard let lo = lengths.min(), let hi = lengths.max() else { return false }
+    return lo >= episodeMinimum && hi * 2 <= lo * 3
+  }
+
+  func entry(_ number: Int) -> DVDEpisodeEntry? { entries.first { $0.number == number } }
+
+  /// The title whose copy `number` is (itself when none).
+  func representative(_ number: Int) -> Int { copyOf[number] ?? number }
+
+  /// Titles playing the same chapters as `number`.
+  func copies(of number: Int) -> [Int] {
+    entries.filter { copyOf[$0.number] == number }.map(\.number)
+  }
+
+  init(_ disc: DVDDisc) {
+    var entries: [DVDEpisodeEntry] = []
+    for (index, result) in disc.titles.enumerated() {
       guard case .success(let title) = result, !title.chapters.isEmpty else { continue }
       let cells = title.chapters.map { chapter in
         title.cells.filter { $0.chapter == chapter.number && $0.angle <= 1 }.map {
@@ -25,43 +62,33 @@ extension DVDDisc {
         }
       }
       entries.append(
-        Entry(
+        DVDEpisodeEntry(
           number: index + 1, titleSet: title.titleSet,
           chapters: title.chapters.map(\.duration90k), cells: cells,
           duration: title.duration90k))
     }
-    func sameChapter(_ a: Entry, _ i: Int, _ b: Entry, _ j: Int) -> Bool {
-      if a.titleSet == b.titleSet, !a.cells[i].isEmpty, a.cells[i] == b.cells[j] { return true }
-      let x = a.chapters[i]
-      let y = b.chapters[j]
-      let tolerance = min(2 * 90_000, max(x, y) / 20)
-      return abs(x - y) <= tolerance && min(x, y) > 0
-    }
-    /// Whether `u`'s chapters are `t`'s from chapter `at` on.
-    func contains(_ t: Entry, _ u: Entry, at: Int) -> Bool {
-      guard at + u.chapters.count <= t.chapters.count else { return false }
-      return u.chapters.indices.allSatisfy { sameChapter(t, at + $0, u, $0) }
-    }
+    self.entries = entries
     // Titles that play the same chapters as another: one episode (the lower number first).
     var copyOf: [Int: Int] = [:]
     for (a, x) in entries.enumerated() {
       for y in entries[..<a]
       where copyOf[y.number] == nil && x.chapters.count == y.chapters.count
-        && contains(x, y, at: 0)
+        && x.contains(y, at: 0)
       {
         copyOf[x.number] = y.number
         break
       }
     }
-    var best: (playAll: Entry, episodes: [(Entry, Int)])?
+    self.copyOf = copyOf
+    var best: (entry: DVDEpisodeEntry, episodes: [(DVDEpisodeEntry, Int)])?
     for t in entries where t.chapters.count >= 2 && copyOf[t.number] == nil {
-      var found: [(Entry, Int)] = []
+      var found: [(DVDEpisodeEntry, Int)] = []
       var at = 0
       while at < t.chapters.count {
         // The longest title (most chapters) whose chapters start here.
         let here = entries.filter { u in
           u.number != t.number && copyOf[u.number] == nil
-            && u.chapters.count < t.chapters.count && contains(t, u, at: at)
+            && u.chapters.count < t.chapters.count && t.contains(u, at: at)
             && !found.contains(where: { $0.0.number == u.number })
         }.max { ($0.chapters.count, -$0.number) < ($1.chapters.count, -$1.number) }
         if let u = here {
@@ -72,58 +99,291 @@ extension DVDDisc {
         }
       }
       let covered = found.reduce(Int64(0)) { $0 + $1.0.duration }
-      let lengths = found.map(\.0.duration)
       // Episodes: five minutes or longer, of similar lengths, most of the play-all.
-      guard found.count >= 2, covered * 10 >= t.duration * 8,
-        let shortest = lengths.min(), let longest = lengths.max(), shortest >= 300 * 90_000,
-        longest * 2 <= shortest * 3
+      guard found.count >= 2, covered * 10 >= t.duration * 8, Self.alike(found.map(\.0.duration))
       else { continue }
       if best.map({ $0.episodes.count < found.count }) ?? true { best = (t, found) }
     }
-    guard let best else {
-      return .none(
-        "no title plays the chapters of two or more other titles in a row (a title per episode with a play-all)"
-      )
+    playAll = best
+  }
+
+  /// The play-all's title and its copies.
+  var playAllKeys: [Int] {
+    guard let p = playAll?.entry.number else { return [] }
+    return [p] + copies(of: p)
+  }
+}
+
+extension DVDDisc {
+  /// The episodes of a DVD (see ``EpisodeList``): its menus first, then its structure.
+  ///
+  /// 1. **Menus** (``DVDEpisodeMenuWalk``: every button of every menu page the navigation shows,
+  ///    each press followed through the titles it plays). A page whose buttons start one title
+  ///    at two or more chapters (`JumpVTS_PTT`, `LinkPTT`) makes the chapter ranges between
+  ///    those starts the episodes (each five minutes or longer, of similar lengths, together most
+  ///    of the title, not a fixed chapter interval); a page whose buttons start two or more
+  ///    titles of similar length from their beginning makes those titles the episodes; a button
+  ///    that plays two or more such titles whole in a row (a GPRM flag the post commands test)
+  ///    is a play-all button, and its titles are the episodes when no page lists them. The page
+  ///    with the most episodes wins.
+  /// 2. **Structure**: a *play-all* title whose chapters are, run after run, the chapters of two
+  ///    or more other titles (the same cells of the title set, or its own copy of them: chapter
+  ///    lengths within 2 s and 5 %), each five minutes or longer and of similar lengths, together
+  ///    most of the play-all. Those titles are the episodes, in the play-all's order.
+  /// Titles playing the same chapters as an episode (one per audio track, a commentary) are its
+  /// variants. Without either, two or more titles of similar length, the longest on the disc,
+  /// are reported as ``TitleConfidence/ambiguous`` candidates (episodes, or versions of one
+  /// feature: nothing on the disc tells).
+  package func episodeList(main: Int?) -> EpisodeList {
+    let structure = DVDEpisodeStructure(self)
+    let presses = DVDEpisodeMenuWalk.run(self)
+    if let found = episodesFromMenus(presses, structure) { return found }
+    if let best = structure.playAll {
+      var episodes: [Episode] = []
+      for (k, (u, at)) in best.episodes.enumerated() {
+        episodes.append(
+          Episode(
+            number: k + 1, key: String(u.number), start90k: 0, end90k: u.duration,
+            chapters: Array(1...u.chapters.count),
+            variants: structure.copies(of: u.number).map(String.init),
+            evidence: [
+              TitleEvidence(
+                kind: .heuristic, key: String(u.number),
+                detail:
+                  "its chapters are chapters \(at + 1)-\(at + u.chapters.count) of play-all title \(best.entry.number)"
+              )
+            ]))
+      }
+      return EpisodeList(
+        layout: .titles, confidence: .heuristic,
+        reason:
+          "title \(best.entry.number) plays the chapters of titles \(best.episodes.map { String($0.0.number) }.joined(separator: ", ")) in a row",
+        episodes: episodes, playAll: structure.playAllKeys.map(String.init),
+        playAllButtons: playAllButtons(presses, episodes: best.episodes.map(\.0.number), structure))
+    }
+    // Undecided: titles of similar length, the longest on the disc, that nothing chains.
+    let reps = structure.entries.filter { structure.copyOf[$0.number] == nil }
+    if let longest = reps.map(\.duration).max() {
+      let near = reps.filter { $0.duration * 3 >= longest * 2 }
+      if near.count >= 2, DVDEpisodeStructure.alike(near.map(\.duration)) {
+        return .ambiguous(
+          "titles \(near.map { String($0.number) }.joined(separator: ", ")) are of similar length and nothing on the disc plays them as episodes (no menu button starts them, no play-all holds them): episodes, or versions of one feature",
+          candidates: near.map { String($0.number) })
+      }
+    }
+    return .none(
+      "no menu button starts episodes and no title plays the chapters of two or more other titles in a row"
+    )
+  }
+
+  /// Buttons that play two or more of `episodes` whole in a row without a play-all title of
+  /// their own (a GPRM flag the post commands test).
+  func playAllButtons(
+    _ presses: [DVDEpisodeMenuWalk.Press], episodes: [Int], _ structure: DVDEpisodeStructure
+  ) -> [String]? {
+    var names: [String] = []
+    for press in presses {
+      let whole = wholeTitles(press.played).map(structure.representative)
+      guard whole.count >= 2, whole.allSatisfy(episodes.contains),
+        let first = press.played.first, !structure.playAllKeys.contains(first.title),
+        !names.contains(press.name)
+      else { continue }
+      names.append(press.name)
+    }
+    return names.isEmpty ? nil : names
+  }
+
+  /// The titles `spans` play whole (from the first cell of chapter 1 to their last chapter), in
+  /// order.
+  func wholeTitles(_ spans: [DVDEpisodeMenuWalk.Span]) -> [Int] {
+    spans.compactMap { span in
+      guard span.firstChapter == 1, span.atChapterStart, span.title >= 1,
+        span.title <= titles.count, case .success(let t) = titles[span.title - 1],
+        span.lastChapter == t.chapters.count
+      else { return nil }
+      return span.title
+    }
+  }
+
+  /// The episodes the menus start (see ``episodeList(main:)``), or `nil`.
+  func episodesFromMenus(_ presses: [DVDEpisodeMenuWalk.Press], _ structure: DVDEpisodeStructure)
+    -> EpisodeList?
+  {
+    func title(_ n: Int) -> DVDTitle? {
+      guard n >= 1, n <= titles.count, case .success(let t) = titles[n - 1] else { return nil }
+      return t
+    }
+    var best: EpisodeList?
+    func consider(_ list: EpisodeList) {
+      if best.map({ $0.episodes.count < list.episodes.count }) ?? true { best = list }
+    }
+    var pages: [Int] = []
+    for press in presses where !pages.contains(press.page) { pages.append(press.page) }
+    for page in pages {
+      let here = presses.filter { $0.page == page }
+      guard let pageName = here.first?.menuName else { continue }
+      // A: one title started at two or more chapters.
+      var starts: [Int: [(chapter: Int, press: DVDEpisodeMenuWalk.Press)]] = [:]
+      var order: [Int] = []
+      for press in here {
+        guard let span = press.played.first, span.atChapterStart else { continue }
+        if starts[span.title] == nil { order.append(span.title) }
+        if !(starts[span.title] ?? []).contains(where: { $0.chapter == span.firstChapter }) {
+          starts[span.title, default: []].append((span.firstChapter, press))
+        }
+      }
+      for number in order {
+        guard let t = title(number), let points = starts[number], points.count >= 2 else {
+          continue
+        }
+        let sorted = points.sorted { $0.chapter < $1.chapter }
+        var ranges: [(ClosedRange<Int>, DVDEpisodeMenuWalk.Press)] = []
+        for (i, point) in sorted.enumerated() {
+          let last =
+            i + 1 < sorted.count
+            ? sorted[i + 1].chapter - 1
+            : max(point.chapter, point.press.played.first?.lastChapter ?? t.chapters.count)
+          ranges.append((point.chapter...min(last, t.chapters.count), point.press))
+        }
+        let lengths = ranges.map { r in
+          t.chapters[(r.0.lowerBound - 1)..<r.0.upperBound].reduce(Int64(0)) { $0 + $1.duration90k }
+        }
+        // Most of the title, not the chapters of a fixed interval (a scene menu).
+        let fixedInterval =
+          lengths.count >= 3
+          && lengths.dropLast().allSatisfy { abs($0 - lengths[0]) <= 2 * 90_000 }
+        guard DVDEpisodeStructure.alike(lengths), !fixedInterval,
+          lengths.reduce(0, +) * 10 >= t.duration90k * 8
+        else { continue }
+        var episodes: [Episode] = []
+        for (k, (range, press)) in ranges.enumerated() {
+          let start = t.chapters[range.lowerBound - 1].start90k
+          // Episode titles the structure found at these chapters of this play-all.
+          var variants: [String] = []
+          if let p = structure.playAll, p.entry.number == structure.representative(number) {
+            for (u, at) in p.episodes
+            where at + 1 == range.lowerBound && u.chapters.count == range.count {
+              variants += ([u.number] + structure.copies(of: u.number)).map(String.init)
+            }
+          }
+          episodes.append(
+            Episode(
+              number: k + 1, key: String(number), start90k: start,
+              end90k: start + lengths[k], chapters: Array(range), variants: variants,
+              evidence: [
+                TitleEvidence(
+                  kind: .menu, key: String(number),
+                  detail:
+                    "\(press.name) starts title \(number) at chapter \(range.lowerBound) (chapters \(range.lowerBound)-\(range.upperBound))"
+                )
+              ]))
+        }
+        consider(
+          EpisodeList(
+            layout: .chapters, confidence: .navigation,
+            reason:
+              "the buttons of \(pageName) start title \(number) at \(episodes.count) chapters",
+            episodes: episodes))
+      }
+      // B: two or more titles started from their beginning.
+      var whole: [(Int, DVDEpisodeMenuWalk.Press)] = []
+      for press in here {
+        guard let span = press.played.first, span.firstChapter == 1, span.atChapterStart
+        else { continue }
+        let rep = structure.representative(span.title)
+        guard !structure.playAllKeys.contains(rep), structure.entry(rep) != nil else { continue }
+        if let k = whole.firstIndex(where: { $0.0 == rep }) {
+          // The evidence: a button that plays this title alone, rather than a chain.
+          if wholeTitles(whole[k].1.played).count >= 2, wholeTitles(press.played).count < 2 {
+            whole[k].1 = press
+          }
+          continue
+        }
+        whole.append((rep, press))
+      }
+      let wholeLengths = whole.compactMap { structure.entry($0.0)?.duration }
+      if whole.count >= 2, DVDEpisodeStructure.alike(wholeLengths) {
+        let numbers = whole.map(\.0)
+        consider(
+          titleEpisodes(
+            whole.map { ($0.0, "\($0.1.name) starts it") }, structure, presses,
+            reason: "the buttons of \(pageName) start \(whole.count) titles of similar length",
+            numbers: numbers))
+      }
+      // C: a button playing two or more titles whole in a row (a GPRM-flag play-all).
+      for press in here {
+        var chain: [Int] = []
+        for n in wholeTitles(press.played).map(structure.representative) where !chain.contains(n) {
+          chain.append(n)
+        }
+        guard chain.count >= 2, let first = press.played.first,
+          !structure.playAllKeys.contains(first.title),
+          DVDEpisodeStructure.alike(chain.compactMap { structure.entry($0)?.duration })
+        else { continue }
+        consider(
+          titleEpisodes(
+            chain.enumerated().map {
+              ($0.1, "\(press.name) plays it \(ordinal($0.0 + 1)) in a row")
+            },
+            structure, presses,
+            reason:
+              "\(press.name) plays titles \(chain.map(String.init).joined(separator: ", ")) in a row",
+            numbers: chain))
+      }
+    }
+    return best
+  }
+
+  /// Whole titles as episodes, with their copies as variants, the structure's play-all when it
+  /// holds exactly them, and the buttons playing them in a row.
+  func titleEpisodes(
+    _ items: [(number: Int, evidence: String)], _ structure: DVDEpisodeStructure,
+    _ presses: [DVDEpisodeMenuWalk.Press], reason: String, numbers: [Int]
+  ) -> EpisodeList {
+    var items = items
+    var playAll: [String] = []
+    if let p = structure.playAll, Set(p.episodes.map(\.0.number)) == Set(numbers) {
+      // The play-all's order is the playing order.
+      let order = p.episodes.map(\.0.number)
+      items.sort { (order.firstIndex(of: $0.number) ?? 0) < (order.firstIndex(of: $1.number) ?? 0) }
+      playAll = structure.playAllKeys.map(String.init)
     }
     var episodes: [Episode] = []
-    for (k, (u, at)) in best.episodes.enumerated() {
-      let variants = entries.filter { copyOf[$0.number] == u.number }.map { String($0.number) }
+    for (k, item) in items.enumerated() {
+      guard let u = structure.entry(item.number) else { continue }
       episodes.append(
         Episode(
           number: k + 1, key: String(u.number), start90k: 0, end90k: u.duration,
-          chapters: Array(1...u.chapters.count), variants: variants,
-          evidence: [
-            TitleEvidence(
-              kind: .heuristic, key: String(u.number),
-              detail:
-                "its chapters are chapters \(at + 1)-\(at + u.chapters.count) of play-all title \(best.playAll.number)"
-            )
-          ]))
+          chapters: Array(1...u.chapters.count),
+          variants: structure.copies(of: u.number).map(String.init),
+          evidence: [TitleEvidence(kind: .menu, key: String(u.number), detail: item.evidence)]))
     }
-    let playAll =
-      [best.playAll.number]
-      + entries.filter { copyOf[$0.number] == best.playAll.number }.map(\.number)
     return EpisodeList(
-      layout: .titles, confidence: .heuristic,
-      reason:
-        "title \(best.playAll.number) plays the chapters of titles \(best.episodes.map { String($0.0.number) }.joined(separator: ", ")) in a row",
-      episodes: episodes, playAll: playAll.map(String.init))
+      layout: .titles, confidence: .navigation, reason: reason, episodes: episodes,
+      playAll: playAll, playAllButtons: playAllButtons(presses, episodes: numbers, structure))
   }
 
-  /// An episode as a title of its own: a whole title (an episode that is a chapter range of a
-  /// DVD title is not served yet).
+  func ordinal(_ n: Int) -> String {
+    switch n {
+    case 1: "first"
+    case 2: "second"
+    case 3: "third"
+    default: "\(n)th"
+    }
+  }
+
+  /// An episode as a title of its own: a whole title, or a chapter range of one cut as a title
+  /// (``DVDTitle/cut(chapters:)``: its chapters from 1 and from 0, its cells' bytes).
   package func episodeTitle(_ episode: Episode, angle: Int) throws(DiscKitError) -> DiscTitle {
     guard let number = Int(episode.key), number >= 1, number <= titles.count,
       case .success(let title) = titles[number - 1]
     else {
       throw DiscKitError(.notFound, "title \(episode.key)", at: nil, "no such title on the disc")
     }
-    guard episode.start90k == 0, episode.end90k >= title.duration90k else {
-      throw DiscKitError(
-        .unsupported, "episode \(episode.titleKey)", at: nil,
-        "a DVD episode that is a chapter range of title \(number) is not served as a title yet; read that chapter range of title \(number) instead"
-      )
-    }
-    return try DiscTitle(dvd: self, number: number, angle: angle)
+    guard let first = episode.chapters.first, let last = episode.chapters.last,
+      first > 1 || last < title.chapters.count
+    else { return try DiscTitle(dvd: self, number: number, angle: angle) }
+    return try DiscTitle(
+      dvd: self, title: try title.cut(chapters: first...last), number: nil, angle: angle)
   }
 }

@@ -205,6 +205,49 @@ public struct DVDTitle: Sendable {
     return cells(angle: angle, in: lower..<max(lower, upper))
   }
 
+  /// Chapters `range` (1-based, inclusive) as a title of their own: their cells, the chapters
+  /// numbered from 1 and starting at 0, the duration theirs (an episode that is a chapter range
+  /// of the title). The title keeps its number and title set; ``lsdvdMilliseconds`` is the
+  /// range's length.
+  ///
+  /// - Throws: ``DiscKitError/Code/invalidArgument`` for chapters the title lacks.
+  package func cut(chapters range: ClosedRange<Int>) throws(DiscKitError) -> DVDTitle {
+    guard range.lowerBound >= 1, range.upperBound <= chapters.count else {
+      throw DiscKitError(
+        .invalidArgument, "title \(number)", at: nil,
+        "chapters \(range.lowerBound)-\(range.upperBound) requested, the title has \(chapters.count)"
+      )
+    }
+    var copy = self
+    let lower = chapters[range.lowerBound - 1].cellRange.lowerBound
+    let upper = max(lower, chapters[range.upperBound - 1].cellRange.upperBound)
+    copy.cells = cells[lower..<upper].map {
+      var cell = $0
+      cell.chapter -= range.lowerBound - 1
+      return cell
+    }
+    var start: Int64 = 0
+    copy.chapters = chapters[(range.lowerBound - 1)..<range.upperBound].map {
+      var chapter = $0
+      chapter.number -= range.lowerBound - 1
+      chapter.start90k = start
+      chapter.cellRange =
+        (chapter.cellRange.lowerBound - lower)..<(chapter.cellRange.upperBound - lower)
+      start += chapter.duration90k
+      return chapter
+    }
+    copy.declaredChapterCount = range.count
+    copy.duration90k = start
+    copy.programChainDuration90k = start
+    copy.lsdvdMilliseconds = Int(start / 90)
+    var chains: [Int] = []
+    for cell in copy.cells where !chains.contains(cell.programChain) {
+      chains.append(cell.programChain)
+    }
+    copy.programChains = chains
+    return copy
+  }
+
   /// Bytes of the first angle's cells (`Σ (last − first + 1) × 2048`). For cells of an
   /// interleaved angle block this counts the block's whole sector range (every angle's ILVUs);
   /// the bytes actually played are ``DVDTitleByteSource/size``.

@@ -28,7 +28,7 @@ extension DiscTitle {
         time: clamped, offset: start.offset, prefix: start.prefix,
         keyframeTime: title.keyframeTime(forTitleTime: UInt64(clamped.ticks)))
     case .dvd(let title, let disc):
-      let source = try disc.byteSource(title: title.number, angle: angle)
+      let source = try disc.byteSource(title: title, angle: angle)
       let seek = try disc.timeSeek(in: source, titleSet: title.titleSet, to: clamped.ticks)
       return PlaybackStart(
         time: clamped, offset: seek.offset, prefix: [],
@@ -175,10 +175,10 @@ extension DiscTitle {
     case .dvd(let title, let disc):
       // The continuous timeline moves timestamps in place: offsets are the same on both, so the
       // time seek reads the disc's own bytes.
-      let original = try disc.byteSource(title: title.number, angle: angle)
+      let original = try disc.byteSource(title: title, angle: angle)
       let source =
         timeline == .original
-        ? original : try disc.byteSource(title: title.number, angle: angle, timeline: timeline)
+        ? original : try disc.byteSource(title: title, angle: angle, timeline: timeline)
       var start = offset
       if let time {
         start = try disc.timeSeek(in: original, titleSet: title.titleSet, to: max(time.ticks, 0))

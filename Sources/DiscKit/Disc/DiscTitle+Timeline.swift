@@ -5,7 +5,7 @@ extension DiscTitle {
     switch content {
     case .bluray(let title): try title.byteSource(timeline: timeline)
     case .dvd(let title, let disc):
-      try disc.byteSource(title: title.number, angle: angle, timeline: timeline)
+      try disc.byteSource(title: title, angle: angle, timeline: timeline)
     }
   }
 
@@ -45,7 +45,7 @@ extension DiscTitle {
         structure: "title \(key) chapters \(range.lowerBound)-\(range.upperBound)")
     case .dvd(let title, let disc):
       let cells = try title.cells(angle: angle, chapters: range)
-      let whole = try disc.byteSource(title: title.number, angle: angle)
+      let whole = try disc.byteSource(title: title, angle: angle)
       // The chapters' cells follow the cells of the chapters before them in the title's bytes.
       let before = title.cells(
         angle: angle, in: 0..<title.chapters[range.lowerBound - 1].cellRange.lowerBound

@@ -169,7 +169,7 @@ public struct DiscTitle: Sendable {
     case .bluray(let title): return title.size
     case .dvd(let title, let disc):
       guard title.cells(angle: angle).contains(where: \.isInterleavedAngleCell),
-        let source = try? disc.byteSource(title: title.number, angle: angle)
+        let source = try? disc.byteSource(title: title, angle: angle)
       else { return title.sizeBytes }
       return source.size
     }
@@ -319,7 +319,7 @@ public struct DiscTitle: Sendable {
   public func byteSource() throws(DiscKitError) -> any ByteSource {
     switch content {
     case .bluray(let title): try title.byteSource()
-    case .dvd(let title, let disc): try disc.byteSource(title: title.number, angle: angle)
+    case .dvd(let title, let disc): try disc.byteSource(title: title, angle: angle)
     }
   }
 }

@@ -76,6 +76,10 @@ public struct EpisodeList: Sendable, Hashable, Codable {
   public var episodes: [Episode]
   /// Titles that play several episodes in a row (the play-all).
   public var playAll: [String]
+  /// Menu buttons that play the episodes in a row without a play-all title of their own (a DVD
+  /// button setting a GPRM flag that the episodes' post commands test to chain them), named by
+  /// their menu (`VMGM PGC 1 button 1`); absent when there is none.
+  public var playAllButtons: [String]?
   /// Titles of episode-like length that are not episodes (a second play-all of featurettes, long
   /// extras).
   public var extras: [String]
@@ -89,7 +93,8 @@ public struct EpisodeList: Sendable, Hashable, Codable {
   /// A list.
   public init(
     layout: EpisodeLayout?, confidence: TitleConfidence?, reason: String, episodes: [Episode],
-    playAll: [String] = [], extras: [String] = [], candidates: [String]? = nil
+    playAll: [String] = [], extras: [String] = [], candidates: [String]? = nil,
+    playAllButtons: [String]? = nil
   ) {
     episodic = episodes.count >= 2
     self.layout = episodes.count >= 2 ? layout : nil
@@ -99,6 +104,14 @@ public struct EpisodeList: Sendable, Hashable, Codable {
     self.playAll = playAll
     self.extras = extras
     self.candidates = candidates
+    self.playAllButtons = playAllButtons
+  }
+
+  /// Undecided: the evidence cannot tell (no navigation, equal structures); `candidates` are the
+  /// titles that could hold the episodes.
+  public static func ambiguous(_ reason: String, candidates: [String]) -> EpisodeList {
+    EpisodeList(
+      layout: nil, confidence: .ambiguous, reason: reason, episodes: [], candidates: candidates)
   }
 
   /// Not episodic, and why.

@@ -8,7 +8,8 @@ extension TitlesText {
     guard let list = d.episodes else { return [] }
     let name: (String) -> String = { d.kind == .dvd ? "title \($0)" : $0 + ".mpls" }
     guard list.episodic else {
-      var lines = ["Episodes: none (\(list.reason))"]
+      let word = list.confidence == .ambiguous ? "ambiguous" : "none"
+      var lines = ["Episodes: \(word) (\(list.reason))"]
       if let candidates = list.candidates, !candidates.isEmpty {
         lines.append("  candidates: " + TextJoin.join(candidates.map(name), separator: ", "))
       }
@@ -44,6 +45,7 @@ extension TitlesText {
     if !list.playAll.isEmpty {
       lines.append("  play-all: " + TextJoin.join(list.playAll.map(name), separator: ", "))
     }
+    for button in list.playAllButtons ?? [] { lines.append("  play-all: \(button)") }
     if !list.extras.isEmpty {
       lines.append("  extras: " + TextJoin.join(list.extras.map(name), separator: ", "))
     }

@@ -1,0 +1,54 @@
+import DiscKit
+import DiscKitTestSupport
+import Foundation
+import Testing
+
+/// `disckit titles` and `extract --episode N` on the DVD episode discs
+/// (`TestImages/scripts/make-dvd-episodes.sh`): the text names chapter-range episodes, the
+/// GPRM-flag play-all button and an ambiguous answer's candidates; `--json` is valid against
+/// the titles schema (checked by `EndToEndTests.disckit`); an extracted chapter-range episode
+/// is, for ffprobe, a program stream of the episode's length (310, 320, 305 s of NTSC time).
+@Suite("DVD episodes on the command line")
+struct DVDEpisodeCLITests {
+  static func disc(_ name: String) -> String { Fixtures.generated(name) }
+  static let ready =
+    EndToEndTests.haveBinary
+    && ["dvd-episodes-chapters", "dvd-episodes-gprm", "dvd-episodes-ambiguous"].allSatisfy {
+      FileManager.default.fileExists(atPath: disc($0) + "/VIDEO_TS/VIDEO_TS.IFO")
+    }
+
+  @Test(.enabled(if: ready, "needs the built disckit and make-dvd-episodes.sh's discs"))
+  func titlesText() throws {
+    let chapters = try EndToEndTests.disckit(["titles", Self.disc("dvd-episodes-chapters")])
+    #expect(chapters.status == 0, "\(chapters.stderr)")
+    #expect(chapters.text.contains("Episodes: 3 (chapters, navigation)"), "\(chapters.text)")
+    #expect(chapters.text.contains("chapters 3-5"))
+    #expect(chapters.text.contains("[1:e2]"))
+    let gprm = try EndToEndTests.disckit(["titles", Self.disc("dvd-episodes-gprm")])
+    #expect(gprm.text.contains("Episodes: 3 (titles, navigation)"), "\(gprm.text)")
+    #expect(gprm.text.contains("play-all: VMGM PGC 1 button 1"), "\(gprm.text)")
+    let ambiguous = try EndToEndTests.disckit(["titles", Self.disc("dvd-episodes-ambiguous")])
+    #expect(ambiguous.text.contains("Episodes: ambiguous ("), "\(ambiguous.text)")
+    #expect(ambiguous.text.contains("candidates: title 1, title 2, title 3"), "\(ambiguous.text)")
+    for name in ["dvd-episodes-chapters", "dvd-episodes-gprm", "dvd-episodes-ambiguous"] {
+      let json = try EndToEndTests.disckit(["titles", Self.disc(name), "--json"])
+      #expect(json.status == 0, "\(name): \(json.stderr)")
+    }
+  }
+
+  @Test(
+    .enabled(if: ready, "needs the built disckit and make-dvd-episodes.sh's discs"),
+    .enabled(if: Tool.has("ffprobe"), "needs ffprobe"))
+  func extractChapterRangeEpisode() throws {
+    let dir = try TemporaryDirectory("dvd-episode-cli")
+    let out = dir.file("e2.vob")
+    let run = try EndToEndTests.disckit([
+      "extract", Self.disc("dvd-episodes-chapters"), "--episode", "2", "-o", out,
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let probe = try Tool.run(
+      "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out])
+    let seconds = Double(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    #expect(abs(seconds - 320.0 * 1000 / 1001) < 1.5, "ffprobe: \(probe.text)")
+  }
+}
