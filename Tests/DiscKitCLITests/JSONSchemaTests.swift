@@ -66,7 +66,7 @@ struct JSONSchemaTests {
       ])
       #expect(result.status == 0)
     }
-    let dvd = Self.discs.first { $0.contains("dvd") }
+    let dvd = Self.discs.first { URL(fileURLWithPath: $0).lastPathComponent.hasPrefix("dvd") }
     if let dvd {
       #expect(
         try EndToEndTests.disckit(["titles", dvd, "--json", "--select", "lsdvd"]).status == 0)
