@@ -18,6 +18,9 @@
 #                          menu; the episode buttons set GPRM 0 to 0 and jump to their title.
 #   dvd-episodes-ambiguous the three episodes as titles 1-3, First Play playing title 1 and no
 #                          menu: nothing tells episodes from versions (ambiguous).
+#   dvd-episodes-menuorder the three episodes as titles 1-3 and no play-all; the VMGM menu lists
+#                          them as titles 2, 3, 1 (the menu's order is the playing order), its
+#                          fourth button exits.
 # Clips are ffmpeg lavfi test pictures (352x240, -target ntsc-dvd, low bit rate).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -157,3 +160,19 @@ cat > "$tmp/dvd-episodes-ambiguous.xml" <<XML
 </dvdauthor>
 XML
 author dvd-episodes-ambiguous
+
+cat > "$tmp/dvd-episodes-menuorder.xml" <<XML
+<dvdauthor dest="$tmp/dvd-episodes-menuorder" jumppad="0">
+  <vmgm><fpc>jump menu 1;</fpc><menus><video format="ntsc" aspect="4:3"/>
+    <pgc entry="title"><vob file="$tmp/menu.mpg" pause="inf"/>
+      <button name="b1">jump title 2;</button><button name="b2">jump title 3;</button>
+      <button name="b3">jump title 1;</button><button name="b4">exit;</button></pgc>
+  </menus></vmgm>
+  <titleset><titles><video format="ntsc" aspect="4:3"/><audio lang="en"/>
+    <pgc><vob file="$tmp/e1.mpg" chapters="0,2:00"/><post>call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/e2.mpg" chapters="0,2:00"/><post>call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/e3.mpg" chapters="0,2:00"/><post>call vmgm menu 1;</post></pgc>
+  </titles></titleset>
+</dvdauthor>
+XML
+author dvd-episodes-menuorder

@@ -16,6 +16,8 @@ import Testing
 /// - `dvd-episodes-gprm`: no play-all title; the Play All button sets GPRM 0 that the episodes'
 ///   post commands test. libdvdnav plays titles 1, 2, 3 in a row after button 1 and one title
 ///   after each other button: those must be DiscKit's episodes and its play-all button.
+/// - `dvd-episodes-menuorder`: three titles and no play-all, the menu listing them out of number
+///   order: the episodes are numbered as the buttons libdvdnav presses start them.
 /// - `dvd-episodes-ambiguous`: three titles of similar length and no menu: ambiguous, the three
 ///   titles the candidates.
 @Suite("DVD episodes from the menus, against libdvdnav")
@@ -131,6 +133,28 @@ struct DVDEpisodeNavigationTests {
     for (episode, s) in zip(list.episodes, Self.seconds) {
       #expect(abs(Double(episode.duration90k) / 90_000 - s * 1000 / 1001) < 1)
     }
+  }
+
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(
+        atPath: Fixtures.generated("dvd-episodes-menuorder") + "/VIDEO_TS/VIDEO_TS.IFO"),
+      "run TestImages/scripts/make-dvd-episodes.sh (make images)"))
+  func theMenuNumbersTheEpisodes() throws {
+    let path = Fixtures.generated("dvd-episodes-menuorder")
+    let list = try Disc.open(path: path).episodeList()
+    #expect(list.confidence == .navigation, "\(list.reason)")
+    // libdvdnav: the titles buttons 1-3 start, in button order, are the episodes in order.
+    var theirs: [String] = []
+    for button in 1...3 {
+      let started = try #require(
+        try Reference.DVDNav.titlePart(path: path, buttons: [button]), "button \(button)")
+      #expect(started.part == 1)
+      theirs.append(String(started.title))
+    }
+    #expect(list.episodes.map(\.key) == theirs)
+    #expect(theirs != theirs.sorted(), "the construction lists the titles out of number order")
+    #expect(list.episodes.map(\.titleKey) == zip(theirs, 1...3).map { "\($0):e\($1)" })
   }
 
   @Test(.enabled(if: present, "run TestImages/scripts/make-dvd-episodes.sh (make images)"))
