@@ -260,6 +260,21 @@ package enum EpisodeDiscs {
     )
   }
 
+  /// Undecided: a 45-minute feature the navigation plays, and two play-alls of three 10-minute
+  /// clips each (playlists 10 and 40) sharing no clip and holding nothing of the feature: which
+  /// one holds the episodes (the other featurettes), nothing on the disc says.
+  package static func twoEqualPlayAlls() throws -> SyntheticBluray {
+    let disc = try disc([
+      ("00001", 2700), ("00201", 600), ("00202", 610), ("00203", 600), ("00401", 600),
+      ("00402", 600), ("00403", 590),
+    ])
+    try disc.playlist(800, playlist([("00001", 0, 2700)], every: 300))
+    try disc.playlist(10, playlist([("00201", 0, 600), ("00202", 0, 610), ("00203", 0, 600)]))
+    try disc.playlist(40, playlist([("00401", 0, 600), ("00402", 0, 600), ("00403", 0, 590)]))
+    try disc.navigation(plays: [[800]])
+    return disc
+  }
+
   /// A movie: one clip of two hours with a chapter every 5 minutes (24 chapters).
   package static func movie() throws -> SyntheticBluray {
     let disc = try disc([("00001", 7200)])

@@ -291,6 +291,13 @@ package enum BlurayEpisodeFinder {
       }
       // Playlists of one long clip.
       let singles = reps.filter { $0.long.count == 1 && !isPlayAll($0) }
+      if let tie = undecidedPlayAlls(playAlls) {
+        return Found(
+          confidence: .ambiguous,
+          reason:
+            "play-alls \(tie.map(TitleKeyText.five).joined(separator: ", ")) play as many long clips of similar length, share none, and nothing on the disc (menu, main title) chooses between them: which holds the episodes is undecided",
+          candidates: tie)
+      }
       if let chosen = choosePlayAll(playAlls) {
         return fromPlayAll(chosen, playAlls: playAlls, singles: singles)
       }
@@ -341,6 +348,34 @@ package enum BlurayEpisodeFinder {
         reason: bodies.count >= 2
           ? "the long playlists differ in length (a feature and extras)"
           : "one feature (no play-all, no episode playlists, no chapter pattern)")
+    }
+
+    /// Play-alls that the evidence cannot choose between: two or more with as many long items as
+    /// the first, of similar total length (within 10 %), sharing no long clip, none holding the
+    /// main title's material. `nil` when one is chosen.
+    func undecidedPlayAlls(_ playAlls: [Playlist]) -> [Int]? {
+      guard let top = playAlls.first else { return nil }
+      if let main, let m = byNumber[main] {
+        let mainLong = m.long.map { m.segments[$0] }
+        if playAlls.contains(where: { p in
+          p.long.contains { i in mainLong.contains { $0.matches(p.segments[i]) } }
+        }) {
+          return nil
+        }
+      }
+      let tied = playAlls.filter {
+        $0.long.count == top.long.count && Self.alike([$0.duration, top.duration], ratio: 1.1)
+      }
+      guard tied.count >= 2 else { return nil }
+      for (a, x) in tied.enumerated() {
+        for y in tied[(a + 1)...] {
+          let shares = x.long.contains { i in
+            y.long.contains { x.segments[i].matches(y.segments[$0]) }
+          }
+          if shares { return nil }
+        }
+      }
+      return tied.map(\.number).sorted()
     }
 
     /// The play-all holding the episodes: the one with the main title's material, else the one
