@@ -7,7 +7,8 @@
 /// timer and `rnd` take the VM's own course (one fixed-seed draw).
 ///
 /// Reads the IFOs (through ``DVDDisc``) and the navigation packs of menu cells and of title
-/// cells held by an infinite still; bounded by ``Limits``.
+/// cells held by an infinite still; bounded by ``Limits`` (pages, cells and commands over the
+/// whole walk).
 package enum DVDEpisodeMenuWalk {
   /// How much the walk may explore.
   package struct Limits: Sendable, Hashable {
@@ -15,7 +16,9 @@ package enum DVDEpisodeMenuWalk {
     package var pages: Int
     /// Cells played at most, over the whole walk.
     package var cells: Int
-    /// The defaults: 200 pages, 50,000 cells.
+    /// Navigation commands run at most, over the whole walk (every press takes from it).
+    package var commands: Int = 2_000_000
+    /// The defaults: 200 pages, 50,000 cells, 2,000,000 commands.
     package static let `default` = Limits(pages: 200, cells: 50_000)
   }
 
@@ -58,8 +61,16 @@ package enum DVDEpisodeMenuWalk {
       if case .success(let t) = result { titles[index + 1] = t }
     }
     var cellsLeft = limits.cells
+    var commandsLeft = limits.commands
+    /// Runs `step` on `vm` with the commands the walk has left, and takes what it used.
+    func spending(_ vm: inout DVDVirtualMachine, _ step: (inout DVDVirtualMachine) -> Void) {
+      vm.commandsLeft = min(vm.commandsLeft, max(0, commandsLeft))
+      let before = vm.commandsLeft
+      step(&vm)
+      commandsLeft -= before - vm.commandsLeft
+    }
     var first = DVDVirtualMachine(program: program)
-    first.start()
+    spending(&first) { $0.start() }
     var queue: [DVDVirtualMachine] = [first]
     var head = 0
     var seen: Set<DVDMainFeatureSearch.MenuKey> = []
@@ -84,7 +95,7 @@ package enum DVDEpisodeMenuWalk {
     ) {
       var spans: [Span] = []
       var visited: Set<DVDMainFeatureSearch.MenuKey> = []
-      while cellsLeft > 0 {
+      while cellsLeft > 0, commandsLeft > 0 {
         guard !vm.stopped, let cell = vm.currentCell else { return (spans, nil) }
         cellsLeft -= 1
         if !page(vm, cell).isEmpty { return (spans, vm) }
@@ -109,12 +120,12 @@ package enum DVDEpisodeMenuWalk {
           }
         }
         vm.clock += Int64(cell.playbackTime.wholeSeconds)
-        vm.finishCell()
+        spending(&vm) { $0.finishCell() }
       }
       return (spans, nil)
     }
 
-    while head < queue.count, pages < limits.pages, cellsLeft > 0 {
+    while head < queue.count, pages < limits.pages, cellsLeft > 0, commandsLeft > 0 {
       var vm = queue[head]
       head += 1
       // On to the next menu page.
@@ -131,7 +142,9 @@ package enum DVDEpisodeMenuWalk {
       let shown = groups[DVDMainFeatureSearch.shownGroup(groups, display: at.registers.sp[14])]
       for button in shown.buttons {
         var copy = at
-        guard copy.activate(button: button.number, command: button.command) else { continue }
+        var linked = false
+        spending(&copy) { linked = $0.activate(button: button.number, command: button.command) }
+        guard linked else { continue }
         let (spans, next) = play(&copy)
         presses.append(
           Press(
