@@ -6,7 +6,7 @@
 /// on an empty disc. An input that holds a VIDEO_TS.IFO, then a VTS_01_0.IFO at a 2048-byte
 /// boundary (its "DVDVIDEO-VTS"), then optionally navigation packs (a VIDEO_TS.VOB) is a whole
 /// disc: the main-feature search runs on it (title domain, navigation timer edges, every `rnd`
-/// outcome, button groups), with small limits. The PCI button parser (groups included) is fuzzed
+/// outcome, button groups), and so does the episode search's menu walk, with small limits. The PCI button parser (groups included) is fuzzed
 /// by the navpack harness.
 enum DVDVMHarness: FuzzHarnessBody {
   static let name = "dvdvm"
@@ -30,6 +30,7 @@ enum DVDVMHarness: FuzzHarnessBody {
     {
       _ = DVDMainFeatureSearch.run(
         disc, limits: .init(menuStates: 4, cells: 64, commands: 5_000))
+      _ = DVDEpisodeMenuWalk.run(disc, limits: .init(pages: 4, cells: 64, commands: 5_000))
     }
     var vm = DVDVirtualMachine(
       program: DVDVirtualMachineProgram(

@@ -17,9 +17,16 @@ package enum DVDEpisodeMenuWalk {
     /// Cells played at most, over the whole walk.
     package var cells: Int
     /// Navigation commands run at most, over the whole walk (every press takes from it).
-    package var commands: Int = 2_000_000
+    package var commands: Int
     /// The defaults: 200 pages, 50,000 cells, 2,000,000 commands.
     package static let `default` = Limits(pages: 200, cells: 50_000)
+
+    /// Limits from their values.
+    package init(pages: Int, cells: Int, commands: Int = 2_000_000) {
+      self.pages = pages
+      self.cells = cells
+      self.commands = commands
+    }
   }
 
   /// A run of one title's chapters played in order.
