@@ -283,6 +283,21 @@ package enum EpisodeDiscs {
     return disc
   }
 
+  /// A movie (one clip of two hours, a chapter every 5 minutes) whose menu is its last
+  /// scene-selection page: buttons starting it at chapters 21-24 (`PlayPLatMK` via GPR2), four
+  /// ranges of 5 minutes to its end. Read as an episode page, it would split the film's last 20
+  /// minutes into four "episodes".
+  package static func movieSceneSelection() throws -> SyntheticBluray {
+    let disc = try disc([("00001", 7200)])
+    try disc.playlist(800, playlist([("00001", 0, 7200)], every: 300))
+    try menu(
+      disc,
+      buttons: [20, 21, 22, 23].map {
+        [.set(.move, .gpr(2), .immediate(UInt32($0))), .jumpTitle(.immediate(1))]
+      }, title: [.playPlaylist(.immediate(800), mark: .gpr(2))])
+    return disc
+  }
+
   /// A movie in two clips of unlike lengths (an hour and 20 minutes), seamlessly joined.
   package static func twoPartMovie() throws -> SyntheticBluray {
     let disc = try disc([("00001", 3600), ("00002", 1200)])

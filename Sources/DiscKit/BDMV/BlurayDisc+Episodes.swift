@@ -1,10 +1,18 @@
 extension BlurayDisc {
-  /// The episodes (``BlurayEpisodeFinder``), from the navigation runs and their menus.
+  /// The episodes (``BlurayEpisodeFinder``), from the navigation runs, the structure and, when
+  /// they can change the answer (``BlurayEpisodeFinder/MenuReading``), the menus the navigation
+  /// shows (read through ``menus``, each clip's once per disc).
   ///
-  /// - Parameter main: the main title's playlist number, when the caller knows it.
-  package func episodeFinding(main: Int?) -> BlurayEpisodeFinder.Found {
+  /// - Parameters:
+  ///   - main: the main title's playlist number, when the caller knows it.
+  ///   - reading: when the menus are read.
+  package func episodeFinding(
+    main: Int?, reading: BlurayEpisodeFinder.MenuReading = .whenTheyCanChange
+  ) -> BlurayEpisodeFinder.Found {
     let runs = navigationRuns()
-    return BlurayEpisodeFinder.find(self, runs: runs, menuRuns: menuRuns(runs).runs, main: main)
+    return BlurayEpisodeFinder.find(self, runs: runs, main: main, reading: reading) {
+      menuRuns(runs).runs
+    }.found
   }
 
   /// The public list of what ``BlurayEpisodeFinder`` found.

@@ -8,7 +8,9 @@
 ///    buttons start one playlist at two or more points, each range at least five minutes and of
 ///    similar lengths, lists episodes as ranges of that playlist; a page whose buttons start two
 ///    or more long playlists of similar lengths lists them as episodes. The page with the most
-///    episodes wins.
+///    episodes wins. The menus are read (from the stream files) only when the structure shows
+///    episodes or candidates for them (``MenuReading``): they confirm, order or replace what the
+///    structure shows, and never split a feature.
 /// 2. **structure**: playlists playing the same segments are one title (variants). A *play-all*
 ///    is a playlist with two or more long items (five minutes or more) of similar lengths, none
 ///    repeated, outside a permutation family; when each of its long items is the one long item of
@@ -84,7 +86,61 @@ package enum BlurayEpisodeFinder {
     func end(ofItem i: Int) -> UInt32 { starts[i] &+ segments[i].duration }
   }
 
-  /// Finds the episodes.
+  /// When the menus are read for episodes.
+  package enum MenuReading: Sendable {
+    /// Only when they can change the answer: the structure shows episodes, or episode
+    /// candidates (play-alls it cannot choose between, a single long clip whose chapters repeat
+    /// an opening or ending every five minutes or more), which the menus confirm, order or
+    /// replace. A disc whose structure is a
+    /// feature's (one long title without such a pattern, titles of unlike lengths, a permutation
+    /// flood; extras beside it) is not split by its menus: a page starting the feature at
+    /// several chapters is a scene selection, a page starting featurettes an extras page, and no
+    /// stream byte is read for them.
+    case whenTheyCanChange
+    /// Always, before the structure is looked at (the rule before issue 29; for tests comparing
+    /// both).
+    case always
+  }
+
+  /// Finds the episodes, reading the menus (`menuRuns`, asked for at most once) only as
+  /// `reading` says.
+  ///
+  /// - Parameters:
+  ///   - runs: the navigation runs (``BlurayDisc/navigationRuns()``).
+  ///   - menuRuns: the menu buttons run (``BlurayDisc/menuRuns(_:)``), when asked for.
+  ///   - main: the main title's playlist number, when known.
+  /// - Returns: what was found, and whether the menus were asked for.
+  package static func find(
+    _ disc: BlurayDisc, runs: [HDMVRun], main: Int?, reading: MenuReading = .whenTheyCanChange,
+    menuRuns: () -> [HDMVRun]
+  ) -> (found: Found, menusRead: Bool) {
+    if reading == .whenTheyCanChange {
+      // The structure alone (the navigation's runs, no menu): a disc on which it shows neither
+      // episodes nor candidates (undecided play-alls, a chapter pattern) keeps that answer.
+      switch prepare(disc, runs: runs, menuRuns: [], main: main) {
+      case .decided(let found):
+        return (found, false)
+      case .context(let context):
+        var structure = context.fromStructure()
+        if structure.items.count < 2 && structure.candidates == nil
+          && !context.hasChapterCandidates()
+        {
+          context.name(&structure)
+          return (structure, false)
+        }
+      }
+    }
+    return (find(disc, runs: runs, menuRuns: menuRuns(), main: main), true)
+  }
+
+  /// What ``prepare(_:runs:menuRuns:main:)`` gives: an answer already (the main title is a
+  /// permutation family's), or the playlists to look at.
+  enum Prepared {
+    case decided(Found)
+    case context(Context)
+  }
+
+  /// Finds the episodes from the navigation runs and the menu buttons run.
   ///
   /// - Parameters:
   ///   - runs: the navigation runs (``BlurayDisc/navigationRuns()``).
@@ -93,6 +149,25 @@ package enum BlurayEpisodeFinder {
   package static func find(
     _ disc: BlurayDisc, runs: [HDMVRun], menuRuns: [HDMVRun], main: Int?
   ) -> Found {
+    var context: Context
+    switch prepare(disc, runs: runs, menuRuns: menuRuns, main: main) {
+    case .decided(let found): return found
+    case .context(let prepared): context = prepared
+    }
+    if var found = context.fromNavigation(menuRuns) {
+      context.name(&found)
+      return found
+    }
+    var found = context.fromStructure()
+    context.name(&found)
+    return found
+  }
+
+  /// The readable playlists, their variants (the representative of each: the lowest played by
+  /// `runs` or `menuRuns`, else the lowest), the permutation families.
+  static func prepare(
+    _ disc: BlurayDisc, runs: [HDMVRun], menuRuns: [HDMVRun], main: Int?
+  ) -> Prepared {
     var playlists: [Playlist] = []
     for file in disc.playlists {
       guard let pl = file.playlist, !pl.playItems.isEmpty,
@@ -130,26 +205,21 @@ package enum BlurayEpisodeFinder {
     // Permutation families (floods) are features, never play-alls.
     let families = PlaylistFamily.families(
       reps.map {
-        .init(name: TitleKeyText.five($0.number) + ".mpls", number: $0.number, playlist: $0.playlist)
+        .init(
+          name: TitleKeyText.five($0.number) + ".mpls", number: $0.number, playlist: $0.playlist)
       })
     let inFamily = Set(families.flatMap(\.members).compactMap { Int($0.prefix(5)) })
     if let main, inFamily.contains(representative[main] ?? main) {
-      return Found(
-        reason:
-          "the main title is one of a family of playlists playing the same segments in other orders (a feature, not episodes)"
-      )
+      return .decided(
+        Found(
+          reason:
+            "the main title is one of a family of playlists playing the same segments in other orders (a feature, not episodes)"
+        ))
     }
-
-    var context = Context(
-      byNumber: byNumber, reps: reps, variants: variants, representative: representative,
-      inFamily: inFamily, main: main.map { representative[$0] ?? $0 })
-    if var found = context.fromNavigation(menuRuns) {
-      context.name(&found)
-      return found
-    }
-    var found = context.fromStructure()
-    context.name(&found)
-    return found
+    return .context(
+      Context(
+        byNumber: byNumber, reps: reps, variants: variants, representative: representative,
+        inFamily: inFamily, main: main.map { representative[$0] ?? $0 }))
   }
 
   struct Context {
@@ -336,8 +406,7 @@ package enum BlurayEpisodeFinder {
           items: items)
       }
       // One long clip with a periodic chapter pattern.
-      let feature = main.flatMap { byNumber[$0] } ?? reps.max { $0.duration < $1.duration }
-      if let feature, let items = chapterSplit(feature), items.count >= 2 {
+      if let feature = chapterFeature, let items = chapterSplit(feature), items.count >= 2 {
         return Found(
           layout: .chapters, confidence: .heuristic,
           reason:
@@ -376,6 +445,21 @@ package enum BlurayEpisodeFinder {
         }
       }
       return tied.map(\.number).sorted()
+    }
+
+    /// The playlist whose long clip may be split at a chapter pattern: the main title, else the
+    /// longest.
+    var chapterFeature: Playlist? {
+      main.flatMap { byNumber[$0] } ?? reps.max { $0.duration < $1.duration }
+    }
+
+    /// Whether that playlist's long clip repeats a chapter pattern at the scale of short
+    /// episodes (ranges of five minutes or more, ``BlurayEpisodeFinder/longItem``): candidates
+    /// a menu page starting it at those chapters would confirm (the structure alone splits at
+    /// ten minutes or more).
+    func hasChapterCandidates() -> Bool {
+      guard let feature = chapterFeature else { return false }
+      return (chapterSplit(feature, minimum: BlurayEpisodeFinder.longItem)?.count ?? 0) >= 2
     }
 
     /// The play-all holding the episodes: the one with the main title's material, else the one
@@ -478,7 +562,9 @@ package enum BlurayEpisodeFinder {
     /// chapters have the same length (an opening, an ending; one episode, the first or the last,
     /// may lack it); of the boundaries that fit, those nearest the even split. The largest such
     /// `k` wins.
-    func chapterSplit(_ p: Playlist) -> [Item]? {
+    func chapterSplit(
+      _ p: Playlist, minimum: UInt32 = BlurayEpisodeFinder.chapterEpisode
+    ) -> [Item]? {
       guard p.long.count == 1 else { return nil }
       let item = p.long[0]
       let itemStart = p.starts[item]
@@ -512,7 +598,7 @@ package enum BlurayEpisodeFinder {
       var chosen: [Item]?
       for k in 2...max(2, min(12, times.count / 2)) {
         let target = total / Double(k)
-        guard target >= Double(BlurayEpisodeFinder.chapterEpisode) else { break }
+        guard target >= Double(minimum) else { break }
         // The chapters near each boundary of the even split.
         var windows: [[Int]] = []
         for j in 1..<k {

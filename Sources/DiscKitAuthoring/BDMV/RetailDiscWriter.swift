@@ -9,14 +9,17 @@ import Foundation
 /// kilobytes. For the listing-cost tests and `make bench`.
 ///
 /// Clips: `00000` the top menu (60 s), `00001` a warning (15 s), then the feature's parts
-/// (`featureClips` of `featureClipSeconds`), then extras (120 s each) up to `clipCount`.
-/// Playlists: `00000` the menu, `00001` the warning, the feature (`featurePlaylist`, its parts in
-/// order, a chapter every 5 minutes), `00010 + k` extra `k`. Navigation: First Play plays the
-/// warning and goes to the Top Menu, which loops on the menu; the menu's Play button stores the
-/// feature's number in GPR7 and jumps to object 3 (which plays GPR7), its chapter buttons store a
-/// mark in GPR6 and jump to object 4 (the feature from that mark), its extras buttons jump to the
-/// object playing each extra. Index title 1 plays the feature (``Reach/navigation``) or goes back
-/// to the menu (``Reach/menu``: only the Play button reaches the feature).
+/// (``Layout/movie``: `featureClips` parts of unlike lengths, 4 to 15 minutes, as a
+/// film's are) or the episodes (``Layout/series``: one clip of about 24 minutes each), then
+/// extras (120 s each) up to `clipCount`. Playlists: `00000` the menu, `00001` the warning, the
+/// feature or play-all (`featurePlaylist`, its clips in order, a chapter every 5 minutes), for a
+/// series each episode's own playlist (`featurePlaylist + 1 + k`), `00010 + k` extra `k`.
+/// Navigation: First Play plays the warning and goes to the Top Menu, which loops on the menu;
+/// the menu's Play button stores the feature's number in GPR7 and jumps to object 3 (which plays
+/// GPR7), a series' episode buttons store their episode's playlist there, its chapter buttons
+/// store a mark in GPR6 and jump to object 4 (the feature from that mark), its extras buttons jump
+/// to the object playing each extra. Index title 1 plays the feature (``Reach/navigation``) or
+/// goes back to the menu (``Reach/menu``: only the Play button reaches the feature).
 package enum RetailDiscWriter {
   /// How the feature is reached.
   package enum Reach: Sendable {
@@ -25,6 +28,20 @@ package enum RetailDiscWriter {
     /// Only the top menu's buttons lead to it: the menus decide.
     case menu
   }
+
+  /// What the disc holds.
+  package enum Layout: Sendable, Equatable {
+    /// A film in parts of unlike lengths, and extras.
+    case movie
+    /// A TV or anime series: a play-all of `episodes` episode clips, a playlist per episode (the
+    /// menu's episode buttons start them), extras.
+    case series(episodes: Int)
+  }
+
+  /// The lengths (seconds) of a film's parts, repeated as needed: 4 to 15 minutes, unlike.
+  package static let movieClipSeconds = [
+    540, 300, 720, 240, 600, 420, 900, 360, 480, 660, 270, 780,
+  ]
 
   /// The IG PID of every clip.
   package static let menuPID: UInt16 = 0x1400
@@ -38,8 +55,10 @@ package enum RetailDiscWriter {
   package struct Disc: Sendable {
     /// The clip ids, in number order.
     package var clips: [String]
-    /// The feature's playlist number.
+    /// The feature's playlist number (a series: the play-all's).
     package var featurePlaylist: Int
+    /// A series' episode playlists, in order (empty for a film).
+    package var episodePlaylists: [Int] = []
     /// Bytes of the stream files (their apparent sizes).
     package var streamBytes: Int64
   }
@@ -47,14 +66,19 @@ package enum RetailDiscWriter {
   /// Writes the disc under `root` (created when missing).
   ///
   /// - Parameters:
-  ///   - clipCount: clips in all (at least `featureClips + 3`).
+  ///   - layout: a film or a series.
+  ///   - clipCount: clips in all (at least `featureClips + 3`, or episodes + 3).
+  ///   - featureClips: a film's parts.
   ///   - packetsPerSecond: source packets a second of every clip (the stream files' sizes:
   ///     20,000 is about 30 Mbit/s).
   @discardableResult
   package static func write(
-    at root: String, reach: Reach = .navigation, clipCount: Int = 22, featureClips: Int = 12,
-    featureClipSeconds: Int = 300, packetsPerSecond: UInt32 = 20_000, featurePlaylist: Int = 800
+    at root: String, reach: Reach = .navigation, layout: Layout = .movie, clipCount: Int = 22,
+    featureClips: Int = 12, packetsPerSecond: UInt32 = 20_000, featurePlaylist: Int = 800
   ) throws -> Disc {
+    var episodeCount = 0
+    if case .series(let n) = layout { episodeCount = max(2, n) }
+    let featureClips = episodeCount > 0 ? episodeCount : max(1, featureClips)
     let fm = FileManager.default
     for sub in ["BDMV/PLAYLIST", "BDMV/CLIPINF", "BDMV/STREAM", "BDMV/BACKUP"] {
       try fm.createDirectory(atPath: root + "/" + sub, withIntermediateDirectories: true)
@@ -66,9 +90,14 @@ package enum RetailDiscWriter {
     let feature = Array(clips[2..<(2 + featureClips)])
     let extras = Array(clips[(2 + featureClips)...])
     func seconds(_ clip: String) -> Int {
-      clip == clips[0]
-        ? 60 : clip == clips[1] ? 15 : feature.contains(clip) ? featureClipSeconds : 120
+      if clip == clips[0] { return 60 }
+      if clip == clips[1] { return 15 }
+      guard let part = feature.firstIndex(of: clip) else { return 120 }
+      let k = part - feature.startIndex
+      return episodeCount > 0
+        ? 1440 - 10 * (k % 3) : movieClipSeconds[k % movieClipSeconds.count]
     }
+    let episodePlaylists = (0..<episodeCount).map { featurePlaylist + 1 + $0 }
 
     var stn = StreamNumberTable()
     stn.video = [PlaylistStream(pid: 0x1011, codingType: 0x1B, format: 6, rate: 1)]
@@ -105,6 +134,13 @@ package enum RetailDiscWriter {
           .set(.move, .gpr(7), .immediate(UInt32(featurePlaylist))), .jumpObject(.immediate(3)),
         ])
     ]
+    for (k, number) in episodePlaylists.enumerated() {
+      topButtons.append(
+        IGButton(
+          id: UInt16(100 + k),
+          commands: [.set(.move, .gpr(7), .immediate(UInt32(number))), .jumpObject(.immediate(3))]
+        ))
+    }
     for chapter in 0..<6 {
       topButtons.append(
         IGButton(
@@ -148,6 +184,11 @@ package enum RetailDiscWriter {
     try put(
       String(format: "BDMV/PLAYLIST/%05d.mpls", featurePlaylist),
       playlist(feature, marksEvery: 300).serialize())
+    for (k, number) in episodePlaylists.enumerated() {
+      try put(
+        String(format: "BDMV/PLAYLIST/%05d.mpls", number),
+        playlist([feature[k]], marksEvery: 300).serialize())
+    }
     for (k, id) in extras.enumerated() {
       try put(
         String(format: "BDMV/PLAYLIST/%05d.mpls", firstExtraPlaylist + k),
@@ -177,7 +218,9 @@ package enum RetailDiscWriter {
     try put(
       "BDMV/MovieObject.bdmv",
       MovieObjectFile(objects: objects.map { .init(commands: $0) }).serialize())
-    return Disc(clips: clips, featurePlaylist: featurePlaylist, streamBytes: streamBytes)
+    return Disc(
+      clips: clips, featurePlaylist: featurePlaylist, episodePlaylists: episodePlaylists,
+      streamBytes: streamBytes)
   }
 
   /// One page of `buttons`, each in its own overlap group (its default valid button), laid out in
@@ -247,5 +290,40 @@ package enum RetailDiscWriter {
         ])
       ]),
       epMap: EPMap(streams: [EPMap.Stream(pid: 0x1011, entries: entries)]))
+  }
+
+  /// Copies the BDMV tree at `source` (metadata only, as the real trees of the corpus are) to
+  /// `destination` and gives it a stream file for every clip, as large as its clip information
+  /// says: the clips a playlist plays with an IG stream start with the disc's own menu
+  /// (`BDMV/ics_menu.bin`, the first ICS as extracted from the disc, when the tree has one) on
+  /// that PID; the rest is a hole. For the listing-cost tests and `make bench`.
+  package static func copyWithStreams(_ source: String, to destination: String) throws {
+    let fm = FileManager.default
+    try fm.copyItem(atPath: source, toPath: destination)
+    let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: destination))
+    let ics = (try? Data(contentsOf: URL(fileURLWithPath: source + "/BDMV/ics_menu.bin")))
+      .map { [UInt8]($0) }
+    var pids: [String: UInt16] = [:]
+    for file in disc.playlists {
+      for item in file.playlist?.playItems ?? [] {
+        if let pid = item.streams.interactiveGraphics.first?.pid { pids[item.clip.clipID] = pid }
+      }
+    }
+    try fm.createDirectory(
+      atPath: destination + "/BDMV/STREAM", withIntermediateDirectories: true)
+    for (id, result) in disc.clips {
+      guard case .success(let info) = result else { continue }
+      let path = destination + "/BDMV/STREAM/\(id).m2ts"
+      var head: [UInt8] = []
+      if let pid = pids[id], let ics {
+        head = IGStreamWriter.transportStream(
+          segments: [(0x18, ics), (0x80, [])], pid: pid, timestamp90k: 90_000)
+      }
+      _ = fm.createFile(atPath: path, contents: Data(head))
+      let size = max(Int64(info.sourcePacketCount) * 192, Int64(head.count))
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+      try handle.truncate(atOffset: UInt64(size))
+      try handle.close()
+    }
   }
 }

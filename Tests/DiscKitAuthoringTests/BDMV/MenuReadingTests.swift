@@ -245,14 +245,35 @@ struct MenuReadingTests {
     #expect(listing.list.confidence == .navigation)
     #expect(listing.listBytes == 0)
     #expect(listing.list.menusRead.isEmpty)
-    // The document also looks for episodes in the menus the navigation shows (the warning's,
-    // the top menu's, the feature's pop-up): each read once, one modest read each.
+    // Nor does the document's episode search: the disc's structure is a film's (parts of unlike
+    // lengths, short extras), which its menus do not split.
     #expect(listing.document.main == feature)
+    #expect(listing.document.menusRead == [])
+    #expect(listing.document.episodes?.episodic == false)
+    #expect(listing.streamBytes == 0)
+  }
+
+  @Test(
+    "a retail-like series (IG in every clip): the navigation decides the main title, the episode search reads the shown menus once each"
+  )
+  func retailSeries() throws {
+    let directory = try TemporaryDirectory("disckit-retail")
+    let written = try RetailDiscWriter.write(
+      at: directory.path, reach: .navigation, layout: .series(episodes: 6))
+    let listing = try Self.listing(directory.path)
+    #expect(listing.list.mainKey == String(format: "%05d", written.featurePlaylist))
+    #expect(listing.listBytes == 0)
+    // The structure shows episodes (a play-all and a playlist per episode), which the menus the
+    // navigation shows (the warning's, the top menu's, the play-all's pop-up) can confirm, order
+    // or replace: each read once, one modest read each.
     let menus = try #require(listing.document.menusRead)
     #expect(Set(menus.map(\.clip)) == [written.clips[0], written.clips[1], written.clips[2]])
     #expect(menus.count == 3)
     #expect(menus.map(\.bytes).reduce(0, +) == listing.streamBytes)
     #expect(menus.allSatisfy { $0.bytes <= 192 << 10 && $0.buttons != nil })
+    let episodes = try #require(listing.document.episodes)
+    #expect(episodes.episodes.compactMap { Int($0.key) } == written.episodePlaylists)
+    #expect(episodes.confidence == .navigation, "\(episodes.reason)")
   }
 
   @Test(

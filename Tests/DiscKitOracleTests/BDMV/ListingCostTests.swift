@@ -72,8 +72,9 @@ struct ListingCostTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var reach: RetailDiscWriter.Reach
     var image: Bool
+    var layout: RetailDiscWriter.Layout = .movie
     var testDescription: String {
-      "\(reach == .navigation ? "navigation decides" : "a menu decides"), \(image ? "UDF image" : "folder")"
+      "\(layout == .movie ? "a film" : "a series"), \(reach == .navigation ? "navigation decides" : "a menu decides"), \(image ? "UDF image" : "folder")"
     }
   }
 
@@ -84,11 +85,15 @@ struct ListingCostTests {
     arguments: [
       Case(reach: .navigation, image: false), Case(reach: .navigation, image: true),
       Case(reach: .menu, image: false), Case(reach: .menu, image: true),
+      Case(reach: .navigation, image: false, layout: .series(episodes: 6)),
+      Case(reach: .navigation, image: true, layout: .series(episodes: 6)),
+      Case(reach: .menu, image: false, layout: .series(episodes: 6)),
     ])
   func againstBdListTitles(_ c: Case) throws {
     let directory = try TemporaryDirectory("disckit-retail")
     let folder = directory.file("disc")
-    let written = try RetailDiscWriter.write(at: folder, reach: c.reach, packetsPerSecond: 4000)
+    let written = try RetailDiscWriter.write(
+      at: folder, reach: c.reach, layout: c.layout, packetsPerSecond: 4000)
     var path = folder
     if c.image {
       path = directory.file("disc.iso")
@@ -101,8 +106,9 @@ struct ListingCostTests {
     // Every clip's stream file is there, gigabytes of it; libbluray reads none of it.
     #expect(written.streamBytes > 1 << 30)
     let menus = ours.document.menusRead ?? []
-    switch c.reach {
-    case .navigation:
+    let episodes = ours.document.episodes
+    switch (c.reach, c.layout) {
+    case (.navigation, .movie):
       // Index title 1 plays the feature: libbluray's VM agrees, and no menu can change that.
       let bd = try Reference.Bluray(path: path)
       #expect(
@@ -110,17 +116,35 @@ struct ListingCostTests {
           if case .playlist(let n) = $0 { return n == written.featurePlaylist }
           return false
         }, "libbluray's title 1 plays the feature")
-      // The selection reads no stream byte; the document's episode search reads the menus the
-      // navigation shows (warning, top menu, feature), once each.
+      // The selection reads no stream byte, and neither does the episode search: the structure
+      // is a film's (parts of unlike lengths, short extras), which no menu splits.
       let selection = try Disc(image: try DiscImage.open(path: path)).titleList()
       #expect(selection.menusRead.isEmpty)
-      #expect(menus.count == 3)
-      #expect(ours.streams == menus.map(\.bytes).reduce(0, +))
-    case .menu:
-      // The two menus the navigation shows (the warning's, the top menu), one read each.
+      #expect(episodes?.episodic == false)
+      #expect(menus.isEmpty)
+      #expect(ours.streams == 0)
+    case (.menu, .movie):
+      // The two menus the navigation shows (the warning's, the top menu), one read each, for the
+      // main title; the episode search reads nothing more.
       #expect(menus.count == 2)
+      #expect(episodes?.episodic == false)
       #expect(ours.streams == menus.map(\.bytes).reduce(0, +))
       #expect(ours.streams <= Int64(menus.count) * (192 << 10))
+    case (_, .series(let count)):
+      // The structure shows episodes (a play-all beside a playlist per episode): the menus the
+      // navigation shows can confirm, order or replace them, so the episode search reads them
+      // (the warning's, the top menu's and, when index title 1 plays the play-all, its first
+      // clip's pop-up), once each; the top menu's episode buttons name the episodes.
+      let selection = try Disc(image: try DiscImage.open(path: path)).titleList()
+      #expect(selection.menusRead.count == (c.reach == .navigation ? 0 : 2))
+      #expect(menus.count == (c.reach == .navigation ? 3 : 2))
+      #expect(ours.streams == menus.map(\.bytes).reduce(0, +))
+      #expect(ours.streams <= Int64(menus.count) * (192 << 10))
+      #expect(episodes?.episodes.count == count)
+      #expect(episodes?.confidence == .navigation)
+      #expect(
+        episodes?.episodes.compactMap { Int($0.key) } == written.episodePlaylists,
+        "\(episodes?.reason ?? "")")
     }
     // The small bound: the menus' reads (at most 192 KiB per menu shown) over what libbluray
     // reads for its own listing (the same navigation files; for an image, its file system too).
@@ -203,38 +227,10 @@ struct ListingCostTests {
     }
   }
 
-  /// A copy of the real tree at `source` (metadata only) under `destination`, with a stream file
-  /// for every clip as large as its clip information says: the clips a playlist plays with an IG
-  /// stream start with the disc's own menu (`ics_menu.bin`, when it has one) on that PID, the
-  /// rest is a hole.
+  /// A copy of the real tree at `source` with a stream file for every clip
+  /// (``RetailDiscWriter/copyWithStreams(_:to:)``).
   static func withStreams(_ source: String, at destination: String) throws {
-    let fm = FileManager.default
-    try fm.copyItem(atPath: source, toPath: destination)
-    let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: destination))
-    let ics = (try? Data(contentsOf: URL(fileURLWithPath: source + "/BDMV/ics_menu.bin")))
-      .map { [UInt8]($0) }
-    var pids: [String: UInt16] = [:]
-    for file in disc.playlists {
-      for item in file.playlist?.playItems ?? [] {
-        if let pid = item.streams.interactiveGraphics.first?.pid { pids[item.clip.clipID] = pid }
-      }
-    }
-    try fm.createDirectory(
-      atPath: destination + "/BDMV/STREAM", withIntermediateDirectories: true)
-    for (id, result) in disc.clips {
-      guard case .success(let info) = result else { continue }
-      let path = destination + "/BDMV/STREAM/\(id).m2ts"
-      var head: [UInt8] = []
-      if let pid = pids[id], let ics {
-        head = IGStreamWriter.transportStream(
-          segments: [(0x18, ics), (0x80, [])], pid: pid, timestamp90k: 90_000)
-      }
-      _ = fm.createFile(atPath: path, contents: Data(head))
-      let size = max(Int64(info.sourcePacketCount) * 192, Int64(head.count))
-      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-      try handle.truncate(atOffset: UInt64(size))
-      try handle.close()
-    }
+    try RetailDiscWriter.copyWithStreams(source, to: destination)
   }
 
   @Test(
@@ -248,6 +244,7 @@ struct ListingCostTests {
       let path = directory.file("\(k)-\(name)")
       try Self.withStreams(source, at: path)
       try Self.expectSameAnswer(path, name)
+      try Self.expectSameEpisodes(path, name)
       guard Self.shim != nil else { continue }
       let theirs = try Self.libblurayBytes(path)
       let ours = try Self.listing(path)
@@ -260,5 +257,131 @@ struct ListingCostTests {
       )
     }
     print(rows.joined(separator: "\n"))
+  }
+
+  // MARK: episodes: menus read only when they can change the answer
+
+  /// The episodes of the disc at `path` found reading the menus only when they can change the
+  /// answer, and reading every menu the navigation shows before anything else (the rule before),
+  /// with whether the first read any menu.
+  static func episodes(_ path: String) throws -> (
+    lazy: EpisodeList, eager: EpisodeList, lazyReadMenus: Bool
+  ) {
+    func find(_ reading: BlurayEpisodeFinder.MenuReading) throws -> (EpisodeList, Bool) {
+      let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: path))
+      let main = disc.smartSelection().main.flatMap { Int($0.prefix(5)) }
+      let runs = disc.navigationRuns()
+      let (found, read) = BlurayEpisodeFinder.find(
+        disc, runs: runs, main: main, reading: reading
+      ) { disc.menuRuns(runs).runs }
+      return (disc.episodeList(found), read)
+    }
+    let lazy = try find(.whenTheyCanChange)
+    let eager = try find(.always)
+    return (lazy.0, eager.0, lazy.1)
+  }
+
+  /// The same episodes both ways (everything the list says: layout, confidence, reason, each
+  /// episode's playlist, range, chapters, variants and evidence, the play-all, the extras).
+  /// - Returns: whether the on-demand search read the menus.
+  @discardableResult
+  static func expectSameEpisodes(_ path: String, _ label: String) throws -> Bool {
+    let found = try episodes(path)
+    #expect(
+      found.lazy == found.eager,
+      "\(label): on demand \(found.lazy.episodes.count) (\(found.lazy.reason)), every menu \(found.eager.episodes.count) (\(found.eager.reason))"
+    )
+    return found.lazyReadMenus
+  }
+
+  @Test(
+    "episodes: the same as reading every menu, on every authored disc; menus read only for series")
+  func episodesUnchanged() throws {
+    let series: [(String, () throws -> (SyntheticBluray, EpisodeDiscs.Truth))] = [
+      ("playlist per episode, menu", { try EpisodeDiscs.playlistPerEpisode() }),
+      ("playlist per episode, no menu", { try EpisodeDiscs.playlistPerEpisode(menu: false) }),
+      ("play-all marks", EpisodeDiscs.playAllMarks),
+      ("play-all items", EpisodeDiscs.playAllItems),
+      ("one clip, uneven chapter ranges", EpisodeDiscs.oneClipChapters),
+      ("play-all repeating logo and credits", EpisodeDiscs.fillerPlayAll),
+      ("play-all only, logo and credits", EpisodeDiscs.fillerPlayAllOnly),
+      ("IN/OUT ranges of one clip", EpisodeDiscs.rangesOfOneClip),
+      ("per-language copies", EpisodeDiscs.languageCopies),
+      ("a second play-all of extras", EpisodeDiscs.extrasPlayAll),
+    ]
+    for (name, make) in series {
+      let (disc, truth) = try make()
+      let read = try Self.expectSameEpisodes(disc.path, name)
+      // Every layout's structure shows its episodes: the menus (where it has one) are read.
+      #expect(read, "\(name)")
+      #expect(try Self.episodes(disc.path).lazy.episodes.count == truth.episodes.count, "\(name)")
+    }
+    if Tool.has("ffmpeg") {
+      // Three 310-second episodes in one clip, the menu starting it at their marks: the chapter
+      // pattern (a 100-second opening chapter each) at that scale makes them candidates.
+      let (disc, _) = try EpisodeDiscs.ffmpegChapterDisc(episode: 310)
+      #expect(try Self.expectSameEpisodes(disc.path, "three short episodes in one clip"))
+      #expect(try Self.episodes(disc.path).lazy.episodes.count == 3)
+    }
+    // Two play-alls the structure cannot choose between: candidates a menu may decide.
+    let ambiguous = try EpisodeDiscs.twoEqualPlayAlls()
+    #expect(try Self.expectSameEpisodes(ambiguous.path, "two equal play-alls"))
+    for (name, make) in [
+      ("movie", EpisodeDiscs.movie), ("two-part movie", EpisodeDiscs.twoPartMovie),
+    ] {
+      let disc = try make()
+      #expect(!(try Self.expectSameEpisodes(disc.path, name)), "\(name): no menu read")
+    }
+    for build in ScenarioComparisonTests.builders {
+      let scenario = try build()
+      try Self.expectSameEpisodes(scenario.disc.path, scenario.name)
+    }
+    for selected in MenuButtonReferenceTests.buttons.map(\.id) {
+      let disc = try MenuButtonReferenceTests.disc(selected: selected)
+      try Self.expectSameEpisodes(disc.path, "menu button disc, button \(selected) selected")
+    }
+    for reach in [RetailDiscWriter.Reach.navigation, .menu] {
+      let directory = try TemporaryDirectory("disckit-retail")
+      try RetailDiscWriter.write(
+        at: directory.path, reach: reach, layout: .series(episodes: 6), packetsPerSecond: 1000)
+      #expect(try Self.expectSameEpisodes(directory.path, "retail-like series, \(reach)"))
+    }
+    for jars in [0, 3] {
+      let directory = try TemporaryDirectory("disckit-flood")
+      try FloodDiscWriter.write(at: directory.path, floodCount: 60, feature: 23, jarCount: jars)
+      #expect(!(try Self.expectSameEpisodes(directory.path, "flood disc with \(jars) JARs")))
+    }
+  }
+
+  @Test(
+    "a film's scene-selection page starting it at chapters 5 or 10 minutes apart is not an episode page, and is not read"
+  )
+  func sceneSelectionIsNotEpisodes() throws {
+    // The last scene page of a two-hour film: chapters 21-24, 5 minutes apart, to its end.
+    let written = try EpisodeDiscs.movieSceneSelection()
+    let found = try Self.episodes(written.path)
+    // Read first, the page's four chapter ranges of the film's last 20 minutes passed for
+    // episodes; the film's structure (one clip, chapters with no repeated opening) has none.
+    #expect(found.eager.episodes.count == 4)
+    #expect(found.eager.layout == .chapters)
+    #expect(!found.lazy.episodic, "\(found.lazy.reason)")
+    #expect(!found.lazyReadMenus)
+    // The whole listing reads no stream byte: the navigation decides the main title.
+    let document = try TitlesDocument(disc: try Disc.open(path: written.path))
+    #expect(document.main == "00800")
+    #expect(document.menusRead == [])
+    #expect(document.episodes?.episodic == false)
+    // The retail-like film's top menu: Play and chapter buttons at marks 0, 2, ... 10 (a chapter
+    // every 5 minutes), ranges of 10 minutes, the last to the end of its play item (12 minutes).
+    for reach in [RetailDiscWriter.Reach.navigation, .menu] {
+      let directory = try TemporaryDirectory("disckit-retail")
+      let film = try RetailDiscWriter.write(
+        at: directory.path, reach: reach, layout: .movie, packetsPerSecond: 1000)
+      let found = try Self.episodes(directory.path)
+      #expect(found.eager.layout == .chapters, "\(reach): \(found.eager.reason)")
+      #expect(found.eager.episodes.allSatisfy { Int($0.key) == film.featurePlaylist })
+      #expect(!found.lazy.episodic, "\(reach): \(found.lazy.reason)")
+      #expect(!found.lazyReadMenus)
+    }
   }
 }
