@@ -33,7 +33,7 @@ let benchmarks: [Benchmark] =
   startupBenchmarks + fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks
   + floodBenchmarks + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks
   + matroskaUHDBenchmarks + serverBenchmarks + fmp4Benchmarks
-  + bdjBenchmarks + subtitleBenchmarks + episodeBenchmarks
+  + bdjBenchmarks + subtitleBenchmarks + episodeBenchmarks + listingBenchmarks
 
 /// Shared timing helpers for the benchmarks.
 enum Timing {
