@@ -231,6 +231,19 @@ enum Startup {
       guard rename(temporary, target) == 0 else {
         throw DiscKitError(.cannotCreate, target, at: nil, "cannot install the benchmark copy")
       }
+      // The pages just written stay in the page cache as written (large folios): a process
+      // mapping them counts ~10 MiB more resident memory (21.9 against 11.8 MiB peak RSS for one
+      // `titles`) and takes fewer page faults than once they are read back from disk.
+      // DISCKIT_BENCH_EVICT_COPY=1 writes them back and drops them, so the first run reads them
+      // back as after a reboot.
+      let fd =
+        ProcessInfo.processInfo.environment["DISCKIT_BENCH_EVICT_COPY"] == "1"
+        ? open(target, O_RDONLY) : -1
+      if fd >= 0 {
+        _ = fsync(fd)
+        _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
+        close(fd)
+      }
     }
     return target
   }
