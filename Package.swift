@@ -29,6 +29,10 @@ import PackageDescription
 //   responses, the NIO-bound stream writer), mountable into any Hummingbird router;
 //   `disckit-serve` is its thin executable, run by `disckit serve` (so that `disckit` itself
 //   links no NIO).
+// - `DiscKitTranscode` decodes disc audio (TrueHD, DTS, AC-3, E-AC-3, LPCM) with libavcodec and
+//   encodes the fMP4 HLS's stereo AAC and lossless FLAC renditions: DiscKitStreaming's
+//   `AudioTranscoder` hook, supplied by `disckit-serve` (the streaming core links no codec
+//   library).
 // - `DiscKitFuzzHarnesses` is test support, not API: the fuzz harnesses' bodies (what one input
 //   does to DiscKit), shared by the libFuzzer package (Tests/Fuzz, a package of its own, which can
 //   link only products: hence a library product) and the suite's replay of the kept inputs.
@@ -45,6 +49,7 @@ let package = Package(
     .executable(name: "disckit-crosscheck", targets: ["disckit-crosscheck"]),
     .library(name: "DiscKitStreaming", targets: ["DiscKitStreaming"]),
     .library(name: "DiscKitServer", targets: ["DiscKitServer"]),
+    .library(name: "DiscKitTranscode", targets: ["DiscKitTranscode"]),
     .executable(name: "disckit-serve", targets: ["disckit-serve"]),
     .library(name: "DiscKitFuzzHarnesses", targets: ["DiscKitFuzzHarnesses"]),
     .library(name: "DiscKitSubtitles", targets: ["DiscKitSubtitles"]),
@@ -88,7 +93,8 @@ let package = Package(
     .systemLibrary(
       name: "CDVDNav", pkgConfig: "dvdnav", providers: [.apt(["libdvdnav-dev"])]),
     .systemLibrary(
-      name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+      name: "CFFmpeg", pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev"])]),
     .systemLibrary(
       name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
     // Disc subtitles as text: PGS and DVD subpicture decoding, OCR with libtesseract, cues on the
@@ -151,10 +157,13 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
       ]
     ),
+    // AAC and FLAC renditions of disc audio over libavcodec/libswresample (the streaming core's
+    // `AudioTranscoder`); linked by `disckit-serve` only.
+    .target(name: "DiscKitTranscode", dependencies: ["DiscKit", "DiscKitStreaming", "CFFmpeg"]),
     .executableTarget(
       name: "disckit-serve",
       dependencies: [
-        "DiscKitServer", "DiscKitCLI",
+        "DiscKitServer", "DiscKitCLI", "DiscKitTranscode",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
@@ -164,7 +173,7 @@ let package = Package(
       name: "DiscKitBench",
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitOutput", "DiscKitReference", "DiscKitCLI",
-        "DiscKitMedia", "DiscKitSubtitles", "DiscKitStreaming",
+        "DiscKitMedia", "DiscKitSubtitles", "DiscKitStreaming", "DiscKitTranscode",
       ]
     ),
     .target(

@@ -6,6 +6,8 @@ set -euo pipefail
 APT_PACKAGES=(
   # C reference libraries for the bridge target (tests, `disckit crosscheck`, benchmarks)
   libbluray-dev libudfread-dev libdvdread-dev libdvdnav-dev libavformat-dev pkg-config
+  # libavcodec and libswresample: the AAC and FLAC audio renditions of `disckit serve` (DiscKitTranscode)
+  libavcodec-dev libswresample-dev
   # reference tools (oracles) and test-image makers
   libbluray-bin lsdvd ffmpeg genisoimage xorriso dvdauthor udftools p7zip-full openssl
   # whole-process benchmarks (`make bench`: medians and peak RSS)

@@ -9,6 +9,8 @@
 #include <libavutil/dict.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/mem.h>
+#include <libavutil/opt.h>
+#include <libswresample/swresample.h>
 
 // Macros Swift cannot import, as functions.
 static inline int disckit_av_error_eof(void) { return AVERROR_EOF; }

@@ -32,7 +32,7 @@ struct Benchmark: Sendable {
 let benchmarks: [Benchmark] =
   startupBenchmarks + fileSystemBenchmarks + transportStreamBenchmarks + blurayBenchmarks
   + floodBenchmarks + dvdBenchmarks + authoringBenchmarks + matroskaBenchmarks
-  + matroskaUHDBenchmarks + serverBenchmarks + fmp4Benchmarks
+  + matroskaUHDBenchmarks + serverBenchmarks + fmp4Benchmarks + transcodeBenchmarks
   + bdjBenchmarks + subtitleBenchmarks + episodeBenchmarks + listingBenchmarks
 
 /// Shared timing helpers for the benchmarks.

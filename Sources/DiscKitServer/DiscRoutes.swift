@@ -316,7 +316,8 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       try fmp4Titles.title(cacheKey) { () throws(StreamingError) -> FMP4Title in
         let resource = try TitleResource(
           disc: disc, key: key, angle: angle, plainTransportStream: true)
-        return try FMP4Title(title: resource.title)
+        return try FMP4Title(
+          title: resource.title, transcoder: configuration.audioTranscoder)
       }
     }
     return (title, suffix)

@@ -32,6 +32,10 @@ public struct DiscServerConfiguration: Sendable {
   /// `Retry-After` (the master playlist, for its forced renditions, waits as long, then lists
   /// what is known).
   public var subtitleWait: Duration = .seconds(5)
+  /// Makes the fMP4 HLS's stereo AAC and lossless FLAC audio renditions (``AudioTranscoder``;
+  /// `disckit serve` supplies `DiscKitTranscode`'s, over libavcodec). Without one, only the
+  /// copied AC-3/E-AC-3 renditions and LPCM's FLAC are offered.
+  public var audioTranscoder: (any AudioTranscoder)?
 
   /// Creates a configuration; the defaults suit a home server.
   public init(

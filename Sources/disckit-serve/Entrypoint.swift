@@ -2,6 +2,7 @@ import ArgumentParser
 import DiscKit
 import DiscKitCLI
 import DiscKitServer
+import DiscKitTranscode
 import Logging
 
 #if canImport(Glibc)
@@ -49,6 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
         "disckit-subtitles is not installed beside disckit-serve or on PATH: the HLS playlists have no subtitle renditions"
       )
     }
+    options.configuration.audioTranscoder = LibAVAudioTranscoder()
     let server: DiscServer
     do {
       server = try DiscServer(options: options, logger: logger)

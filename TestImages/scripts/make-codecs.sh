@@ -8,6 +8,7 @@
 # sdr-422-full.hevc (Main 4:2:2 10, full range, BT.709, a sample aspect ratio, scaling lists).
 # truehd-core: a TrueHD 5.1 stream with its AC-3 core interleaved on PID 0x1100. pg-forced: a
 # PG stream whose captions are all forced. truehd-joins: a title of three such clips (two joins).
+# audio-long: 16 s of TrueHD, DTS and AC-3 for the AAC and FLAC renditions of `disckit serve`.
 # dolby-vision: UHD Blu-ray profile 7 dual layer (HDR10
 # base layer on PID 0x1011, an enhancement layer with a Dolby Vision RPU in every access unit on
 # 0x1015, the PMT's DOVI video descriptor); hdr10plus: HDR10 with an HDR10+ (ST 2094-40) SEI in
@@ -113,3 +114,17 @@ for i in 1 2 3; do
 done
 "$disckit" author --clips thd-join1.ts thd-join2.ts thd-join3.ts \
   --title thd-join1.ts,thd-join2.ts,thd-join3.ts --folder "$out/truehd-joins" >/dev/null
+
+# audio-long: 16 s (three HLS segments, a key frame every second) with TrueHD 5.1 (eng), DTS 5.1
+# (fra) and AC-3 stereo (deu) on their own PIDs, from one signal: a quiet 300 Hz tone with a
+# 100 ms 1 kHz burst at every whole second (the onsets the AAC sync test finds in both the
+# disc's decode and the HLS rendition's); for the AAC and FLAC renditions of `disckit serve`
+# across segment joins (ServerAudioRenditionTests).
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "testsrc2=size=160x90:rate=24000/1001:duration=16" \
+  -f lavfi -i "aevalsrc=if(lt(mod(t\,1)\,0.1)\,0.5*sin(2*PI*1000*t)\,0.05*sin(2*PI*300*t)):s=48000:d=16" \
+  -map 0:v -map 1:a -map 1:a -map 1:a "${h264[@]}" -g 24 \
+  -c:a:0 truehd -strict -2 -ac:a:0 6 -c:a:1 dca -strict -2 -ac:a:1 6 -c:a:2 ac3 -ac:a:2 2 \
+  -metadata:s:a:0 language=eng -metadata:s:a:1 language=fra -metadata:s:a:2 language=deu \
+  -mpegts_m2ts_mode 1 -fflags +bitexact audio-long.m2ts
+"$disckit" author --clips audio-long.m2ts --folder "$out/audio-long" >/dev/null

@@ -8,7 +8,8 @@ Opens BASE_URL (the page, `?token=` included when the server wants one), checks 
 list shows DISC_LABEL, opens it, checks the title list shows TITLE_KEY, plays it and asserts, in
 real time, that the video's clock advances and frames are decoded (getVideoPlaybackQuality) with
 no media error: from the start, after a seek to SEEK_SECONDS, and across the clip join at
-JOIN_SECONDS. Prints one JSON line of what it saw; exits 1 on the first failed check."""
+JOIN_SECONDS; with an audio rendition chosen, the decoded audio grows too
+(webkitAudioDecodedByteCount). Prints one JSON line of what it saw; exits 1 on the first failed check."""
 import json
 import sys
 import time
@@ -50,7 +51,10 @@ def video_state():
     return driver.execute_script("""
         const v = document.getElementById('video');
         const q = v.getVideoPlaybackQuality ? v.getVideoPlaybackQuality() : {};
+        const audio = document.getElementById('audio');
         return {time: v.currentTime, frames: q.totalVideoFrames || 0, dropped: q.droppedVideoFrames || 0,
+                audioBytes: v.webkitAudioDecodedByteCount || 0,
+                audioChoice: audio && audio.selectedIndex >= 0 ? audio.options[audio.selectedIndex].text : "",
                 error: v.error ? (v.error.message || String(v.error.code)) : null, paused: v.paused,
                 status: document.getElementById('status').textContent};
     """)
@@ -69,6 +73,11 @@ def plays(phase, start_time, seconds=1.5):
         fail(f"{phase}: the clock did not advance from {start_time}: {before['time']} -> {after['time']}")
     if not after["frames"] > before["frames"]:
         fail(f"{phase}: no frame decoded ({before['frames']} -> {after['frames']})")
+    # With an audio rendition chosen (the page picks the first the browser decodes), audio is
+    # decoded too.
+    seen[phase]["audio"] = after["audioChoice"]
+    if after["audioChoice"] not in ("", "none") and not after["audioBytes"] > before["audioBytes"]:
+        fail(f"{phase}: no audio decoded from {after['audioChoice']} ({before['audioBytes']} -> {after['audioBytes']})")
 
 
 try:

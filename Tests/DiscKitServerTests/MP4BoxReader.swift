@@ -174,6 +174,26 @@ enum SampleEntryCodecs {
         "\(entry.type).\(["", "A", "B", "C"][space])\(profile).\(String(reversed, radix: 16, uppercase: true)).\(tier ? "H" : "L")\(level)"
       for byte in constraints { text += "." + String(byte, radix: 16, uppercase: true) }
       return text
+    case "mp4a":
+      // esds: ES_Descriptor → DecoderConfigDescriptor (objectTypeIndication) →
+      // DecoderSpecificInfo (the audio object type, its first 5 bits): "mp4a.40.2".
+      guard let esds = MP4Box.boxes(entry.children).first(where: { $0.type == "esds" }) else {
+        return nil
+      }
+      var b = Array(esds.body.dropFirst(4))[...]
+      func descriptor(_ tag: UInt8) -> Bool {
+        guard b.first == tag else { return false }
+        b = b.dropFirst()
+        while let byte = b.first, byte & 0x80 != 0 { b = b.dropFirst() }
+        b = b.dropFirst()
+        return true
+      }
+      guard descriptor(0x03), b.count > 3 else { return nil }
+      b = b.dropFirst(3)
+      guard descriptor(0x04), let object = b.first else { return nil }
+      b = b.dropFirst(13)
+      guard descriptor(0x05), let first = b.first else { return nil }
+      return "mp4a." + String(format: "%02X", object) + ".\(first >> 3)"
     default:
       return entry.type
     }

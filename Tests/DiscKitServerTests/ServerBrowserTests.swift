@@ -47,6 +47,10 @@ struct ServerBrowserTests {
     let seen = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any] ?? [:]
     #expect((seen["discs"] as? [String])?.count == ServerFMP4HLSTests.discs.count)
     #expect((seen["titles"] as? [String])?.contains("00000") == true)
+    // The page chose the stereo AAC rendition (the title's AC-3 transcoded) and the browser
+    // decoded its audio (library-page.py checks webkitAudioDecodedByteCount in each phase).
+    let start = seen["start"] as? [String: Any]
+    #expect((start?["audio"] as? String)?.contains("AAC") == true, "\(seen)")
   }
 
   /// The captions: make-subtitles.sh's Blu-ray (recognised before the browser starts), the

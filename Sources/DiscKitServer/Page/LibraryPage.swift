@@ -324,9 +324,17 @@ enum LibraryPage {
         for (const track of video.textTracks) track.mode = choice && track.label === choice.NAME ? "showing" : "disabled";
       };
       subtitles.onchange = showSubtitles;
+      // A rendition's codec: the server names its transcoded renditions aac-PID and flac-PID;
+      // another is the one audio codec its group's variant lists.
       const codecOf = (r) => {
+        const kind = (r.URI || "").split("?")[0].split("/").pop().split("-")[0];
+        if (kind === "aac") return "mp4a.40.2";
+        if (kind === "flac") return "fLaC";
         const group = text.split("\n").find((l) => l.startsWith("#EXT-X-STREAM-INF:") && l.includes(`AUDIO="${r["GROUP-ID"]}"`));
-        return group ? parseAttributes(group).CODECS.split(",").slice(1).join(",") : "";
+        const codecs = group ? parseAttributes(group).CODECS.split(",").slice(1) : [];
+        if (codecs.length === 1) return codecs[0];
+        const name = r.NAME || "";
+        return name.includes("FLAC") ? "fLaC" : name.includes("E-AC-3") ? "ec-3" : name.includes("AC-3") ? "ac-3" : codecs[0] || "";
       };
       const select = document.getElementById("audio");
       const useMSE = "MediaSource" in window;

@@ -23,6 +23,11 @@ package struct DolbyAudioFrame: Sendable, Hashable {
   package var size: Int
   /// Audio blocks of 256 samples (6 for AC-3).
   package var blocks: Int
+  /// E-AC-3 with Dolby Atmos (joint object coding): `complexity_index_type_a`, from the
+  /// additional bitstream information whose first byte's last bit is
+  /// `flag_ec3_extension_type_a` (ETSI TS 103 420 §8.3; the value `dec3` repeats and HLS names
+  /// as `CHANNELS="16/JOC"`); nil without it.
+  package var complexityIndex: Int? = nil
 
   /// Whether the frame is E-AC-3 (`bsid` 11 to 16).
   package var isEnhanced: Bool { bsid > 10 }
@@ -90,10 +95,54 @@ package struct DolbyAudioFrame: Sendable, Hashable {
       if streamType == 1, r.read(1) == 1 { channelMap = r.read(16) }
       bsmod = 0
       frameSizeCode = 0
+      complexityIndex = Self.joc(&r, streamType: streamType, acmod: acmod, lfe: lfe, blocks: blocks)
     } else {
       return nil
     }
     guard size >= 8 else { return nil }
+  }
+
+  /// Reads the rest of an E-AC-3 `bsi()` (ETSI TS 102 366 E.1.2.2, after `chanmap`) up to the
+  /// additional bitstream information: the Atmos complexity index when it is there.
+  static func joc(_ r: inout BitCursor, streamType: Int, acmod: Int, lfe: Bool, blocks: Int) -> Int?
+  {
+    if r.read(1) == 1 {  // mixmdate
+      if acmod > 2 { r.skip(2) }  // dmixmod
+      if acmod & 1 != 0, acmod > 2 { r.skip(6) }  // ltrtcmixlev, lorocmixlev
+      if acmod & 4 != 0 { r.skip(6) }  // ltrtsurmixlev, lorosurmixlev
+      if lfe, r.read(1) == 1 { r.skip(5) }  // lfemixlevcod
+      if streamType == 0 {
+        for _ in 0..<(acmod == 0 ? 2 : 1) where r.read(1) == 1 { r.skip(6) }  // pgmscl
+        if r.read(1) == 1 { r.skip(6) }  // extpgmscl
+        switch r.read(2) {  // mixdef
+        case 1: r.skip(5)
+        case 2: r.skip(12)
+        case 3: r.skip((r.read(5) + 2) * 8)
+        default: break
+        }
+        if acmod < 2 {
+          for _ in 0..<(acmod == 0 ? 2 : 1) where r.read(1) == 1 { r.skip(14) }  // paninfo
+        }
+        if r.read(1) == 1 {  // frmmixcfginfoe
+          for _ in 0..<blocks where blocks == 1 || r.read(1) == 1 { r.skip(5) }
+        }
+      }
+    }
+    if r.read(1) == 1 {  // infomdate
+      r.skip(5)  // bsmod, copyrightb, origbs
+      if acmod == 2 { r.skip(4) }  // dsurmod, dheadphonmod
+      if acmod >= 6 { r.skip(2) }  // dsurexmod
+      for _ in 0..<(acmod == 0 ? 2 : 1) where r.read(1) == 1 { r.skip(8) }  // audprodi
+      r.skip(1)  // sourcefscod (fscod < 3: no reduced rates here)
+    }
+    if streamType == 0, blocks != 6 { r.skip(1) }  // convsync
+    if streamType == 2, blocks == 6 || r.read(1) == 1 { r.skip(6) }  // frmsizecod
+    guard r.read(1) == 1 else { return nil }  // addbsie
+    let length = r.read(6) + 1
+    guard length >= 2 else { return nil }
+    r.skip(7)
+    guard r.read(1) == 1 else { return nil }  // flag_ec3_extension_type_a
+    return r.read(8)
   }
 
   /// Splits `bytes` into syncframes: the ranges of the frames found from the start on (stops at

@@ -123,7 +123,7 @@ package enum FLACFromLPCM {
   }
 
   /// FLAC's "UTF-8" coding of a frame or sample number (up to 36 bits).
-  static func utf8Number(_ value: UInt64) -> [UInt8] {
+  package static func utf8Number(_ value: UInt64) -> [UInt8] {
     if value < 0x80 { return [UInt8(value)] }
     var length = 2
     while length < 7, value >= 1 << (5 * length + 1) { length += 1 }
@@ -138,7 +138,7 @@ package enum FLACFromLPCM {
     return out
   }
 
-  static func crc8(_ bytes: ArraySlice<UInt8>) -> UInt8 {
+  package static func crc8(_ bytes: ArraySlice<UInt8>) -> UInt8 {
     var crc: UInt8 = 0
     for byte in bytes {
       crc ^= byte
@@ -147,7 +147,7 @@ package enum FLACFromLPCM {
     return crc
   }
 
-  static func crc16(_ bytes: ArraySlice<UInt8>) -> UInt16 {
+  package static func crc16(_ bytes: ArraySlice<UInt8>) -> UInt16 {
     var crc: UInt16 = 0
     for byte in bytes {
       crc ^= UInt16(byte) << 8

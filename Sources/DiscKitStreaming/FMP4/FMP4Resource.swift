@@ -25,7 +25,11 @@ package struct FMP4Resource: Sendable {
   package init(title: FMP4Title, name: String, query: String, digest: String)
     throws(StreamingError)
   {
-    let tag = "\(digest)-\(title.key)-a\(title.angle)-fmp4v1-\(name)"
+    var tag = "\(digest)-\(title.key)-a\(title.angle)-fmp4v1-\(name)"
+    // A transcoded file's bytes are the encoder's: its version names them too.
+    if let version = title.transcoder?.version, name.hasPrefix("aac-") || name.hasPrefix("flac-") {
+      tag += "-" + version
+    }
     eTag = "\"" + String(tag.filter { $0 != "\"" }) + "\""
     let stem: Substring
     let ext: Substring
@@ -37,11 +41,12 @@ package struct FMP4Resource: Sendable {
     }
     let parts = stem.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
     func pid(_ text: String) throws(StreamingError) -> FMP4Title.Rendition {
-      guard let value = UInt16(text), title.audio.contains(where: { $0.pid == value }) else {
+      guard let rendition = title.rendition(kind: parts[0], pid: text) else {
         throw Self.missing(name)
       }
-      return .audio(pid: value)
+      return rendition
     }
+    let audioKinds: Set<String> = ["audio", "aac", "flac"]
     func index(_ text: String) throws(StreamingError) -> Int {
       guard let value = Int(text), value >= 0, value < title.segments.count,
         String(value) == text
@@ -53,11 +58,11 @@ package struct FMP4Resource: Sendable {
       body = Array(title.mediaPlaylist(.video, query: query).utf8)
     case ("m3u8", 1) where parts[0] == "iframes":
       body = Array(title.mediaPlaylist(.video, iFrames: true, query: query).utf8)
-    case ("m3u8", 2) where parts[0] == "audio":
+    case ("m3u8", 2) where audioKinds.contains(parts[0]):
       body = Array(title.mediaPlaylist(try pid(parts[1]), query: query).utf8)
     case ("mp4", 2) where parts[0] == "video" && parts[1] == "init":
       body = try title.initSegment(.video)
-    case ("mp4", 3) where parts[0] == "audio" && parts[2] == "init":
+    case ("mp4", 3) where audioKinds.contains(parts[0]) && parts[2] == "init":
       body = try title.initSegment(try pid(parts[1]))
     case ("m4s", 2) where parts[0] == "video":
       body = []
@@ -65,7 +70,7 @@ package struct FMP4Resource: Sendable {
     case ("m4s", 2) where parts[0] == "iframe":
       body = []
       segment = try title.segment(.video, index: try index(parts[1]), keyFrameOnly: true)
-    case ("m4s", 3) where parts[0] == "audio":
+    case ("m4s", 3) where audioKinds.contains(parts[0]):
       body = []
       segment = try title.segment(try pid(parts[1]), index: try index(parts[2]))
     default:
@@ -88,7 +93,7 @@ package struct FMP4Resource: Sendable {
     .disc(
       DiscKitError(
         .notFound, "fMP4 file \(name.prefix(60))", at: nil,
-        "not a file of this title's fMP4 HLS (video.m3u8, iframes.m3u8, audio-PID.m3u8, *-init.mp4, *-N.m4s)"
+        "not a file of this title's fMP4 HLS (video.m3u8, iframes.m3u8, audio-PID.m3u8, aac-PID.m3u8, flac-PID.m3u8, *-init.mp4, *-N.m4s)"
       ))
   }
 }
@@ -136,6 +141,7 @@ extension FMP4Resource {
     contentType = "application/vnd.apple.mpegurl"
     cacheControl = "public, max-age=86400"
     body = Array(title.multivariantPlaylist(query: query).utf8)
-    eTag = "\"\(digest)-\(title.key)-a\(title.angle)-fmp4v1-master\""
+    eTag =
+      "\"\(digest)-\(title.key)-a\(title.angle)-fmp4v1-master\(title.transcoder.map { "-" + $0.version } ?? "")\""
   }
 }

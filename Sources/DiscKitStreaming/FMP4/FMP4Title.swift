@@ -61,14 +61,17 @@ package struct FMP4Title: Sendable {
   /// The segments planned lately (a plan is its `moof` and, for video, where its NAL units are:
   /// kilobytes), so that clients asking for the same segment read its bytes once, not twice.
   let plans = FMP4SegmentCache(capacity: 64)
+  /// The AAC and FLAC renditions a transcoder makes (FMP4Title+Transcoded.swift).
+  package let transcoded: [Transcoded]
+  let transcoder: (any AudioTranscoder)?
 
   /// Plans `title` (a Blu-ray title; reads its first segment for the parameter sets and the
-  /// audio's first frames).
+  /// audio's first frames); with a `transcoder`, the AAC and FLAC renditions too.
   ///
   /// - Throws: ``StreamingError/needsTransportStream(title:)`` for a DVD title,
   ///   ``StreamingError/badRequest(_:)`` when the title's video is not H.264 or HEVC,
   ///   ``StreamingError/disc(_:)`` when its bytes cannot be read.
-  package init(title: DiscTitle) throws(StreamingError) {
+  package init(title: DiscTitle, transcoder: (any AudioTranscoder)? = nil) throws(StreamingError) {
     let playlist = try HLSPlaylist(title: title)
     key = title.key
     angle = title.angle
@@ -130,6 +133,13 @@ package struct FMP4Title: Sendable {
     var pids: Set<UInt16> = [videoPID]
     for (stream, _) in candidates { pids.insert(UInt16(truncatingIfNeeded: stream.id)) }
     for stream in lpcmStreams { pids.insert(UInt16(truncatingIfNeeded: stream.id)) }
+    if transcoder != nil {
+      for stream in streams where stream.kind == .audio && stream.subPath == nil {
+        if Self.transcodeSource(stream.coding) != nil {
+          pids.insert(UInt16(truncatingIfNeeded: stream.id))
+        }
+      }
+    }
     let collected: PESCollector
     do {
       collected = try PESCollector(source: source, range: first.range, pids: pids)
@@ -232,7 +242,18 @@ package struct FMP4Title: Sendable {
       audio.append(entry)
     }
     self.audio = audio
-    self.leftOut = leftOut
+    self.transcoder = transcoder
+    let transcoded =
+      transcoder.map {
+        Self.transcodedRenditions(
+          streams, packets: collected.packets, origin: origin, transcoder: $0)
+      } ?? []
+    self.transcoded = transcoded
+    self.leftOut = leftOut.filter { entry in
+      !transcoded.contains {
+        entry.hasPrefix("0x" + String($0.pid, radix: 16, uppercase: true) + " ")
+      }
+    }
   }
 
   /// The DTS (or PTS) of the first PES of `pid` that starts in `range`, read in small steps.
@@ -280,6 +301,8 @@ package struct FMP4Title: Sendable {
   package enum Rendition: Sendable, Hashable {
     case video
     case audio(pid: UInt16)
+    /// An AAC or FLAC rendition the transcoder makes of the stream on `pid`.
+    case transcoded(pid: UInt16, target: AudioTranscodeTarget)
   }
 
   /// The initialization segment of `rendition`.
@@ -295,6 +318,8 @@ package struct FMP4Title: Sendable {
         throw .disc(DiscKitError(.notFound, "audio rendition \(pid)", at: nil, "no such rendition"))
       }
       return audio.track
+    case .transcoded(let pid, let target):
+      return try transcodedRendition(pid, target).track
     }
   }
 
@@ -312,6 +337,10 @@ package struct FMP4Title: Sendable {
         DiscKitError(
           .notFound, "segment \(index)", at: nil, "the title has \(segments.count) segments"))
     }
+    // A transcoded segment is encoded whole (its payload in memory while it is sent: not cached).
+    if case .transcoded(let pid, let target) = rendition {
+      return try transcodedSegment(try transcodedRendition(pid, target), index: index)
+    }
     let key = FMP4SegmentCache.Key(rendition: rendition, index: index, keyFrameOnly: keyFrameOnly)
     if let planned = plans.cached(key) { return planned }
     let planned = try plan(rendition, index: index, keyFrameOnly: keyFrameOnly)
@@ -328,6 +357,9 @@ package struct FMP4Title: Sendable {
     let sequence = UInt32(index + 1)
     do throws(DiscKitError) {
       switch rendition {
+      case .transcoded(let pid, let target):
+        throw DiscKitError(
+          .notFound, "\(target.rawValue) rendition \(pid)", at: nil, "made by the transcoder")
       case .video:
         let pid = videoPID
         let hevc = video.coding == .hevc
@@ -399,17 +431,51 @@ package struct FMP4Title: Sendable {
 
   // MARK: Playlists
 
-  /// The audio groups: one per codec, so that a variant's `CODECS` names what all of its
-  /// renditions need.
-  var audioGroups: [(id: String, codecs: String, members: [Audio])] {
-    var groups: [(id: String, codecs: String, members: [Audio])] = []
-    for a in audio {
-      if let i = groups.firstIndex(where: { $0.codecs == a.track.codecs }) {
-        groups[i].members.append(a)
-      } else {
-        let id = ["ec-3": "eac3", "fLaC": "flac"][a.track.codecs] ?? "ac3"
-        groups.append((id, a.track.codecs, [a]))
+  /// One `EXT-X-MEDIA` audio rendition.
+  struct AudioMember {
+    var stem: String
+    var name: String
+    var language: String?
+    var channels: String
+    var codecs: String
+  }
+
+  /// The audio groups, so that a client never gets a rendition it cannot decode: the renditions
+  /// browsers decode (AAC, FLAC) in one group, the Dolby ones (AC-3, E-AC-3) in another; each
+  /// variant's `CODECS` names its group's codecs.
+  var audioGroups: [(id: String, codecs: [String], members: [AudioMember])] {
+    var browser: [AudioMember] = []
+    var dolby: [AudioMember] = []
+    var names: Set<String> = []
+    func unique(_ name: String, _ pid: UInt16) -> String {
+      var name = name
+      if names.contains(name) { name += " (0x" + String(pid, radix: 16, uppercase: true) + ")" }
+      names.insert(name)
+      return name
+    }
+    for target in [AudioTranscodeTarget.aac, .flac] {
+      for t in transcoded where t.target == target {
+        browser.append(
+          AudioMember(
+            stem: t.stem, name: unique(Self.name(t), t.pid), language: t.language,
+            channels: "\(t.track.channels)", codecs: t.track.codecs))
       }
+    }
+    for a in audio {
+      let member = AudioMember(
+        stem: "audio-\(a.pid)", name: unique(Self.name(a), a.pid), language: a.language,
+        channels: a.track.channelsText, codecs: a.track.codecs)
+      if a.lpcm { browser.append(member) } else { dolby.append(member) }
+    }
+    var groups: [(id: String, codecs: [String], members: [AudioMember])] = []
+    for members in [browser, dolby] where !members.isEmpty {
+      var codecs: [String] = []
+      for m in members where !codecs.contains(m.codecs) { codecs.append(m.codecs) }
+      let id = codecs.map {
+        ["ec-3": "eac3", "fLaC": "flac", "mp4a.40.2": "aac", "ac-3": "ac3"][$0] ?? $0
+      }
+      .joined(separator: "-")
+      groups.append((id, codecs, members))
     }
     return groups
   }
@@ -417,11 +483,11 @@ package struct FMP4Title: Sendable {
   /// `FRAME-RATE`.
   var frameRateText: String? { frameRate.map { String(format: "%.3f", $0) } }
 
-  /// The multivariant playlist: one variant per audio group (video + that group's codec), then
-  /// a video-only variant (for clients that decode none of the audio codings, such as browsers),
-  /// the I-frame playlist. The media playlists are in `fmp4/` beside it; `query` (`""` or
-  /// `?…`) is appended to every URI. `subtitles` are the `EXT-X-MEDIA TYPE=SUBTITLES` lines
-  /// (``HLSSubtitles``), which every variant names.
+  /// The multivariant playlist: one variant per audio group (video + that group's codecs), then
+  /// a video-only variant (for clients that decode none of the audio codings), the I-frame
+  /// playlist. The media playlists are in `fmp4/` beside it; `query` (`""` or `?…`) is appended
+  /// to every URI. `subtitles` are the `EXT-X-MEDIA TYPE=SUBTITLES` lines (``HLSSubtitles``),
+  /// which every variant names.
   package func multivariantPlaylist(query: String, subtitles: [String] = []) -> String {
     var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
     if !leftOut.isEmpty {
@@ -436,23 +502,17 @@ package struct FMP4Title: Sendable {
     if let frameRateText { tail.append("FRAME-RATE=\(frameRateText)") }
     tail.append("VIDEO-RANGE=\(video.videoRange)")
     for group in audioGroups {
-      var names: Set<String> = []
       for (k, member) in group.members.enumerated() {
-        var name = Self.name(member)
-        if names.contains(name) {
-          name += " (0x" + String(member.pid, radix: 16, uppercase: true) + ")"
-        }
-        names.insert(name)
         var attributes = [
-          "TYPE=AUDIO", "GROUP-ID=\"\(group.id)\"", "NAME=\"\(name)\"",
+          "TYPE=AUDIO", "GROUP-ID=\"\(group.id)\"", "NAME=\"\(member.name)\"",
         ]
         if let language = member.language, !language.isEmpty {
           attributes.append("LANGUAGE=\"\(language)\"")
         }
         attributes += [
           "DEFAULT=\(k == 0 ? "YES" : "NO")", "AUTOSELECT=YES",
-          "CHANNELS=\"\(member.track.channels)\"",
-          "URI=\"fmp4/audio-\(member.pid).m3u8\(query)\"",
+          "CHANNELS=\"\(member.channels)\"",
+          "URI=\"fmp4/\(member.stem).m3u8\(query)\"",
         ]
         lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
       }
@@ -464,7 +524,8 @@ package struct FMP4Title: Sendable {
     for group in audioGroups {
       lines.append(
         "#EXT-X-STREAM-INF:"
-          + (common + ["CODECS=\"\(video.codecs),\(group.codecs)\""] + tail
+          + (common + ["CODECS=\"\(([video.codecs] + group.codecs).joined(separator: ","))\""]
+          + tail
           + ["AUDIO=\"\(group.id)\""]).joined(separator: ","))
       lines.append("fmp4/video.m3u8" + query)
     }
@@ -489,7 +550,10 @@ package struct FMP4Title: Sendable {
     let codec =
       audio.core
       ? "AC-3 core of \(audio.codecName)"
-      : audio.lpcm ? "FLAC (LPCM)" : audio.track.coding == .eac3 ? "E-AC-3" : "AC-3"
+      : audio.lpcm
+        ? "FLAC (LPCM)"
+        : audio.track.coding == .eac3
+          ? (audio.track.jocComplexity != nil ? "E-AC-3 Atmos" : "E-AC-3") : "AC-3"
     parts.append(codec + " " + layout)
     return parts.joined(separator: " ")
   }
@@ -502,6 +566,7 @@ package struct FMP4Title: Sendable {
     switch rendition {
     case .video: prefix = iFrames ? "iframe" : "video"
     case .audio(let pid): prefix = "audio-\(pid)"
+    case .transcoded(let pid, let target): prefix = "\(target.rawValue)-\(pid)"
     }
     let longest = segments.map(\.duration.seconds).max() ?? 0
     var lines = [

@@ -6,7 +6,7 @@ import DiscKit
 package struct FMP4Track: Sendable, Hashable {
   /// The codings the writer carries.
   package enum Coding: String, Sendable, Hashable {
-    case avc, hevc, ac3, eac3, flac
+    case avc, hevc, ac3, eac3, flac, aac
     package var isVideo: Bool { self == .avc || self == .hevc }
   }
   package var coding: Coding
@@ -27,6 +27,10 @@ package struct FMP4Track: Sendable, Hashable {
   package var sampleRate = 0
   /// ISO 639-2/T language (`und` when unknown).
   package var language = "und"
+  /// E-AC-3 with Atmos (JOC): the complexity index (`dec3`, `CHANNELS="N/JOC"`).
+  package var jocComplexity: Int?
+  /// HLS `CHANNELS`: the channel count, or `N/JOC` for Atmos.
+  package var channelsText: String { jocComplexity.map { "\($0)/JOC" } ?? "\(channels)" }
 
   // MARK: Video
 
@@ -222,6 +226,13 @@ package struct FMP4Track: Sendable, Hashable {
         bits.put(0, 3)
         bits.put(dependents.count, 4)
         if dependents.isEmpty { bits.put(0, 1) } else { bits.put(location, 9) }
+        // Atmos (ETSI TS 102 366 F.6, TS 103 420): reserved, flag_ec3_extension_type_a,
+        // complexity_index_type_a.
+        if let index = first.complexityIndex {
+          bits.put(0, 7)
+          bits.put(1, 1)
+          bits.put(index, 8)
+        }
         w.append(bits.bytes)
       }
     } else {
@@ -252,6 +263,7 @@ package struct FMP4Track: Sendable, Hashable {
       coding: enhanced ? .eac3 : .ac3, sampleEntry: entry.bytes, codecs: enhanced ? "ec-3" : "ac-3")
     track.channels = channels
     track.sampleRate = first.sampleRate
+    if enhanced { track.jocComplexity = first.complexityIndex }
     if let language, language.count == 3, language.allSatisfy({ $0 >= "a" && $0 <= "z" }) {
       track.language = language
     }
