@@ -40,6 +40,12 @@ package struct HEVCSampleEntryFacts: Sendable, Hashable {
     signal = sps.videoSignal
   }
 
+  /// The NAL units of an Annex B byte stream (``HEVCNALUnit/split(_:)``, which serves H.264 as
+  /// well: start codes and trailing zeros left out), for writers outside the `Formats` SPI.
+  package static func nalUnits(_ bytes: ArraySlice<UInt8>) -> [Range<Int>] {
+    HEVCNALUnit.split(bytes)
+  }
+
   /// The payloads of the `mastering_display_colour_volume` (137, 24 bytes) and
   /// `content_light_level_info` (144, 4 bytes) messages of a prefix SEI NAL unit (header first),
   /// as coded (emulation prevention removed): the bodies of ISO/IEC 14496-12's `mdcv` and `clli`.

@@ -1,4 +1,4 @@
-@_spi(Formats) import DiscKit
+import DiscKit
 
 /// Turns collected PES packets into fMP4 samples: video access units (one per PES with a PTS,
 /// Annex B converted to 4-byte length prefixes; access unit delimiters and filler data left
@@ -49,7 +49,7 @@ package enum FMP4Samples {
     var ranges: [[Range<Int>]] = []
     var total = 0
     for unit in units {
-      let all = HEVCNALUnit.split(unit.bytes[...])
+      let all = HEVCSampleEntryFacts.nalUnits(unit.bytes[...])
       var kept: [Range<Int>] = []
       for range in all {
         let header = unit.bytes[range.lowerBound]
