@@ -304,20 +304,24 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     let disc = try await open(context)
     let key = context.parameters.get("key") ?? ""
     let angle = try Self.angle(request)
+    let timeline = try Self.timeline(request)
     var query = [String]()
     if angle != 1 { query.append("angle=\(angle)") }
+    if timeline != .continuous { query.append("timeline=\(timeline.rawValue)") }
     if let token = configuration.token, request.uri.queryParameters["token"] != nil {
       query.append("token=\(token)")
     }
     let suffix = query.isEmpty ? "" : "?" + query.joined(separator: "&")
-    let cacheKey = "\(disc.entry.id)/\(disc.identity.digest)/\(key)/\(angle)"
+    let cacheKey = "\(disc.entry.id)/\(disc.identity.digest)/\(key)/\(angle)/\(timeline)"
     if let cached = fmp4Titles.cached(cacheKey) { return (cached, suffix) }
     let title = try await blocking {
       try fmp4Titles.title(cacheKey) { () throws(StreamingError) -> FMP4Title in
         let resource = try TitleResource(
           disc: disc, key: key, angle: angle, plainTransportStream: true)
+        // Transcoded renditions are offered on the continuous timeline only.
         return try FMP4Title(
-          title: resource.title, transcoder: configuration.audioTranscoder)
+          title: resource.title, timeline: timeline,
+          transcoder: timeline == .continuous ? configuration.audioTranscoder : nil)
       }
     }
     return (title, suffix)

@@ -167,9 +167,10 @@ struct ServerFMP4HLSTests {
           let total = fragment.samples.reduce(0) { $0 + $1.duration }
           expected = fragment.decodeTime + UInt64(total)
           #expect(fragment.samples.reduce(0) { $0 + $1.size } == fragment.mdat.count)
-          guard uri == "fmp4/video.m3u8" else { continue }
+          // EXTINF is the segment's real duration, the audio's own too.
           #expect(duration <= playlist.target + 0.5, "\(name) \(segment)")
           #expect(abs(Double(total) / 90_000 - duration) < 0.000_01, "\(name) \(segment)")
+          guard uri == "fmp4/video.m3u8" else { continue }
           #expect(fragment.samples.first.map { $0.flags & 0x0001_0000 == 0 } == true)
           let types = fragment.firstSampleNALTypes(hevc: hevc)
           #expect(
@@ -286,6 +287,75 @@ struct ServerFMP4HLSTests {
         let again = try Curl.get(base + file, ["-H", "If-None-Match: \(tag)"])
         #expect(again.status == 304 && again.body.isEmpty, "\(name) \(file)")
       }
+    }
+  }
+
+  /// `timeline=original`: every video segment's `tfdt` is the DTS of one of the video packets
+  /// ffprobe reads from the disc's own clip (the clips' timestamps as they are, not the title's
+  /// continuous ones); the segments chain by their samples' durations except where
+  /// `EXT-X-DISCONTINUITY` marks a clip whose timestamps do not follow the clip before (as
+  /// ffprobe's first and last DTS of the clips say); ffmpeg plays it without a warning.
+  @Test func originalTimeline() throws {
+    let dir = try Self.root()
+    let server = try ServerProcess(root: dir.path, ["--quiet"])
+    for name in ["simple", "ac3"] {
+      let clips = try #require(Self.discs[name]?.clips)
+      // Each clip's video DTS (90 kHz), from ffprobe.
+      var clipDTS: [[UInt64]] = []
+      for clip in clips {
+        let out = try Tool.run(
+          "ffprobe",
+          [
+            "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=dts", "-of",
+            "csv=p=0", Fixtures.generated(clip),
+          ])
+        clipDTS.append(
+          out.text.split(separator: "\n").compactMap {
+            UInt64(($0.split(separator: ",").first ?? "").trimmingCharacters(in: .whitespaces))
+          })
+      }
+      var joins = 0
+      for k in clipDTS.indices.dropFirst() {
+        guard let last = clipDTS[k - 1].last, let first = clipDTS[k].first else { continue }
+        let step = clipDTS[k - 1].count > 1 ? last - clipDTS[k - 1][clipDTS[k - 1].count - 2] : 0
+        if first != last + step { joins += 1 }
+      }
+      let all = Set(clipDTS.joined())
+      let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/"
+      let master = try Self.text(base + "master.m3u8?timeline=original")
+      #expect(master.contains("fmp4/video.m3u8?timeline=original"), "\(name)")
+      let text = try Self.text(base + "fmp4/video.m3u8?timeline=original")
+      #expect(
+        text.components(separatedBy: "#EXT-X-DISCONTINUITY\n").count - 1 == joins,
+        "\(name): \(joins) joins")
+      var marked: Set<String> = []
+      var pendingMark = false
+      for line in text.split(separator: "\n") {
+        if line == "#EXT-X-DISCONTINUITY" { pendingMark = true }
+        if !line.hasPrefix("#") {
+          if pendingMark { marked.insert(String(line.split(separator: "?")[0])) }
+          pendingMark = false
+        }
+      }
+      var expected: UInt64?
+      for (_, segment) in Self.media(text).segments {
+        let bytes = try Self.bytes(base + "fmp4/" + segment)
+        let fragment = try #require(MP4Fragment(bytes), "\(name) \(segment)")
+        #expect(all.contains(fragment.decodeTime), "\(name) \(segment): \(fragment.decodeTime)")
+        if let expected, !marked.contains(String(segment.split(separator: "?")[0])) {
+          #expect(fragment.decodeTime == expected, "\(name) \(segment)")
+        }
+        expected = fragment.decodeTime + UInt64(fragment.samples.reduce(0) { $0 + $1.duration })
+      }
+      let run = try Tool.run(
+        "ffmpeg",
+        [
+          "-nostdin", "-hide_banner", "-v", "warning", "-i", base + "master.m3u8?timeline=original",
+          "-map", "0", "-f", "null", "-",
+        ])
+      #expect(run.status == 0, "\(name)")
+      #expect(
+        run.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == "", "\(name): \(run.stderr)")
     }
   }
 

@@ -25,7 +25,7 @@ package struct FMP4Resource: Sendable {
   package init(title: FMP4Title, name: String, query: String, digest: String)
     throws(StreamingError)
   {
-    var tag = "\(digest)-\(title.key)-a\(title.angle)-fmp4v1-\(name)"
+    var tag = "\(digest)-\(title.key)-a\(title.angle)-fmp4v1\(title.tagSuffix)-\(name)"
     // A transcoded file's bytes are the encoder's: its version names them too.
     if let version = title.transcoder?.version, name.hasPrefix("aac-") || name.hasPrefix("flac-") {
       tag += "-" + version
@@ -142,6 +142,11 @@ extension FMP4Resource {
     cacheControl = "public, max-age=86400"
     body = Array(title.multivariantPlaylist(query: query).utf8)
     eTag =
-      "\"\(digest)-\(title.key)-a\(title.angle)-fmp4v1-master\(title.transcoder.map { "-" + $0.version } ?? "")\""
+      "\"\(digest)-\(title.key)-a\(title.angle)-fmp4v1\(title.tagSuffix)-master\(title.transcoder.map { "-" + $0.version } ?? "")\""
   }
+}
+
+extension FMP4Title {
+  /// What the entity tags add for the timeline (nothing for the default, continuous one).
+  var tagSuffix: String { timeline == .original ? "-original" : "" }
 }

@@ -11,6 +11,19 @@ protocol SegmentPass: Sendable {
   mutating func finish(_ out: inout PayloadOutput) throws(DiscKitError)
 }
 
+/// How a rendition's decode times are counted: on the title's continuous timeline from its
+/// origin (the DTS media time 0 stands for), or as the clips' own timestamps are
+/// (``DiscKit/TitleTimeline/original``: `tfdt` is the original 33-bit DTS, nothing is before it).
+struct MediaClock: Sendable, Hashable {
+  var origin: UInt64
+  var original = false
+
+  /// Media time of a 90 kHz timestamp `t` (negative: before the origin).
+  func time(_ t: UInt64) -> Int64 {
+    original ? Int64(t & FMP4Samples.mask) : FMP4Samples.delta(t, origin)
+  }
+}
+
 /// A segment's planned samples.
 struct SegmentPlan: Sendable {
   var firstDecodeTime: UInt64?
@@ -70,7 +83,7 @@ struct PassReader<Pass: SegmentPass>: FMP4PayloadReader {
 /// is (trailing zeros left out); writing copies those ranges without looking at the bytes.
 struct VideoPass: SegmentPass {
   let hevc: Bool
-  let origin: UInt64
+  let clock: MediaClock
   /// The only PES used: an I-frame segment's first picture.
   let firstPictureOnly: Bool
   /// Planning: nil. Writing: the plan.
@@ -106,9 +119,9 @@ struct VideoPass: SegmentPass {
   var copyLeft = 0
   var prefix: UInt32?
 
-  init(hevc: Bool, origin: UInt64, firstPictureOnly: Bool, written: SegmentPlan? = nil) {
+  init(hevc: Bool, clock: MediaClock, firstPictureOnly: Bool, written: SegmentPlan? = nil) {
     self.hevc = hevc
-    self.origin = origin
+    self.clock = clock
     self.firstPictureOnly = firstPictureOnly
     self.written = written
   }
@@ -141,7 +154,7 @@ struct VideoPass: SegmentPass {
   mutating func finish(_ out: inout PayloadOutput) throws(DiscKitError) {
     try endUnit()
     guard written == nil, let first = times.first else { return }
-    plan.firstDecodeTime = UInt64(max(0, FMP4Samples.delta(first.dts, origin)))
+    plan.firstDecodeTime = UInt64(max(0, clock.time(first.dts)))
     for k in times.indices {
       let unit = times[k]
       let nextDTS = k + 1 < times.count ? times[k + 1].dts : last ? nil : nextDecodeTime
@@ -348,7 +361,7 @@ extension AudioPESPass {
 /// sample); for a TrueHD PID only its AC-3 core's PES packets.
 struct DolbyPass: AudioPESPass {
   let coreOnly: Bool
-  let origin: UInt64
+  let clock: MediaClock
   let writing: Bool
   var current: (header: PESCollector.Packet, payload: [UInt8])?
   var nextPTS: UInt64?
@@ -358,9 +371,9 @@ struct DolbyPass: AudioPESPass {
   var keep = false
   var kept: [(pts: UInt64, nominal: Int64, size: Int)] = []
 
-  init(coreOnly: Bool, origin: UInt64, writing: Bool) {
+  init(coreOnly: Bool, clock: MediaClock, writing: Bool) {
     self.coreOnly = coreOnly
-    self.origin = origin
+    self.clock = clock
     self.writing = writing
   }
 
@@ -384,7 +397,7 @@ struct DolbyPass: AudioPESPass {
     for (frame, range) in DolbyAudioFrame.split(payload[...]) {
       if frame.streamType != 1 {
         started = true
-        keep = FMP4Samples.delta(t, origin) >= 0
+        keep = clock.time(t) >= 0
         if keep, !writing {
           kept.append((t, Int64(frame.samples * 90_000 / frame.sampleRate), 0))
         }
@@ -405,7 +418,7 @@ struct DolbyPass: AudioPESPass {
 
   mutating func end() {
     guard !writing, let first = kept.first else { return }
-    plan.firstDecodeTime = UInt64(FMP4Samples.delta(first.pts, origin))
+    plan.firstDecodeTime = UInt64(max(0, clock.time(first.pts)))
     for (k, sample) in kept.enumerated() {
       let next = k + 1 < kept.count ? kept[k + 1].pts : nextPTS
       var duration = sample.nominal
@@ -423,7 +436,7 @@ struct DolbyPass: AudioPESPass {
 
 /// LPCM as FLAC: one frame per PES, numbered from its PTS.
 struct FLACPass: AudioPESPass {
-  let origin: UInt64
+  let clock: MediaClock
   let writing: Bool
   var current: (header: PESCollector.Packet, payload: [UInt8])?
   var nextPTS: UInt64?
@@ -431,19 +444,19 @@ struct FLACPass: AudioPESPass {
   var format: FLACFromLPCM.Format?
   var frames: [(pts: UInt64, size: Int, samples: Int)] = []
 
-  init(origin: UInt64, writing: Bool) {
-    self.origin = origin
+  init(clock: MediaClock, writing: Bool) {
+    self.clock = clock
     self.writing = writing
   }
 
   mutating func pes(
     _ header: PESCollector.Packet, _ payload: [UInt8], _ out: inout PayloadOutput
   ) throws(DiscKitError) {
-    guard let pts = header.pts, FMP4Samples.delta(pts, origin) >= 0,
+    guard let pts = header.pts, clock.time(pts) >= 0,
       let f = FLACFromLPCM.Format(header: payload[...])
     else { return }
     format = format ?? f
-    let first = UInt64(FMP4Samples.delta(pts, origin)) * UInt64(f.sampleRate) / 90_000
+    let first = UInt64(clock.time(pts)) * UInt64(f.sampleRate) / 90_000
     guard let frame = FLACFromLPCM.frame(payload.dropFirst(4), format: f, firstSample: first)
     else { return }
     if writing {
@@ -455,7 +468,7 @@ struct FLACPass: AudioPESPass {
 
   mutating func end() {
     guard !writing, let first = frames.first, let format else { return }
-    plan.firstDecodeTime = UInt64(FMP4Samples.delta(first.pts, origin))
+    plan.firstDecodeTime = UInt64(max(0, clock.time(first.pts)))
     for (k, frame) in frames.enumerated() {
       let nominal = Int64(frame.samples * 90_000 / format.sampleRate)
       let next = k + 1 < frames.count ? frames[k + 1].pts : nextPTS

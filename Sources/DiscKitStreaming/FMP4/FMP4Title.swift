@@ -12,8 +12,9 @@ import Foundation
 /// continuous timeline (``DiscKit/TitleTimeline/continuous``: the clips' PTS epochs joined into
 /// one) minus ``origin``, the DTS of the title's first access unit; so `tfdt` of segment n + 1
 /// is `tfdt` of segment n plus its samples' durations, and a title time `t` is presented at
-/// media time `t + ` ``presentationDelay``. (The original timeline's PTS jumps at clip joins
-/// have no place in one fMP4 track; the fMP4 renditions are always on the title timeline.)
+/// media time `t + ` ``presentationDelay``. On the original timeline (``timeline``) `tfdt` is
+/// the clips' own DTS instead, and the playlists mark the joins where it jumps with
+/// `EXT-X-DISCONTINUITY`.
 ///
 /// Renditions: the video (H.264 `avc1`, HEVC `hvc1`; a Dolby Vision enhancement layer is left
 /// out, so its base layer plays as HDR10), and one audio rendition per AC-3 or E-AC-3 stream
@@ -38,10 +39,20 @@ package struct FMP4Title: Sendable {
     /// The disc's codec name (`"AC-3"`, `"TrueHD"`).
     package var codecName: String
     package var language: String?
+    /// Each segment's duration in this rendition (its frames', which start and end a little
+    /// apart from the video's).
+    package var durations: [MediaTime] = []
   }
 
   package let key: String
   package let angle: Int
+  /// The timestamps the segments carry (`tfdt`): the title's continuous timeline (default) or
+  /// the clips' original ones.
+  package let timeline: TitleTimeline
+  let clock: MediaClock
+  /// The segments that start where the timestamps jump (the original timeline's clip joins):
+  /// `EXT-X-DISCONTINUITY` before them.
+  package let discontinuities: Set<Int>
   package let segments: [Segment]
   package let videoPID: UInt16
   package let video: FMP4Track
@@ -71,7 +82,10 @@ package struct FMP4Title: Sendable {
   /// - Throws: ``StreamingError/needsTransportStream(title:)`` for a DVD title,
   ///   ``StreamingError/badRequest(_:)`` when the title's video is not H.264 or HEVC,
   ///   ``StreamingError/disc(_:)`` when its bytes cannot be read.
-  package init(title: DiscTitle, transcoder: (any AudioTranscoder)? = nil) throws(StreamingError) {
+  package init(
+    title: DiscTitle, timeline: TitleTimeline = .continuous,
+    transcoder: (any AudioTranscoder)? = nil
+  ) throws(StreamingError) {
     let playlist = try HLSPlaylist(title: title)
     key = title.key
     angle = title.angle
@@ -106,8 +120,13 @@ package struct FMP4Title: Sendable {
     }
     let hevc = videoStream.coding == .hevc
     videoPID = UInt16(truncatingIfNeeded: videoStream.id)
+    self.timeline = timeline
+    // Planned on the continuous timeline (durations, origin); served on the one asked for (the
+    // same bytes, other timestamps).
+    let continuous: any ByteSource
     do {
-      source = try title.byteSource(timeline: .continuous)
+      continuous = try title.byteSource(timeline: .continuous)
+      source = timeline == .original ? try title.byteSource(timeline: .original) : continuous
       frameRate = try title.videoParameters(of: videoStream)?.frameRate
     } catch {
       throw .disc(error)
@@ -142,7 +161,7 @@ package struct FMP4Title: Sendable {
     }
     let collected: PESCollector
     do {
-      collected = try PESCollector(source: source, range: first.range, pids: pids)
+      collected = try PESCollector(source: continuous, range: first.range, pids: pids)
     } catch {
       throw .disc(error)
     }
@@ -167,6 +186,7 @@ package struct FMP4Title: Sendable {
       }
     }
     self.origin = origin
+    clock = MediaClock(origin: origin, original: timeline == .original)
     presentationDelay = MediaTime(ticks: max(0, FMP4Samples.delta(pts, origin)))
     // The real durations: each segment's first DTS (one small read at its start), the last
     // segment's samples.
@@ -174,7 +194,7 @@ package struct FMP4Title: Sendable {
     for segment in segments {
       let dts: UInt64?
       do {
-        dts = try Self.firstDecodeTime(source, range: segment.range, pid: videoPID)
+        dts = try Self.firstDecodeTime(continuous, range: segment.range, pid: videoPID)
       } catch {
         throw .disc(error)
       }
@@ -193,7 +213,7 @@ package struct FMP4Title: Sendable {
     var lastDuration: Int64 = 0
     if let last = segments.last {
       do {
-        let collected = try PESCollector(source: source, range: last.range, pids: [videoPID])
+        let collected = try PESCollector(source: continuous, range: last.range, pids: [videoPID])
         let run = FMP4Samples.video(
           collected.packets[videoPID] ?? [], hevc: hevc, origin: origin, nextDecodeTime: nil)
         lastDuration = run.samples.reduce(0) { $0 + Int64($1.duration) }
@@ -212,6 +232,28 @@ package struct FMP4Title: Sendable {
       time += segments[k].duration.ticks
     }
     self.segments = segments
+    // The original timeline: the clips' own timestamps, which jump where a clip starts on
+    // another epoch (EXT-X-DISCONTINUITY there).
+    var discontinuities: Set<Int> = []
+    if timeline == .original {
+      var previous: UInt64?
+      for k in segments.indices {
+        let dts: UInt64?
+        do {
+          dts = try Self.firstDecodeTime(source, range: segments[k].range, pid: videoPID)
+        } catch {
+          throw .disc(error)
+        }
+        if k > 0, let dts, let previous, decodeTimes[k] >= 0, decodeTimes[k - 1] >= 0,
+          (dts &- previous) & FMP4Samples.mask
+            != UInt64(bitPattern: decodeTimes[k] - decodeTimes[k - 1]) & FMP4Samples.mask
+        {
+          discontinuities.insert(k)
+        }
+        previous = dts
+      }
+    }
+    self.discontinuities = discontinuities
     var audio: [Audio] = []
     for (stream, core) in candidates {
       let pid = UInt16(truncatingIfNeeded: stream.id)
@@ -241,6 +283,48 @@ package struct FMP4Title: Sendable {
       entry.lpcm = true
       audio.append(entry)
     }
+    // Each audio rendition's EXTINF: from its first frame in a segment to its first in the next
+    // (its segments hold the frames whose PES start in the range, not the video's times); the
+    // last one its samples' durations.
+    for k in audio.indices {
+      var starts: [Int64?] = []
+      for segment in segments {
+        do {
+          starts.append(
+            try Self.firstAudioTime(
+              continuous, range: segment.range, audio: audio[k], origin: origin))
+        } catch {
+          throw .disc(error)
+        }
+      }
+      var lastTotal: Int64?
+      if let last = segments.last {
+        var input = PESStream(source: continuous, range: last.range, pid: audio[k].pid)
+        let clock = MediaClock(origin: origin)
+        do {
+          if audio[k].lpcm {
+            var pass = FLACPass(clock: clock, writing: false)
+            try pass.run(&input)
+            lastTotal = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
+          } else {
+            var pass = DolbyPass(coreOnly: audio[k].core, clock: clock, writing: false)
+            try pass.run(&input)
+            lastTotal = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
+          }
+        } catch {
+          throw .disc(error)
+        }
+      }
+      audio[k].durations = segments.indices.map { n in
+        if n + 1 < segments.count, let start = starts[n], let next = starts[n + 1], next > start {
+          return MediaTime(ticks: next - start)
+        }
+        if n + 1 == segments.count, let lastTotal, lastTotal > 0 {
+          return MediaTime(ticks: lastTotal)
+        }
+        return segments[n].duration
+      }
+    }
     self.audio = audio
     self.transcoder = transcoder
     let transcoded =
@@ -254,6 +338,29 @@ package struct FMP4Title: Sendable {
         entry.hasPrefix("0x" + String($0.pid, radix: 16, uppercase: true) + " ")
       }
     }
+  }
+
+  /// The time of the first audio frame of `audio` in `range` (its first PES there with a PTS at
+  /// or after `origin`; for a TrueHD stream's AC-3 core, its first core PES).
+  static func firstAudioTime(
+    _ source: any ByteSource, range: Range<Int64>, audio: Audio, origin: UInt64
+  ) throws(DiscKitError) -> Int64? {
+    var stream = PESStream(source: source, range: range, pid: audio.pid, chunk: 192 * 64)
+    while let event = try stream.next() {
+      guard case .start(let header, let body) = event, let pts = header.pts else { continue }
+      if audio.core {
+        if let ext = header.streamIDExtension {
+          guard ext == 0x76 else { continue }
+        } else if body.count < 2 || stream.buffer[body.lowerBound] != 0x0B
+          || stream.buffer[body.lowerBound + 1] != 0x77
+        {
+          continue
+        }
+      }
+      let time = FMP4Samples.delta(pts, origin)
+      if time >= 0 { return time }
+    }
+    return nil
   }
 
   /// The DTS (or PTS) of the first PES of `pid` that starts in `range`, read in small steps.
@@ -353,7 +460,7 @@ package struct FMP4Title: Sendable {
   {
     let segment = segments[index]
     let source = source
-    let origin = origin
+    let clock = clock
     let sequence = UInt32(index + 1)
     do throws(DiscKitError) {
       switch rendition {
@@ -367,7 +474,7 @@ package struct FMP4Title: Sendable {
         @Sendable func stream() -> PESStream {
           PESStream(source: source, range: segment.range, pid: pid, firstOnly: keyFrameOnly)
         }
-        var planning = VideoPass(hevc: hevc, origin: origin, firstPictureOnly: keyFrameOnly)
+        var planning = VideoPass(hevc: hevc, clock: clock, firstPictureOnly: keyFrameOnly)
         planning.last = last
         var input = stream()
         try planning.run(&input)
@@ -382,7 +489,7 @@ package struct FMP4Title: Sendable {
           PassReader(
             stream: stream(),
             pass: VideoPass(
-              hevc: hevc, origin: origin, firstPictureOnly: keyFrameOnly, written: done))
+              hevc: hevc, clock: clock, firstPictureOnly: keyFrameOnly, written: done))
         }
       case .audio(let pid):
         guard let audio = audio.first(where: { $0.pid == pid }) else {
@@ -393,22 +500,22 @@ package struct FMP4Title: Sendable {
         }
         var input = stream()
         if audio.lpcm {
-          var planning = FLACPass(origin: origin, writing: false)
+          var planning = FLACPass(clock: clock, writing: false)
           try planning.run(&input)
           return FMP4Segment(
             sequence: sequence, decodeTime: planning.plan.firstDecodeTime ?? 0,
             samples: planning.plan.samples
-          ) { PassReader(stream: stream(), pass: FLACPass(origin: origin, writing: true)) }
+          ) { PassReader(stream: stream(), pass: FLACPass(clock: clock, writing: true)) }
         }
         let core = audio.core
-        var planning = DolbyPass(coreOnly: core, origin: origin, writing: false)
+        var planning = DolbyPass(coreOnly: core, clock: clock, writing: false)
         try planning.run(&input)
         return FMP4Segment(
           sequence: sequence, decodeTime: planning.plan.firstDecodeTime ?? 0,
           samples: planning.plan.samples
         ) {
           PassReader(
-            stream: stream(), pass: DolbyPass(coreOnly: core, origin: origin, writing: true))
+            stream: stream(), pass: DolbyPass(coreOnly: core, clock: clock, writing: true))
         }
       }
     } catch {
@@ -568,7 +675,13 @@ package struct FMP4Title: Sendable {
     case .audio(let pid): prefix = "audio-\(pid)"
     case .transcoded(let pid, let target): prefix = "\(target.rawValue)-\(pid)"
     }
-    let longest = segments.map(\.duration.seconds).max() ?? 0
+    var durations = segments.map(\.duration)
+    if case .audio(let pid) = rendition, let audio = audio.first(where: { $0.pid == pid }),
+      audio.durations.count == segments.count
+    {
+      durations = audio.durations
+    }
+    let longest = durations.map(\.seconds).max() ?? 0
     var lines = [
       "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(max(1, Int(longest.rounded())))",
       "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS",
@@ -576,8 +689,9 @@ package struct FMP4Title: Sendable {
     if iFrames { lines.append("#EXT-X-I-FRAMES-ONLY") }
     lines.append(
       "#EXT-X-MAP:URI=\"\(rendition == .video ? "video" : prefix)-init.mp4\(query)\"")
-    for (k, segment) in segments.enumerated() {
-      lines.append(String(format: "#EXTINF:%.5f,", segment.duration.seconds))
+    for (k, duration) in durations.enumerated() {
+      if discontinuities.contains(k) { lines.append("#EXT-X-DISCONTINUITY") }
+      lines.append(String(format: "#EXTINF:%.5f,", duration.seconds))
       lines.append("\(prefix)-\(k).m4s\(query)")
     }
     lines.append("#EXT-X-ENDLIST")
