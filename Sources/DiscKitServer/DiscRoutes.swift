@@ -172,7 +172,8 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     json(routes, "discs/:id/titles/:key/master.m3u8") { request, context in
       let (title, query) = try await fmp4Title(request, context)
       let disc = try await open(context)
-      guard let subtitles else {
+      // The WebVTT renditions map their cues onto the continuous timeline's tfdt.
+      guard let subtitles, title.timeline == .continuous else {
         return Self.fmp4Response(
           request, FMP4Resource(multivariantOf: title, query: query, digest: disc.identity.digest))
       }
