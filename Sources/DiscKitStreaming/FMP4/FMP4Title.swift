@@ -161,7 +161,12 @@ package struct FMP4Title: Sendable {
     }
     let collected: PESCollector
     do {
-      collected = try PESCollector(source: continuous, range: first.range, pids: pids)
+      // The first access unit (parameter sets) and the audio's first frames (origin, sample
+      // entries, a decoder's format): not the whole segment (a UHD one is 30 MB).
+      var limits: [UInt16: Int] = [:]
+      for pid in pids { limits[pid] = pid == videoPID ? 1 : 256 }
+      collected = try PESCollector(
+        source: continuous, range: first.range, pids: pids, limits: limits)
     } catch {
       throw .disc(error)
     }
@@ -213,10 +218,12 @@ package struct FMP4Title: Sendable {
     var lastDuration: Int64 = 0
     if let last = segments.last {
       do {
-        let collected = try PESCollector(source: continuous, range: last.range, pids: [videoPID])
-        let run = FMP4Samples.video(
-          collected.packets[videoPID] ?? [], hevc: hevc, origin: origin, nextDecodeTime: nil)
-        lastDuration = run.samples.reduce(0) { $0 + Int64($1.duration) }
+        var input = PESStream(source: continuous, range: last.range, pid: videoPID)
+        var pass = VideoPass(
+          hevc: hevc, clock: MediaClock(origin: origin), firstPictureOnly: false)
+        pass.last = true
+        try pass.run(&input)
+        lastDuration = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
       } catch {
         throw .disc(error)
       }

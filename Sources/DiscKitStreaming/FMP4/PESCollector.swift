@@ -33,8 +33,12 @@ package struct PESCollector {
   ///   - firstOnly: the PIDs for which one PES is enough (an I-frame playlist's picture): reading
   ///     stops once each has one complete PES, when every PID wanted is one of them.
   /// - Throws: the source's errors.
+  ///   - limits: the most PES packets kept of a PID (the first ones; a title's plan needs the
+  ///     first access unit and the audio's first frames, not a whole segment): its later
+  ///     packets are not collected, and reading stops once every PID wanted has its limit.
   package init(
-    source: any ByteSource, range: Range<Int64>, pids: Set<UInt16>, firstOnly: Bool = false
+    source: any ByteSource, range: Range<Int64>, pids: Set<UInt16>, firstOnly: Bool = false,
+    limits: [UInt16: Int] = [:]
   ) throws(DiscKitError) {
     let unit: Int64 = 192
     let chunk: Int64 = unit * 5461  // just under 1 MiB
@@ -69,6 +73,12 @@ package struct PESCollector {
         if unitStart {
           if let done = open.removeValue(forKey: pid) {
             packets[pid, default: []].append(done)
+          }
+          if let limit = limits[pid], (packets[pid]?.count ?? 0) >= limit {
+            if pids.allSatisfy({ (packets[$0]?.count ?? 0) >= (limits[$0] ?? Int.max) }) {
+              break reading
+            }
+            continue
           }
           if !inRange {
             if next[pid] == nil {
