@@ -508,7 +508,7 @@ enum AudioFrames {
           coreOpen = true
           i += size
         } else if sync == 0x6458_2025 {
-          var bits = Bits(payload[(i + 4)...])
+          var bits = BitCursor(payload[(i + 4)...])
           bits.skip(8 + 2)
           let long = bits.read(1) == 1
           bits.skip(long ? 12 : 8)
@@ -528,22 +528,4 @@ enum AudioFrames {
       return out
     }
   }
-}
-
-/// A big-endian bit reader (zeros past the end).
-struct Bits {
-  let bytes: ArraySlice<UInt8>
-  var bit = 0
-  init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
-  mutating func read(_ count: Int) -> Int {
-    var value = 0
-    for _ in 0..<count {
-      let index = bytes.startIndex + bit / 8
-      let b = index < bytes.endIndex ? Int(bytes[index] >> (7 - UInt8(bit % 8))) & 1 : 0
-      value = value << 1 | b
-      bit += 1
-    }
-    return value
-  }
-  mutating func skip(_ count: Int) { bit += count }
 }

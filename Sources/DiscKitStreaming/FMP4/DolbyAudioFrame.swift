@@ -162,12 +162,13 @@ package struct DolbyAudioFrame: Sendable, Hashable {
   }
 }
 
-/// A big-endian bit reader over a byte slice that reads zeros past the end.
-struct BitCursor {
-  let bytes: ArraySlice<UInt8>
-  var bit = 0
-  init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
-  mutating func read(_ count: Int) -> Int {
+/// A big-endian bit reader over a byte slice that reads zeros past the end (the audio headers'
+/// fields here and in DiscKitTranscode).
+package struct BitCursor {
+  package let bytes: ArraySlice<UInt8>
+  package var bit = 0
+  package init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+  package mutating func read(_ count: Int) -> Int {
     var value = 0
     for _ in 0..<count {
       let index = bytes.startIndex + bit / 8
@@ -177,5 +178,5 @@ struct BitCursor {
     }
     return value
   }
-  mutating func skip(_ count: Int) { bit += count }
+  package mutating func skip(_ count: Int) { bit += count }
 }
