@@ -18,7 +18,7 @@ extension DVDDisc {
   /// Cells of an interleaved angle block (and title sets without a usable address map) seek to
   /// the cell's start.
   ///
-  /// - Parameter source: the title's bytes from ``byteSource(title:angle:chapters:)``.
+  /// - Parameter source: the title's bytes from ``byteSource(title:angle:chapters:)-(Int,_,_)``.
   /// - Throws: the navigation pack's parse error (naming its offset) when a probed sector is not
   ///   a navigation pack.
   public func timeSeek(in source: DVDTitleByteSource, titleSet: Int, to ticks90k: Int64)

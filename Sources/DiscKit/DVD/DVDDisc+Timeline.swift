@@ -1,5 +1,5 @@
 extension DVDDisc {
-  /// A title's bytes (``byteSource(title:angle:chapters:)``) on the chosen timeline.
+  /// A title's bytes (``byteSource(title:angle:chapters:)-(Int,_,_)``) on the chosen timeline.
   ///
   /// `.continuous` moves every pack SCR, PES PTS/DTS and navigation-pack time of cell `k` by
   /// ``timestampShifts(of:)``'s amount, so that cells whose timestamps restart (cells from
@@ -11,8 +11,8 @@ extension DVDDisc {
     try byteSource(title: try title(number), angle: angle, chapters: chapters, timeline: timeline)
   }
 
-  /// ``byteSource(title:angle:chapters:timeline:)`` of a title value (a chapter range cut as a
-  /// title of its own, ``DVDTitle/cut(chapters:)``).
+  /// ``byteSource(title:angle:chapters:timeline:)-(Int,_,_,_)`` of a title value (a chapter
+  /// range cut as a title of its own, `DVDTitle.cut(chapters:)`).
   public func byteSource(
     title: DVDTitle, angle: Int = 1, chapters: ClosedRange<Int>? = nil, timeline: TitleTimeline
   ) throws(DiscKitError) -> any ByteSource {

@@ -152,8 +152,9 @@ public struct DVDDisc: Sendable {
     try byteSource(title: try title(number), angle: angle, chapters: chapters)
   }
 
-  /// ``byteSource(title:angle:chapters:)`` of a title value: one of the disc's titles, or a
-  /// chapter range of one cut as a title of its own (``DVDTitle/cut(chapters:)``, an episode).
+  /// ``byteSource(title:angle:chapters:)-(Int,_,_)`` of a title value: one of the disc's
+  /// titles, or a chapter range of one cut as a title of its own (`DVDTitle.cut(chapters:)`,
+  /// an episode).
   public func byteSource(title: DVDTitle, angle: Int = 1, chapters: ClosedRange<Int>? = nil)
     throws(DiscKitError) -> DVDTitleByteSource
   {

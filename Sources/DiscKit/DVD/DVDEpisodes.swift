@@ -373,7 +373,7 @@ extension DVDDisc {
   }
 
   /// An episode as a title of its own: a whole title, or a chapter range of one cut as a title
-  /// (``DVDTitle/cut(chapters:)``: its chapters from 1 and from 0, its cells' bytes).
+  /// (`DVDTitle.cut(chapters:)`: its chapters from 1 and from 0, its cells' bytes).
   package func episodeTitle(_ episode: Episode, angle: Int) throws(DiscKitError) -> DiscTitle {
     guard let number = Int(episode.key), number >= 1, number <= titles.count,
       case .success(let title) = titles[number - 1]

@@ -1,6 +1,7 @@
 extension DiscTitle {
   /// The title's bytes on the chosen timeline: ``BlurayTitle/byteSource(timeline:)`` or
-  /// ``DVDDisc/byteSource(title:angle:chapters:timeline:)``. `.original` is ``byteSource()``.
+  /// ``DVDDisc/byteSource(title:angle:chapters:timeline:)-(Int,_,_,_)``. `.original` is
+  /// ``byteSource()``.
   public func byteSource(timeline: TitleTimeline) throws(DiscKitError) -> any ByteSource {
     switch content {
     case .bluray(let title): try title.byteSource(timeline: timeline)
@@ -18,8 +19,9 @@ extension DiscTitle {
   /// come first, exactly as libbluray's `bd_read` returns them after `bd_seek_chapter`, and on the
   /// continuous timeline they move with the clip they belong to (the whole source is on one
   /// timeline, the title's). On a DVD they are the bytes of the chapters' cells
-  /// (``DVDDisc/byteSource(title:angle:chapters:)``) cut from ``byteSource(timeline:)``, so on
-  /// the continuous timeline too they keep the title's timestamps.
+  /// (``DVDDisc/byteSource(title:angle:chapters:)-(Int,_,_)``) cut from
+  /// ``byteSource(timeline:)``, so on the continuous timeline too they keep the title's
+  /// timestamps.
   ///
   /// - Throws: ``DiscKitError/Code/invalidArgument`` when the title has no chapter A or B.
   public func byteSource(timeline: TitleTimeline, chapters range: ClosedRange<Int>)
