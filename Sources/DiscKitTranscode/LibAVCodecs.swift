@@ -237,6 +237,39 @@ final class Mixer {
   }
 }
 
+/// A libavcodec encoder's codec, context, frame and packet, freed with it.
+final class Encoder {
+  let codec: UnsafePointer<AVCodec>
+  let context: UnsafeMutablePointer<AVCodecContext>
+  let frame: UnsafeMutablePointer<AVFrame>
+  let packet: UnsafeMutablePointer<AVPacket>
+
+  init(_ id: AVCodecID, named name: String) throws(StreamingError) {
+    guard let codec = avcodec_find_encoder(id) else {
+      throw LibAVAudioTranscoder.failure("libavcodec has no \(name) encoder")
+    }
+    var context = avcodec_alloc_context3(codec)
+    var frame = av_frame_alloc()
+    var packet = av_packet_alloc()
+    guard let c = context, let f = frame, let p = packet else {
+      av_packet_free(&packet)
+      av_frame_free(&frame)
+      avcodec_free_context(&context)
+      throw LibAVAudioTranscoder.failure("out of memory")
+    }
+    (self.codec, self.context, self.frame, self.packet) = (codec, c, f, p)
+  }
+
+  deinit {
+    var context: UnsafeMutablePointer<AVCodecContext>? = context
+    var frame: UnsafeMutablePointer<AVFrame>? = frame
+    var packet: UnsafeMutablePointer<AVPacket>? = packet
+    av_packet_free(&packet)
+    av_frame_free(&frame)
+    avcodec_free_context(&context)
+  }
+}
+
 /// libavcodec's AAC-LC encoder, 48 kHz stereo.
 enum AACEncoder {
   /// Encodes `left`/`right` (a multiple of 1024 samples) whose first sample is frame
@@ -245,20 +278,12 @@ enum AACEncoder {
   static func encode(left: [Float], right: [Float], firstFrame: Int64)
     throws(StreamingError) -> [(frame: Int64, bytes: [UInt8])]
   {
-    guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC) else {
-      throw LibAVAudioTranscoder.failure("libavcodec has no AAC encoder")
-    }
-    var context = avcodec_alloc_context3(codec)
-    var frame = av_frame_alloc()
-    var packet = av_packet_alloc()
-    defer {
-      av_packet_free(&packet)
-      av_frame_free(&frame)
-      avcodec_free_context(&context)
-    }
-    guard let context, let frame, let packet else {
-      throw LibAVAudioTranscoder.failure("out of memory")
-    }
+    let encoder = try Encoder(AV_CODEC_ID_AAC, named: "AAC")
+    // The encoder frees its buffers when it ends: it lives to the end of this function.
+    defer { withExtendedLifetime(encoder) {} }
+    let (codec, context, frame, packet) = (
+      encoder.codec, encoder.context, encoder.frame, encoder.packet
+    )
     context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
     context.pointee.sample_rate = 48_000
     av_channel_layout_default(&context.pointee.ch_layout, 2)
@@ -332,20 +357,12 @@ enum FLACEncoder {
     }
     let total = samples.count / channels
     guard total > 0 else { return [] }
-    guard let codec = avcodec_find_encoder(AV_CODEC_ID_FLAC) else {
-      throw LibAVAudioTranscoder.failure("libavcodec has no FLAC encoder")
-    }
-    var context = avcodec_alloc_context3(codec)
-    var frame = av_frame_alloc()
-    var packet = av_packet_alloc()
-    defer {
-      av_packet_free(&packet)
-      av_frame_free(&frame)
-      avcodec_free_context(&context)
-    }
-    guard let context, let frame, let packet else {
-      throw LibAVAudioTranscoder.failure("out of memory")
-    }
+    let encoder = try Encoder(AV_CODEC_ID_FLAC, named: "FLAC")
+    // The encoder frees its buffers when it ends: it lives to the end of this function.
+    defer { withExtendedLifetime(encoder) {} }
+    let (codec, context, frame, packet) = (
+      encoder.codec, encoder.context, encoder.frame, encoder.packet
+    )
     let wide = format.bitsPerSample > 16
     context.pointee.sample_fmt = wide ? AV_SAMPLE_FMT_S32 : AV_SAMPLE_FMT_S16
     context.pointee.bits_per_raw_sample = Int32(format.bitsPerSample)
