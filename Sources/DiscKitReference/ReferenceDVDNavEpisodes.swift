@@ -9,50 +9,17 @@ extension Reference.DVDNav {
   public static func titlePart(path: String, buttons: [Int], maxBlocks: Int = 100_000)
     throws(DiscKitError) -> (title: Int, part: Int)?
   {
-    var handle: OpaquePointer?
-    guard dvdnav_open(&handle, path) == DVDNAV_STATUS_OK, let nav = handle else {
-      throw DiscKitError(.cannotOpen, "libdvdnav", at: nil, "dvdnav_open failed for \(path)")
+    var reached: (title: Int, part: Int)?
+    let end = try drive(path: path, buttons: buttons, maxBlocks: maxBlocks) { nav, _ in
+      var title: Int32 = 0
+      var part: Int32 = 0
+      dvdnav_current_title_info(nav, &title, &part)
+      reached = (Int(title), Int(part))
+      return false
     }
-    defer { dvdnav_close(nav) }
-    var buffer = [UInt8](repeating: 0, count: 2048)
-    var pending = buttons[...]
-    for _ in 0..<maxBlocks {
-      var event: Int32 = 0
-      var length: Int32 = 0
-      let status = buffer.withUnsafeMutableBufferPointer {
-        dvdnav_get_next_block(nav, $0.baseAddress, &event, &length)
-      }
-      guard status == DVDNAV_STATUS_OK else {
-        let message = dvdnav_err_to_string(nav).map { String(cString: $0) } ?? "?"
-        throw DiscKitError(.io, "libdvdnav", at: nil, "dvdnav_get_next_block: \(message)")
-      }
-      switch event {
-      case DVDNAV_NAV_PACKET:
-        guard dvdnav_is_domain_vts(nav) != 1, let pci = dvdnav_get_current_nav_pci(nav),
-          pci.pointee.hli.hl_gi.btn_ns > 0, pci.pointee.hli.hl_gi.hli_ss & 3 != 0
-        else { break }
-        guard let next = pending.popFirst() else { return nil }
-        dvdnav_button_select_and_activate(nav, pci, Int32(next))
-      case DVDNAV_STILL_FRAME:
-        if !pending.isEmpty, let pci = titleStillMenu(nav, buffer), let next = pending.popFirst() {
-          dvdnav_button_select_and_activate(nav, pci, Int32(next))
-        } else {
-          dvdnav_still_skip(nav)
-        }
-      case DVDNAV_WAIT:
-        dvdnav_wait_skip(nav)
-      case DVDNAV_STOP:
-        return nil
-      case DVDNAV_CELL_CHANGE:
-        guard pending.isEmpty, dvdnav_is_domain_vts(nav) == 1 else { break }
-        var title: Int32 = 0
-        var part: Int32 = 0
-        dvdnav_current_title_info(nav, &title, &part)
-        return (Int(title), Int(part))
-      default:
-        break
-      }
+    if case .failed(let message) = end {
+      throw readError(message)
     }
-    return nil
+    return reached
   }
 }
