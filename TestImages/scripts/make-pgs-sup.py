@@ -16,11 +16,7 @@ Every segment of a display set carries the display set's PTS and DTS 0, as .sup 
 import struct
 import sys
 
-PDS, ODS, PCS, WDS, END = 0x14, 0x15, 0x16, 0x17, 0x80
-
-
-def segment(pts, kind, payload):
-    return b"PG" + struct.pack(">IIBH", pts, 0, kind, len(payload)) + payload
+from pgs_sup import END, ODS, PCS, PDS, WDS, rle_line, segment
 
 
 def ycrcb(r, g, b, a):
@@ -35,29 +31,6 @@ def palette(pid, version, entries):
     for index, (r, g, b, a) in entries:
         body += struct.pack(">BBBBB", index, *ycrcb(r, g, b, a))
     return body
-
-
-def rle_line(pixels):
-    """Run-length codes of one line (HDMV PGS object encoding) and the end-of-line code."""
-    out = bytearray()
-    i = 0
-    while i < len(pixels):
-        colour = pixels[i]
-        run = 1
-        while i + run < len(pixels) and pixels[i + run] == colour and run < 16383:
-            run += 1
-        if colour != 0 and run < 3:
-            out += bytes([colour]) * run
-        elif colour == 0 and run < 64:
-            out += bytes([0, run])
-        elif colour == 0:
-            out += bytes([0, 0x40 | (run >> 8), run & 0xFF])
-        elif run < 64:
-            out += bytes([0, 0x80 | run, colour])
-        else:
-            out += bytes([0, 0xC0 | (run >> 8), run & 0xFF, colour])
-        i += run
-    return bytes(out) + b"\x00\x00"
 
 
 def obj(oid, version, width, height, rows):

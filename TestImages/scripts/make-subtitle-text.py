@@ -25,6 +25,8 @@ import sys
 
 from PIL import Image, ImageDraw, ImageFont
 
+from pgs_sup import END, ODS, PCS, PDS, WDS, rle_line, segment
+
 DEJAVU = "/usr/share/fonts/truetype/dejavu/"
 NOTO = "/usr/share/fonts/opentype/noto/"
 LATIN_FONTS = [
@@ -143,35 +145,6 @@ def render(lines, path, size, fill, stroke, antialias):
 
 
 # ---- PGS ----
-PDS, ODS, PCS, WDS, END = 0x14, 0x15, 0x16, 0x17, 0x80
-
-
-def segment(pts, kind, payload):
-    return b"PG" + struct.pack(">IIBH", pts, 0, kind, len(payload)) + payload
-
-
-def rle_line(pixels):
-    out = bytearray()
-    i = 0
-    while i < len(pixels):
-        colour = pixels[i]
-        run = 1
-        while i + run < len(pixels) and pixels[i + run] == colour and run < 16383:
-            run += 1
-        if colour != 0 and run < 3:
-            out += bytes([colour]) * run
-        elif colour == 0 and run < 64:
-            out += bytes([0, run])
-        elif colour == 0:
-            out += bytes([0, 0x40 | (run >> 8), run & 0xFF])
-        elif run < 64:
-            out += bytes([0, 0x80 | run, colour])
-        else:
-            out += bytes([0, 0xC0 | (run >> 8), run & 0xFF, colour])
-        i += run
-    return bytes(out) + b"\x00\x00"
-
-
 LEVELS = 8
 
 

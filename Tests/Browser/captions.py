@@ -8,42 +8,18 @@ Opens BASE_URL (the page), opens the first disc, plays title TITLE_KEY, chooses 
 rendition, and for each SECONDS (video time) pauses there and waits until the text track shown has
 an active cue. Prints one JSON line: the tracks and, per time, the active cues (text, start, end);
 exits 1 on the first failed check."""
-import json
 import sys
-import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from browser import Browser
+
 base, key, times = sys.argv[1], sys.argv[2], [float(t) for t in sys.argv[3:]]
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--autoplay-policy=no-user-gesture-required", "--mute-audio"]:
-    options.add_argument(flag)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 seen = {"cues": []}
-
-
-def fail(message):
-    seen["failed"] = message
-    print(json.dumps(seen))
-    driver.quit()
-    sys.exit(1)
-
-
-def wait_for(condition, timeout, what):
-    end = time.time() + timeout
-    while time.time() < end:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    fail("timed out waiting for " + what)
+browser = Browser(seen)
+driver, fail, wait_for = browser.driver, browser.fail, browser.wait_for
 
 
 def active():
@@ -78,6 +54,6 @@ try:
             fail(f"media error {state['error']}")
         seen["tracks"] = state["tracks"]
         seen["cues"].append({"at": at, "time": state["time"], "active": state["active"]})
-    print(json.dumps(seen))
+    browser.report()
 finally:
-    driver.quit()
+    browser.quit()

@@ -10,41 +10,18 @@ real time, that the video's clock advances and frames are decoded (getVideoPlayb
 no media error: from the start, after a seek to SEEK_SECONDS, and across the clip join at
 JOIN_SECONDS; with an audio rendition chosen, the decoded audio grows too
 (webkitAudioDecodedByteCount). Prints one JSON line of what it saw; exits 1 on the first failed check."""
-import json
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+from browser import Browser
 
 base, label, key, seek_to, join_at = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
 
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--autoplay-policy=no-user-gesture-required", "--mute-audio"]:
-    options.add_argument(flag)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 seen = {}
-
-
-def fail(message):
-    seen["failed"] = message
-    print(json.dumps(seen))
-    driver.quit()
-    sys.exit(1)
-
-
-def wait_for(condition, timeout, what):
-    end = time.time() + timeout
-    while time.time() < end:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    fail("timed out waiting for " + what)
+browser = Browser(seen)
+driver, fail, wait_for = browser.driver, browser.fail, browser.wait_for
 
 
 def video_state():
@@ -102,6 +79,6 @@ try:
     wait_for(lambda: video_state()["time"] > join_at + 0.5 or video_state()["error"], 20, "playback across the join")
     plays("join", join_at, 0.5)
     seen["final"] = video_state()
-    print(json.dumps(seen))
+    browser.report()
 finally:
-    driver.quit()
+    browser.quit()
