@@ -1,5 +1,4 @@
 import DiscKit
-import Synchronization
 
 /// One file of a title's fMP4 HLS (a playlist, an init segment or a media segment) as a server
 /// answers it: bytes that are a function of the disc's bytes and the URL alone, so the `ETag`
@@ -98,40 +97,24 @@ package struct FMP4Resource: Sendable {
   }
 }
 
-/// The fMP4 plans of the titles served lately (planning reads the title's first segment), least
-/// recently used first out.
+/// The fMP4 plans of the titles served lately (planning reads the title's first segment and
+/// each segment's start), least recently used first out; clients asking at once for a title not
+/// yet planned share one planning.
 package final class FMP4TitleCache: Sendable {
-  package let capacity: Int
-  private let entries = Mutex((map: [String: (title: FMP4Title, use: UInt64)](), clock: UInt64(0)))
+  package var capacity: Int { plans.capacity }
+  let plans: SingleFlightCache<String, FMP4Title>
 
-  package init(capacity: Int) { self.capacity = max(1, capacity) }
+  package init(capacity: Int) { plans = SingleFlightCache(capacity: capacity) }
 
   /// The cached plan for `key`, if any (never blocks).
-  package func cached(_ key: String) -> FMP4Title? {
-    entries.withLock { state in
-      guard let entry = state.map[key] else { return nil }
-      state.clock += 1
-      state.map[key] = (entry.title, state.clock)
-      return entry.title
-    }
-  }
+  package func cached(_ key: String) -> FMP4Title? { plans.cached(key) }
 
-  /// The plan for `key`, made by `make` when not cached.
+  /// The plan for `key`, made by `make` when not cached and not being made by another caller
+  /// (then its plan is waited for).
   package func title(_ key: String, make: () throws(StreamingError) -> FMP4Title)
     throws(StreamingError) -> FMP4Title
   {
-    if let hit = cached(key) { return hit }
-    let made = try make()
-    entries.withLock { state in
-      state.clock += 1
-      state.map[key] = (made, state.clock)
-      while state.map.count > capacity,
-        let oldest = state.map.min(by: { $0.value.use < $1.value.use })?.key
-      {
-        state.map[oldest] = nil
-      }
-    }
-    return made
+    try plans.value(key, make: make)
   }
 }
 

@@ -198,37 +198,15 @@ struct PayloadOutput: @unchecked Sendable {  // `buffer`: only during a reader's
   }
 }
 
-/// The segments of a title planned lately, least recently used first out.
-final class FMP4SegmentCache: Sendable {
-  struct Key: Hashable, Sendable {
-    var rendition: FMP4Title.Rendition
-    var index: Int
-    var keyFrameOnly: Bool
-  }
+/// Which planned segment of a title (the key of ``FMP4Title/plans``).
+package struct FMP4SegmentKey: Hashable, Sendable {
+  package var rendition: FMP4Title.Rendition
+  package var index: Int
+  package var keyFrameOnly: Bool
 
-  let capacity: Int
-  private let entries = Mutex((map: [Key: (segment: FMP4Segment, use: UInt64)](), clock: UInt64(0)))
-
-  init(capacity: Int) { self.capacity = max(1, capacity) }
-
-  func cached(_ key: Key) -> FMP4Segment? {
-    entries.withLock { state in
-      guard let entry = state.map[key] else { return nil }
-      state.clock += 1
-      state.map[key] = (entry.segment, state.clock)
-      return entry.segment
-    }
-  }
-
-  func insert(_ segment: FMP4Segment, for key: Key) {
-    entries.withLock { state in
-      state.clock += 1
-      state.map[key] = (segment, state.clock)
-      if state.map.count > capacity,
-        let oldest = state.map.min(by: { $0.value.use < $1.value.use })?.key
-      {
-        state.map[oldest] = nil
-      }
-    }
+  package init(rendition: FMP4Title.Rendition, index: Int, keyFrameOnly: Bool) {
+    self.rendition = rendition
+    self.index = index
+    self.keyFrameOnly = keyFrameOnly
   }
 }

@@ -70,8 +70,9 @@ package struct FMP4Title: Sendable {
   package let leftOut: [String]
   let source: any ByteSource
   /// The segments planned lately (a plan is its `moof` and, for video, where its NAL units are:
-  /// kilobytes), so that clients asking for the same segment read its bytes once, not twice.
-  let plans = FMP4SegmentCache(capacity: 64)
+  /// kilobytes), so that clients asking for the same segment read its bytes once, not twice;
+  /// clients asking at once for a segment not yet planned share one planning.
+  package let plans = SingleFlightCache<FMP4SegmentKey, FMP4Segment>(capacity: 64)
   /// The AAC and FLAC renditions a transcoder makes (FMP4Title+Transcoded.swift).
   package let transcoded: [Transcoded]
   let transcoder: (any AudioTranscoder)?
@@ -455,11 +456,10 @@ package struct FMP4Title: Sendable {
     if case .transcoded(let pid, let target) = rendition {
       return try transcodedSegment(try transcodedRendition(pid, target), index: index)
     }
-    let key = FMP4SegmentCache.Key(rendition: rendition, index: index, keyFrameOnly: keyFrameOnly)
-    if let planned = plans.cached(key) { return planned }
-    let planned = try plan(rendition, index: index, keyFrameOnly: keyFrameOnly)
-    plans.insert(planned, for: key)
-    return planned
+    let key = FMP4SegmentKey(rendition: rendition, index: index, keyFrameOnly: keyFrameOnly)
+    return try plans.value(key) { () throws(StreamingError) -> FMP4Segment in
+      try plan(rendition, index: index, keyFrameOnly: keyFrameOnly)
+    }
   }
 
   private func plan(_ rendition: Rendition, index: Int, keyFrameOnly: Bool)
