@@ -99,6 +99,39 @@ extension Reference {
       return result
     }
 
+    /// One PGC of a title set's VTS_PGCIT as libdvdread parsed it.
+    public struct ProgramChain: Sendable, Hashable {
+      /// `next_pgc_nr` (0 = none).
+      public var next: Int
+      public var programMap: [Int]
+      public var cells: [Cell]
+    }
+
+    /// PGC `number` (1-based) of title set `titleSet`, `nil` when libdvdread has no such PGC.
+    public func programChain(titleSet: Int, number: Int) -> ProgramChain? {
+      guard let ifo = ifoOpen(dvd, Int32(titleSet)) else { return nil }
+      defer { ifoClose(ifo) }
+      guard let pgcit = ifo.pointee.vts_pgcit, number >= 1,
+        number <= Int(pgcit.pointee.nr_of_pgci_srp),
+        let pgc = pgcit.pointee.pgci_srp[number - 1].pgc
+      else { return nil }
+      var map: [Int] = []
+      if let pm = pgc.pointee.program_map {
+        for k in 0..<Int(pgc.pointee.nr_of_programs) { map.append(Int(pm[k])) }
+      }
+      var cells: [Cell] = []
+      if let cp = pgc.pointee.cell_playback {
+        for k in 0..<Int(pgc.pointee.nr_of_cells) {
+          let c = cp[k]
+          cells.append(
+            Cell(
+              firstSector: c.first_sector, lastSector: c.last_sector,
+              blockMode: Int(c.block_mode), blockType: Int(c.block_type)))
+        }
+      }
+      return ProgramChain(next: Int(pgc.pointee.next_pgc_nr), programMap: map, cells: cells)
+    }
+
     /// Reads sectors `first...last` of each range from title set `titleSet`'s title VOBs with
     /// `DVDOpenFile(DVD_READ_TITLE_VOBS)` + `DVDReadBlocks`, concatenated.
     public func readTitleVOBs(titleSet: Int, ranges: [(first: UInt32, last: UInt32)])

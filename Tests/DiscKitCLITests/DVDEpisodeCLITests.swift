@@ -51,4 +51,41 @@ struct DVDEpisodeCLITests {
     let seconds = Double(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     #expect(abs(seconds - 320.0 * 1000 / 1001) < 1.5, "ffprobe: \(probe.text)")
   }
+
+  /// The PGC layout (`dvd-episodes-pgcs`): the text names it and each episode's PGC; every
+  /// episode extracted with `--episodes` is, for ffprobe, the episode's length, and its pictures
+  /// decode without a warning.
+  @Test(
+    .enabled(
+      if: EndToEndTests.haveBinary
+        && FileManager.default.fileExists(
+          atPath: disc("dvd-episodes-pgcs") + "/VIDEO_TS/VIDEO_TS.IFO"),
+      "needs the built disckit and make-dvd-episodes.sh's discs"),
+    .enabled(if: Tool.has("ffprobe") && Tool.has("ffmpeg"), "needs ffprobe and ffmpeg"))
+  func programChainEpisodes() throws {
+    let text = try EndToEndTests.disckit(["titles", Self.disc("dvd-episodes-pgcs")])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.text.contains("Episodes: 3 (program-chains, navigation)"), "\(text.text)")
+    #expect(text.text.contains("starts PGC 2 of title 1 (chapters 3-4)"), "\(text.text)")
+    #expect(text.text.contains("play-all: title 1"), "\(text.text)")
+    let json = try EndToEndTests.disckit(["titles", Self.disc("dvd-episodes-pgcs"), "--json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    let dir = try TemporaryDirectory("dvd-pgc-episodes-cli")
+    let run = try EndToEndTests.disckit([
+      "extract", Self.disc("dvd-episodes-pgcs"), "--episodes", "-o", dir.path,
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(files.count == 3, "\(files)")
+    for (name, seconds) in zip(files, [310.0, 320.0, 305.0]) {
+      let file = dir.file(name)
+      let probe = try Tool.run(
+        "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file])
+      let got = Double(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+      #expect(abs(got - seconds * 1000 / 1001) < 1.5, "\(name): ffprobe \(probe.text)")
+      let video = try Tool.run(
+        "ffmpeg", ["-v", "warning", "-i", file, "-map", "0:v", "-f", "null", "-"])
+      #expect(video.stderr.isEmpty, "\(name): \(video.stderr)")
+    }
+  }
 }

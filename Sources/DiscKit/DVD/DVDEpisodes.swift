@@ -124,12 +124,20 @@ extension DVDDisc {
   ///    of the title, not a fixed chapter interval); a page whose buttons start two or more
   ///    titles of similar length from their beginning makes those titles the episodes; a button
   ///    that plays two or more such titles whole in a row (a GPRM flag the post commands test)
-  ///    is a play-all button, and its titles are the episodes when no page lists them. The page
-  ///    with the most episodes wins.
+  ///    is a play-all button, and its titles are the episodes when no page lists them. When the
+  ///    ranges a page starts are each the chapters of one PGC of a multi-PGC title (buttons that
+  ///    set a register the title's first PGC tests to `LinkPGCN`; the PGCs chained by
+  ///    `LinkNextPGC` or post commands), the layout is ``EpisodeLayout/programChains``. A button
+  ///    that plays the title from its first chapter to its last names it the play-all. Buttons
+  ///    of every display mode's group are pressed (a 16:9 menu's wide, letterbox and pan & scan
+  ///    groups). The page with the most episodes wins.
   /// 2. **Structure**: a *play-all* title whose chapters are, run after run, the chapters of two
   ///    or more other titles (the same cells of the title set, or its own copy of them: chapter
   ///    lengths within 2 s and 5 %), each five minutes or longer and of similar lengths, together
   ///    most of the play-all. Those titles are the episodes, in the play-all's order.
+  /// 3. **PGC structure**: a title of two or more PGCs linked in a row by their headers (next
+  ///    PGC), each a run of its chapters five minutes or longer, of similar lengths: one episode
+  ///    per PGC (``EpisodeLayout/programChains``, heuristic), the title the play-all.
   /// Titles playing the same chapters as an episode (one per audio track, a commentary) are its
   /// variants. Without either, two or more titles of similar length, the longest on the disc,
   /// are reported as ``TitleConfidence/ambiguous`` candidates (episodes, or versions of one
@@ -161,6 +169,7 @@ extension DVDDisc {
         episodes: episodes, playAll: structure.playAllKeys.map(String.init),
         playAllButtons: playAllButtons(presses, episodes: best.episodes.map(\.0.number), structure))
     }
+    if let found = programChainEpisodes() { return found }
     // Undecided: titles of similar length, the longest on the disc, that nothing chains.
     let reps = structure.entries.filter { structure.copyOf[$0.number] == nil }
     if let longest = reps.map(\.duration).max() {
@@ -174,6 +183,68 @@ extension DVDDisc {
     return .none(
       "no menu button starts episodes and no title plays the chapters of two or more other titles in a row"
     )
+  }
+
+  /// Without menus: a title of two or more PGCs, each a run of its chapters five minutes or
+  /// longer, of similar lengths, linked in a row by their headers (`NextPGC`): one episode per
+  /// PGC (the title with the most such PGCs), from the structure.
+  func programChainEpisodes() -> EpisodeList? {
+    var best: EpisodeList?
+    for (index, result) in titles.enumerated() {
+      guard case .success(let t) = result, t.programChains.count >= 2 else { continue }
+      // Each PGC's chapters in one run, PGCs in the order of the chapters.
+      var runs: [(pgc: Int, chapters: ClosedRange<Int>)] = []
+      for chapter in t.chapters {
+        if let last = runs.last, last.pgc == chapter.programChain {
+          runs[runs.count - 1].chapters = last.chapters.lowerBound...chapter.number
+        } else {
+          runs.append((chapter.programChain, chapter.number...chapter.number))
+        }
+      }
+      guard runs.count == t.programChains.count,
+        Set(runs.map(\.pgc)).count == runs.count,
+        linked(set: t.titleSet, runs.map(\.pgc))
+      else { continue }
+      let lengths = runs.map { r in
+        t.chapters[(r.chapters.lowerBound - 1)..<r.chapters.upperBound].reduce(Int64(0)) {
+          $0 + $1.duration90k
+        }
+      }
+      guard DVDEpisodeStructure.alike(lengths), best.map({ $0.episodes.count < runs.count }) ?? true
+      else { continue }
+      let number = index + 1
+      var episodes: [Episode] = []
+      for (k, run) in runs.enumerated() {
+        let start = t.chapters[run.chapters.lowerBound - 1].start90k
+        episodes.append(
+          Episode(
+            number: k + 1, key: String(number), start90k: start, end90k: start + lengths[k],
+            chapters: Array(run.chapters),
+            evidence: [
+              TitleEvidence(
+                kind: .heuristic, key: String(number),
+                detail:
+                  "PGC \(run.pgc) of title \(number) (chapters \(run.chapters.lowerBound)-\(run.chapters.upperBound))"
+              )
+            ]))
+      }
+      best = EpisodeList(
+        layout: .programChains, confidence: .heuristic,
+        reason:
+          "title \(number) plays \(runs.count) PGCs of similar length in a row (\(runs.map { String($0.pgc) }.joined(separator: ", ")), each linked to the next)",
+        episodes: episodes, playAll: [String(number)])
+    }
+    return best
+  }
+
+  /// Whether each of `pgcs` (of title set `set`) names the next as its next PGC.
+  func linked(set: Int, _ pgcs: [Int]) -> Bool {
+    guard let vts = try? titleSet(set) else { return false }
+    for (a, b) in zip(pgcs, pgcs.dropFirst()) {
+      guard let chain = try? vts.programChains.programChain(a), Int(chain.nextProgramChain) == b
+      else { return false }
+    }
+    return true
   }
 
   /// Buttons that play two or more of `episodes` whole in a row without a play-all title of
@@ -224,12 +295,15 @@ extension DVDDisc {
       guard let pageName = here.first?.menuName else { continue }
       // A: one title started at two or more chapters.
       var starts: [Int: [(chapter: Int, press: DVDEpisodeMenuWalk.Press)]] = [:]
+      var others: [Int: [(chapter: Int, press: DVDEpisodeMenuWalk.Press)]] = [:]
       var order: [Int] = []
       for press in here {
         guard let span = press.played.first, span.atChapterStart else { continue }
         if starts[span.title] == nil { order.append(span.title) }
         if !(starts[span.title] ?? []).contains(where: { $0.chapter == span.firstChapter }) {
           starts[span.title, default: []].append((span.firstChapter, press))
+        } else {
+          others[span.title, default: []].append((span.firstChapter, press))
         }
       }
       for number in order {
@@ -243,7 +317,12 @@ extension DVDDisc {
             i + 1 < sorted.count
             ? sorted[i + 1].chapter - 1
             : max(point.chapter, point.press.played.first?.lastChapter ?? t.chapters.count)
-          ranges.append((point.chapter...min(last, t.chapters.count), point.press))
+          let range = point.chapter...min(last, t.chapters.count)
+          // The evidence: a button that plays this range alone, rather than on through the title
+          // (a play-all button starting at the same chapter).
+          let all = [point] + (others[number] ?? []).filter { $0.chapter == point.chapter }
+          let alone = all.first { $0.press.played.first?.lastChapter == range.upperBound }
+          ranges.append((range, (alone ?? point).press))
         }
         let lengths = ranges.map { r in
           t.chapters[(r.0.lowerBound - 1)..<r.0.upperBound].reduce(Int64(0)) { $0 + $1.duration90k }
@@ -255,6 +334,23 @@ extension DVDDisc {
         guard DVDEpisodeStructure.alike(lengths), !fixedInterval,
           lengths.reduce(0, +) * 10 >= t.duration90k * 8
         else { continue }
+        // One PGC per range, each PGC's chapters all in its range: the PGCs are the episodes.
+        let chains = ranges.map { r in
+          Set(t.chapters[(r.0.lowerBound - 1)..<r.0.upperBound].map(\.programChain))
+        }
+        let byChain =
+          t.programChains.count >= 2 && chains.allSatisfy { $0.count == 1 }
+          && Set(chains.compactMap(\.first)).count == ranges.count
+          && zip(ranges, chains).allSatisfy { r, c in
+            t.chapters.filter { c.contains($0.programChain) }.map(\.number) == Array(r.0)
+          }
+        // A button that plays the title from its first chapter to its last: the play-all.
+        let wholeTitle = here.filter { press in
+          guard let first = press.played.first, first.title == number, first.firstChapter == 1,
+            first.atChapterStart
+          else { return false }
+          return press.played.prefix { $0.title == number }.last?.lastChapter == t.chapters.count
+        }
         var episodes: [Episode] = []
         for (k, (range, press)) in ranges.enumerated() {
           let start = t.chapters[range.lowerBound - 1].start90k
@@ -266,6 +362,10 @@ extension DVDDisc {
               variants += ([u.number] + structure.copies(of: u.number)).map(String.init)
             }
           }
+          let pgc = byChain ? t.chapters[range.lowerBound - 1].programChain : nil
+          let started =
+            pgc.map { "starts PGC \($0) of title \(number)" }
+            ?? "starts title \(number) at chapter \(range.lowerBound)"
           episodes.append(
             Episode(
               number: k + 1, key: String(number), start90k: start,
@@ -274,16 +374,17 @@ extension DVDDisc {
                 TitleEvidence(
                   kind: .menu, key: String(number),
                   detail:
-                    "\(press.name) starts title \(number) at chapter \(range.lowerBound) (chapters \(range.lowerBound)-\(range.upperBound))"
-                )
+                    "\(press.name) \(started) (chapters \(range.lowerBound)-\(range.upperBound))")
               ]))
         }
+        let pgcs = ranges.map { String(t.chapters[$0.0.lowerBound - 1].programChain) }
         consider(
           EpisodeList(
-            layout: .chapters, confidence: .navigation,
-            reason:
-              "the buttons of \(pageName) start title \(number) at \(episodes.count) chapters",
-            episodes: episodes))
+            layout: byChain ? .programChains : .chapters, confidence: .navigation,
+            reason: byChain
+              ? "the buttons of \(pageName) start PGCs \(pgcs.joined(separator: ", ")) of title \(number), one per episode, which it plays in a row"
+              : "the buttons of \(pageName) start title \(number) at \(episodes.count) chapters",
+            episodes: episodes, playAll: wholeTitle.isEmpty ? [] : [String(number)]))
       }
       // B: two or more titles started from their beginning.
       var whole: [(Int, DVDEpisodeMenuWalk.Press)] = []

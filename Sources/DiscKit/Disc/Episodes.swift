@@ -9,6 +9,11 @@ public enum EpisodeLayout: String, Sendable, Hashable, Codable, CaseIterable {
   /// Ranges of one long title: chapter ranges (a Blu-ray clip holding several episodes, a DVD
   /// title whose chapters a menu reaches with `JumpVTS_PTT`).
   case chapters
+  /// The PGCs of one DVD title, one per episode: the title plays them in a row (its PGCs linked
+  /// by `NextPGC` or post commands' `LinkPGCN`) and the menu starts each (`LinkPGCN` from the
+  /// title's first PGC, by a register the button sets). Each is also a chapter range of the
+  /// title.
+  case programChains = "program-chains"
 }
 
 /// One episode: where it is (the title that holds it and the range within it), its chapters,

@@ -1,7 +1,9 @@
 /// Runs a DVD's menus for the episode search: from First Play, every menu page the navigation
 /// shows (a menu cell with buttons, with the registers it was entered with; each once) has each
-/// button of the group a player shows pressed on a copy of the ``DVDVirtualMachine``, and the
-/// press is followed through the titles it plays (pre, cell and post commands run: a button
+/// button of the group a player shows pressed on a copy of the ``DVDVirtualMachine``, then the
+/// buttons of the other display modes' groups that run another command (a 16:9 menu's wide,
+/// letterbox and pan & scan groups: a player in another mode presses those), and each press is
+/// followed through the titles it plays (pre, cell and post commands run: a button
 /// that sets a GPRM flag the post commands test plays the titles that flag chains) until the
 /// next menu page, the stop or a loop. Stills and timed waits are stepped over; the navigation
 /// timer and `rnd` take the VM's own course (one fixed-seed draw).
@@ -38,6 +40,8 @@ package enum DVDEpisodeMenuWalk {
     package var lastChapter: Int
     /// Whether playback entered the title at the first cell of ``firstChapter``.
     package var atChapterStart: Bool
+    /// The PGC (of the title set) playback entered the title at.
+    package var programChain: Int = 0
   }
 
   /// One button pressed and what it played.
@@ -48,6 +52,9 @@ package enum DVDEpisodeMenuWalk {
     package var pageName: String
     /// The 1-based button number.
     package var button: Int
+    /// The button group when it is not the one a player shows by default (` (group 1, wide)`),
+    /// else empty.
+    package var group: String = ""
     /// The titles played after the press, in order, until the next menu page or the stop.
     package var played: [Span]
 
@@ -55,8 +62,8 @@ package enum DVDEpisodeMenuWalk {
     /// GPRMs (an authoring tool's own dispatch registers) is the same menu to a viewer.
     package var menuName: String
 
-    /// `VMGM PGC 1 button 2`.
-    package var name: String { "\(menuName) button \(button)" }
+    /// `VMGM PGC 1 button 2` (`VMGM PGC 1 button 3 (group 1, wide)`).
+    package var name: String { "\(menuName) button \(button)\(group)" }
   }
 
   /// Runs the walk on `disc`.
@@ -123,7 +130,8 @@ package enum DVDEpisodeMenuWalk {
             let entry = title.chapters[chapter - 1].cellRange.lowerBound == index
             spans.append(
               Span(
-                title: number, firstChapter: chapter, lastChapter: chapter, atChapterStart: entry))
+                title: number, firstChapter: chapter, lastChapter: chapter, atChapterStart: entry,
+                programChain: vm.programChainNumber))
           }
         }
         vm.clock += Int64(cell.playbackTime.wholeSeconds)
@@ -146,8 +154,8 @@ package enum DVDEpisodeMenuWalk {
       let name = place.name
       place.general = .zero
       let menuName = place.name
-      let shown = groups[DVDMainFeatureSearch.shownGroup(groups, display: at.registers.sp[14])]
-      for button in shown.buttons {
+      for press in DVDMainFeatureSearch.presses(groups, display: at.registers.sp[14]) {
+        let button = press.button
         var copy = at
         var linked = false
         spending(&copy) { linked = $0.activate(button: button.number, command: button.command) }
@@ -155,8 +163,8 @@ package enum DVDEpisodeMenuWalk {
         let (spans, next) = play(&copy)
         presses.append(
           Press(
-            page: pages, pageName: name, button: button.number, played: spans,
-            menuName: menuName))
+            page: pages, pageName: name, button: button.number, group: press.label,
+            played: spans, menuName: menuName))
         if let next { queue.append(next) }
       }
     }
