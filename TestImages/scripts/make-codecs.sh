@@ -128,3 +128,14 @@ ffmpeg -hide_banner -loglevel error -y -threads 1 \
   -metadata:s:a:0 language=eng -metadata:s:a:1 language=fra -metadata:s:a:2 language=deu \
   -mpegts_m2ts_mode 1 -fflags +bitexact audio-long.m2ts
 "$disckit" author --clips audio-long.m2ts --folder "$out/audio-long" >/dev/null
+
+# hevc-opengop: 14 s of HEVC in open GOPs (x265 open-gop: a CRA every 24 pictures, after it in
+# decode order three RASL pictures that refer to the GOP before) with AC-3: fMP4 HLS segments
+# that start at a CRA (ServerFMP4HLSTests).
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "testsrc2=size=160x90:rate=24000/1001:duration=14" \
+  -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=14" \
+  -c:v libx265 -preset ultrafast -pix_fmt yuv420p \
+  -x265-params "log-level=error:pools=1:frame-threads=1:keyint=24:min-keyint=24:open-gop=1:bframes=3:b-adapt=0:scenecut=0" \
+  -c:a ac3 -ac 2 "${ts[@]}" hevc-opengop.m2ts
+"$disckit" author --clips hevc-opengop.m2ts --folder "$out/hevc-opengop" >/dev/null

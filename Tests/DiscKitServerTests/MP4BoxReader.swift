@@ -124,18 +124,22 @@ struct MP4Fragment {
   }
 
   /// The NAL unit types of the first sample (4-byte lengths), HEVC or H.264 numbering.
-  func firstSampleNALTypes(hevc: Bool) -> [Int] {
-    guard let first = samples.first else { return [] }
-    var types: [Int] = []
-    var i = mdat.startIndex
-    let end = min(mdat.endIndex, mdat.startIndex + first.size)
-    while i + 5 <= end {
+  func firstSampleNALTypes(hevc: Bool) -> [Int] { nalUnits(of: 0, hevc: hevc).map(\.type) }
+
+  /// The NAL units of sample `k`: each one's type (HEVC or H.264 numbering) and the byte after
+  /// its header (H.264 slices: `first_mb_in_slice` and `slice_type`).
+  func nalUnits(of k: Int, hevc: Bool) -> [(type: Int, next: UInt8)] {
+    guard samples.indices.contains(k) else { return [] }
+    var i = mdat.startIndex + samples[..<k].reduce(0) { $0 + $1.size }
+    let end = min(mdat.endIndex, i + samples[k].size)
+    var units: [(type: Int, next: UInt8)] = []
+    while i + 6 <= end {
       let length = Int(MP4Box.u32(mdat, i))
       let header = mdat[i + 4]
-      types.append(hevc ? Int(header >> 1) & 0x3F : Int(header & 0x1F))
+      units.append((hevc ? Int(header >> 1) & 0x3F : Int(header & 0x1F), mdat[i + 5]))
       i += 4 + length
     }
-    return types
+    return units
   }
 }
 

@@ -25,6 +25,9 @@ struct ServerFMP4HLSTests {
     // 16 s (three segments): TrueHD 5.1, DTS 5.1 and AC-3 stereo: the AAC and FLAC renditions
     // across segment joins (ServerAudioRenditionTests).
     "audio-long": ("codecs/audio-long", ["codecs/audio-long.m2ts"]),
+    // 14 s of HEVC in open GOPs (a CRA every 24 pictures with RASL pictures referring to the
+    // GOP before): segments that start at a CRA.
+    "hevc-opengop": ("codecs/hevc-opengop", ["codecs/hevc-opengop.m2ts"]),
   ]
 
   /// The disc stream (`-map` of `stream.ts`) that a disc's first copied rendition (`audio-PID`)
@@ -82,7 +85,8 @@ struct ServerFMP4HLSTests {
 
   /// Apple's rules, one by one, on every disc: the multivariant playlist's attributes, the init
   /// segments' sample entries (hvc1 not hev1, parameter sets in hvcC, CODECS equal to what the
-  /// entries describe), every video segment starting with an IDR, tfdt(n + 1) = tfdt(n) + the
+  /// entries describe), every video segment starting with a sync sample that is an IDR or an
+  /// open GOP's CRA / I picture (RASL pictures flagged), tfdt(n + 1) = tfdt(n) + the
   /// samples' durations (video and audio), EXTINF equal to the real duration and at most the
   /// target + 0.5 s, VIDEO-RANGE from ffprobe's transfer of the disc's clip.
   @Test func appleAuthoringRules() throws {
@@ -175,10 +179,30 @@ struct ServerFMP4HLSTests {
           }
           guard uri == "fmp4/video.m3u8" else { continue }
           #expect(fragment.samples.first.map { $0.flags & 0x0001_0000 == 0 } == true)
-          let types = fragment.firstSampleNALTypes(hevc: hevc)
-          #expect(
-            hevc ? types.contains { (19...20).contains($0) } : types.contains(5),
-            "\(name) \(segment): the first sample's NAL units \(types)")
+          // An IDR, or (open GOP) an HEVC CRA / BLA or an H.264 I picture (slice_type 2 or 7
+          // with first_mb_in_slice 0: the byte after the NAL header 1011xxxx or 10001000).
+          let units = fragment.nalUnits(of: 0, hevc: hevc)
+          let types = units.map(\.type)
+          let irap =
+            hevc
+            ? types.contains { (16...21).contains($0) }
+            : types.contains(5)
+              || units.contains { $0.type == 1 && ($0.next & 0xF0 == 0xB0 || $0.next == 0x88) }
+          #expect(irap, "\(name) \(segment): the first sample's NAL units \(types)")
+          // HEVC leading pictures flagged: RASL (8, 9) is_leading 1 and not sync, RADL (6, 7) 3.
+          if hevc {
+            for k in fragment.samples.indices {
+              let vcl = fragment.nalUnits(of: k, hevc: true).first { $0.type < 32 }?.type
+              let isLeading = fragment.samples[k].flags >> 26 & 3
+              switch vcl {
+              case 8, 9:
+                #expect(isLeading == 1, "\(name) \(segment) sample \(k)")
+                #expect(fragment.samples[k].flags & 0x0001_0000 != 0)
+              case 6, 7: #expect(isLeading == 3, "\(name) \(segment) sample \(k)")
+              default: #expect(isLeading == 0, "\(name) \(segment) sample \(k)")
+              }
+            }
+          }
         }
       }
     }
@@ -252,6 +276,57 @@ struct ServerFMP4HLSTests {
       #expect(
         !rendition.isEmpty && rendition == disc,
         "\(name): \(rendition.count) vs \(disc.count) bytes")
+    }
+  }
+
+  /// Every video segment decodes alone (its init segment and it, as a fresh player starting
+  /// there reads them): ffmpeg prints no warning, and the pictures it gives are the disc's own,
+  /// in a run without a gap (a segment starting at an open GOP's CRA gives all of its pictures
+  /// but the RASL ones, which need the segment before and which its decoder drops); played in
+  /// order, the segments give every picture (ffmpegDecodesWhatTheDiscHolds).
+  @Test func videoSegmentsDecodeAlone() throws {
+    let dir = try Self.root()
+    let server = try ServerProcess(root: dir.path, ["--quiet"])
+    let scratch = try TemporaryDirectory("disckit-fmp4-alone")
+    for name in ["hevc-opengop", "simple", "hdr10-eac3"] {
+      let disc = try #require(Self.discs[name])
+      let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/fmp4/"
+      func hashes(_ input: String, level: String = "error") throws -> (Tool.Result, [String]) {
+        let out = try Tool.run(
+          "ffmpeg",
+          [
+            "-nostdin", "-hide_banner", "-v", level, "-i", input, "-map", "0:v:0", "-f", "framemd5",
+            "-",
+          ])
+        let lines = out.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+          $0.split(separator: ",").last?.trimmingCharacters(in: .whitespaces)
+        }
+        return (out, lines)
+      }
+      var source: [String] = []
+      for clip in disc.clips { source += try hashes(Fixtures.generated(clip)).1 }
+      let initSegment = try Self.bytes(base + "video-init.mp4")
+      let playlist = Self.media(try Self.text(base + "video.m3u8"))
+      var cra = 0
+      for (_, segment) in playlist.segments {
+        let bytes = try Self.bytes(base + segment)
+        let fragment = try #require(MP4Fragment(bytes))
+        if fragment.firstSampleNALTypes(hevc: true).contains(21) { cra += 1 }
+        let path = scratch.path + "/" + segment + ".mp4"
+        try Data(initSegment + bytes).write(to: URL(fileURLWithPath: path))
+        let (run, frames) = try hashes(path, level: "warning")
+        #expect(run.status == 0, "\(name) \(segment)")
+        #expect(
+          run.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == "",
+          "\(name) \(segment): \(run.stderr)")
+        let start = try #require(
+          frames.first.flatMap { source.firstIndex(of: $0) }, "\(name) \(segment)")
+        #expect(
+          start + frames.count <= source.count
+            && Array(source[start..<(start + frames.count)]) == frames,
+          "\(name) \(segment): \(frames.count) pictures")
+      }
+      if name == "hevc-opengop" { #expect(cra > 0, "no segment starts at a CRA") }
     }
   }
 

@@ -100,7 +100,9 @@ struct VideoPass: SegmentPass {
   var pesInUnit = false
   var pictures = 0
   var times: [(pts: UInt64, dts: UInt64)] = []
-  var sizes: [(size: Int, sync: Bool)] = []
+  /// Per access unit: its size, whether it is an IDR / IRAP, its first slice's NAL unit type
+  /// and (H.264) whether that slice is an I slice.
+  var sizes: [(size: Int, sync: Bool, vcl: UInt8?, intra: Bool)] = []
   var position = 0
   // Planning: the start code search.
   var zeroRun = 0
@@ -108,6 +110,11 @@ struct VideoPass: SegmentPass {
   var nonZeroEnd = 0
   var typePending = false
   var typeByte: UInt8 = 0
+  /// H.264: the byte after the NAL unit header (a slice's first_mb_in_slice and slice_type).
+  var secondPending = false
+  var secondByte: UInt8 = 0
+  var vcl: UInt8?
+  var intra = false
   var cursor = 0
   var unitsInAU: UInt32 = 0
   var size = 0
@@ -155,6 +162,26 @@ struct VideoPass: SegmentPass {
     try endUnit()
     guard written == nil, let first = times.first else { return }
     plan.firstDecodeTime = UInt64(max(0, clock.time(first.dts)))
+    // The segment's first picture is where the disc's EP map says decoding may start: an IDR,
+    // an HEVC CRA / BLA, or (H.264) an I picture of an open GOP (a recovery point); it is a sync
+    // sample. The pictures after a CRA / BLA or an H.264 open-GOP I picture in decode order but
+    // before it in presentation order are its leading pictures: an HEVC RASL picture (and any
+    // H.264 one) needs pictures of the previous segment (is_leading 1: a player starting here
+    // drops it, as H.265 8.1.3 has decoders do), a RADL picture does not (3).
+    var leading = [UInt8](repeating: 0, count: times.count)
+    if let head = sizes.first, !firstPictureOnly {
+      let idr = hevc ? head.vcl.map { (19...20).contains($0) } ?? false : head.vcl == 5
+      let open = !idr && (head.sync || head.intra)
+      for k in sizes.indices.dropFirst() {
+        if hevc, let type = sizes[k].vcl, (6...9).contains(type) {
+          leading[k] = type >= 8 ? 1 : 3
+        } else if open, !hevc, FMP4Samples.delta(times[k].pts, first.pts) < 0,
+          leading[k - 1] != 0 || k == 1
+        {
+          leading[k] = 1
+        }
+      }
+    }
     for k in times.indices {
       let unit = times[k]
       let nextDTS = k + 1 < times.count ? times[k + 1].dts : last ? nil : nextDecodeTime
@@ -170,7 +197,7 @@ struct VideoPass: SegmentPass {
         FMP4Writer.Sample(
           size: UInt32(sizes[k].size), duration: UInt32(clamping: duration),
           compositionOffset: Int32(clamping: FMP4Samples.delta(unit.pts, unit.dts)),
-          isSync: sizes[k].sync))
+          isSync: sizes[k].sync || (k == 0 && sizes[k].intra), leading: leading[k]))
     }
   }
 
@@ -194,6 +221,9 @@ struct VideoPass: SegmentPass {
       unitsInAU = 0
       size = 0
       sync = false
+      secondPending = false
+      vcl = nil
+      intra = false
     }
   }
 
@@ -210,7 +240,7 @@ struct VideoPass: SegmentPass {
     }
     endNAL()
     plan.unitCounts.append(unitsInAU)
-    sizes.append((size, sync))
+    sizes.append((size, sync, vcl, intra))
   }
 
   private mutating func endNAL() {
@@ -222,6 +252,10 @@ struct VideoPass: SegmentPass {
     // Access unit delimiters and filler data carry nothing a sample needs.
     if hevc ? (type == 35 || type == 38) : (type == 9 || type == 12) { return }
     if hevc ? (16...21).contains(type) : type == 5 { sync = true }
+    if vcl == nil, hevc ? type < 32 : (1...5).contains(type) {
+      vcl = type
+      intra = !hevc && Self.isFirstISlice(secondByte)
+    }
     plan.units.append(UInt32(nonZeroEnd - length - cursor))
     plan.units.append(UInt32(length))
     cursor = nonZeroEnd
@@ -246,7 +280,7 @@ struct VideoPass: SegmentPass {
     let n = raw.count
     var i = 0
     while i < n {
-      if zeroRun == 0, !typePending {
+      if zeroRun == 0, !typePending, !secondPending {
         // Non-zero bytes move only the end of the unit's last non-zero byte.
         if let z = memchr(base + i, 0, n - i) {
           let j = base.distance(to: UnsafeRawPointer(z))
@@ -262,6 +296,9 @@ struct VideoPass: SegmentPass {
         if typePending {
           typeByte = 0
           typePending = false
+        } else if secondPending {
+          secondByte = 0
+          secondPending = false
         }
         zeroRun += 1
       } else if b == 1, zeroRun >= 2 {
@@ -269,17 +306,39 @@ struct VideoPass: SegmentPass {
         nalStart = position + i + 1
         nonZeroEnd = nalStart
         typePending = true
+        secondPending = false
+        secondByte = 0
         zeroRun = 0
       } else {
         if typePending {
           typeByte = b
           typePending = false
+          secondPending = !hevc
+        } else if secondPending {
+          secondByte = b
+          secondPending = false
         }
         nonZeroEnd = position + i + 1
         zeroRun = 0
       }
       i += 1
     }
+  }
+
+  /// Whether `byte`, the first after an H.264 slice's NAL unit header, starts the header of a
+  /// picture's first slice (`first_mb_in_slice` 0) of type I (`slice_type` 2 or 7, ue(v)).
+  static func isFirstISlice(_ byte: UInt8) -> Bool {
+    guard byte & 0x80 != 0 else { return false }
+    var zeros = 0
+    var bit = 6
+    while bit >= 0, byte >> bit & 1 == 0 {
+      zeros += 1
+      bit -= 1
+    }
+    guard bit - zeros >= 0 else { return false }
+    let suffix = Int(byte >> (bit - zeros)) & ((1 << zeros) - 1)
+    let value = (1 << zeros) - 1 + suffix
+    return value == 2 || value == 7
   }
 
   /// Writing: the plan's ranges of `raw`, each after its length.

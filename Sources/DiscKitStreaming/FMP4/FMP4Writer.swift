@@ -10,13 +10,21 @@ package enum FMP4Writer {
     package var duration: UInt32
     /// Presentation time minus decode time.
     package var compositionOffset: Int32
-    /// A random access point (IDR / IRAP, or any audio frame).
+    /// A random access point (IDR / IRAP, a segment's first picture, or any audio frame).
     package var isSync: Bool
-    package init(size: UInt32, duration: UInt32, compositionOffset: Int32, isSync: Bool) {
+    /// `is_leading` of the sample's flags (ISO/IEC 14496-12 8.8.3.1): 0 unknown or not said,
+    /// 1 a leading picture of the random access point before it that depends on pictures before
+    /// that point (not decodable when decoding starts there: an HEVC RASL picture), 2 not
+    /// leading, 3 a leading picture decodable from that point (RADL).
+    package var leading: UInt8
+    package init(
+      size: UInt32, duration: UInt32, compositionOffset: Int32, isSync: Bool, leading: UInt8 = 0
+    ) {
       self.size = size
       self.duration = duration
       self.compositionOffset = compositionOffset
       self.isSync = isSync
+      self.leading = leading
     }
   }
 
@@ -148,8 +156,9 @@ package enum FMP4Writer {
           for sample in samples {
             w.u32(sample.duration)
             w.u32(sample.size)
-            // sample_depends_on 2 (an I picture) / 1 with sample_is_non_sync_sample.
-            w.u32(sample.isSync ? 0x0200_0000 : 0x0101_0000)
+            // is_leading; sample_depends_on 2 (an I picture) / 1 with sample_is_non_sync_sample.
+            w.u32(
+              UInt32(sample.leading & 3) << 26 | (sample.isSync ? 0x0200_0000 : 0x0101_0000))
             w.i32(sample.compositionOffset)
           }
         }
