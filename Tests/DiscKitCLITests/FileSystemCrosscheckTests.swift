@@ -8,21 +8,10 @@ import Testing
 /// `disckit crosscheck` on file systems: DiscKit vs libudfread on real UDF images.
 @Suite("File-system crosscheck")
 struct FileSystemCrosscheckTests {
-  static let images: String = {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "disckit-cli-udf-\(getpid())"
-    ).path
-    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    TemporaryDirectory.removeAtExit(dir)
-    let script = Fixtures.testImages.appendingPathComponent("scripts/make-udf.sh").path
-    _ = try? Tool.run("/bin/bash", [script], environment: ["OUT": dir])
-    return dir
-  }()
-
   @Test("genisoimage and pycdlib UDF images: no differences with libudfread")
   func generatedImagesAgree() throws {
     for name in ["udf-genisoimage.iso", "udf-pycdlib-260.iso"] {
-      let disc = try DiscImage.open(path: Self.images + "/" + name)
+      let disc = try DiscImage.open(path: UDFTesting.generated(name))
       #expect(try FileSystemCrosscheck.compare(disc: disc) == [])
     }
   }
