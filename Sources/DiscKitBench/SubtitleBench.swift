@@ -38,7 +38,7 @@ enum SubtitleBench {
       let manifest = try JSONDecoder().decode(
         Manifest.self,
         from: FileManager.default.contents(atPath: directory + "/\(language).json") ?? Data())
-      let events = PGSDecoder.events(supFile: [UInt8](data)).filter { !$0.bitmaps.isEmpty }
+      let events = try PGSDecoder.events(supFile: [UInt8](data)).filter { !$0.bitmaps.isEmpty }
       let pictures = events.flatMap(\.bitmaps)
       var texts: [[String]] = []
       let one = try Timing.best(runs: 2) {

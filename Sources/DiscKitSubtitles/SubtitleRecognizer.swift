@@ -20,8 +20,13 @@ public struct TimedSubtitleEvent: Sendable, Hashable {
 /// in the stream's language, several pictures at once (one Tesseract instance per worker).
 public enum SubtitleRecognizer {
   /// The decoded events of `stream`, placed on `timeline`, in time order.
+  ///
+  /// Malformed subtitle data is skipped as players skip it (``PGSDecoder``,
+  /// ``DVDSubpictureDecoder`` say what is skipped and what is an error): `skipped` is given
+  /// each error, in stream order, so that a caller can tell that the text may miss a caption.
   public static func events(
-    of title: DiscTitle, stream: SubtitleStreamInfo, timeline: TitleTimeline = .continuous
+    of title: DiscTitle, stream: SubtitleStreamInfo, timeline: TitleTimeline = .continuous,
+    skipped: (DiscKitError) -> Void = { _ in }
   ) throws(DiscKitError) -> [TimedSubtitleEvent] {
     let map = try SubtitleTimeMap(title: title, timeline: timeline)
     let source = try title.byteSource()
@@ -45,16 +50,22 @@ public enum SubtitleRecognizer {
           events += decoder.add(
             segments: packet.data[...], pts90k: last, offset: packet.offset)
         }
+        decoder.errors.forEach(skipped)
       case .dvdSubpicture:
         for unit in try SubtitlePacketReader.programStream(
           source, substream: stream.id, range: piece.range)
         {
-          guard let pts = unit.pts90k,
-            let event = DVDSubpictureDecoder.decode(
+          guard let pts = unit.pts90k else { continue }
+          do {
+            if let event = try DVDSubpictureDecoder.decode(
               unit.data, pts90k: pts, palette: palette, frameWidth: frame.0,
               frameHeight: frame.1, offset: unit.offset)
-          else { continue }
-          events.append(event)
+            {
+              events.append(event)
+            }
+          } catch {
+            skipped(error)
+          }
         }
       }
       for event in events {
@@ -72,15 +83,17 @@ public enum SubtitleRecognizer {
 
   /// The text of `stream` of `title` on `timeline`.
   ///
+  /// - Parameter skipped: given each error of the malformed subtitle data skipped (see
+  ///   ``events(of:stream:timeline:skipped:)``).
   /// - Throws: ``DiscKitError/Code/unsupported`` naming the Debian package to install when the
   ///   stream's language has no installed Tesseract data (or the stream has no language); the
   ///   read errors of the title's bytes.
   public static func track(
     of title: DiscTitle, stream: SubtitleStreamInfo, timeline: TitleTimeline = .continuous,
-    workers: Int = defaultWorkers
+    workers: Int = defaultWorkers, skipped: (DiscKitError) -> Void = { _ in }
   ) throws(DiscKitError) -> SubtitleTrack {
     let code = try languageData(for: stream)
-    let events = try events(of: title, stream: stream, timeline: timeline)
+    let events = try events(of: title, stream: stream, timeline: timeline, skipped: skipped)
     return SubtitleTrack(
       stream: stream, cues: try cues(events, code: code, workers: workers))
   }

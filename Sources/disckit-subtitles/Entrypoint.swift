@@ -23,7 +23,8 @@ struct Entrypoint {
 
   /// Writes one file per subtitle stream (and one per stream with forced captions) into the
   /// request's folder; a stream whose language has no Tesseract data is reported on stderr and
-  /// makes the exit status 69 after the other streams are written.
+  /// makes the exit status 69 after the other streams are written. Malformed subtitle data the
+  /// decoders skipped is reported on stderr (how many errors, and the first).
   static func extract(_ request: SubtitleExtraction) throws -> [String] {
     let format: SubtitleTextFormat = request.format == .srt ? .srt : .vtt
     let streams = SubtitleStreamInfo.streams(of: request.title)
@@ -42,8 +43,16 @@ struct Entrypoint {
     var missing = false
     for stream in streams {
       do {
+        var skipped: [DiscKitError] = []
         let track = try SubtitleRecognizer.track(
-          of: request.title, stream: stream, timeline: request.timeline)
+          of: request.title, stream: stream, timeline: request.timeline
+        ) { skipped.append($0) }
+        if let first = skipped.first {
+          FileHandle.standardError.write(
+            Data(
+              "disckit: subtitle stream \(stream.number): skipped \(skipped.count) malformed part(s), the first: \(first)\n"
+                .utf8))
+        }
         let stem = request.directory + "/" + stream.fileStem(among: streams)
         var files = [(stem + "." + format.fileExtension, track.cues)]
         if !track.forcedCues.isEmpty {

@@ -22,7 +22,7 @@ struct SubtitleRecognitionTests {
     let manifest = try CaptionManifest.load(SubtitleFixtures.path("sup/\(language).json"))
     let bytes = try [UInt8](
       Data(contentsOf: URL(fileURLWithPath: SubtitleFixtures.path("sup/\(language).sup"))))
-    let events = PGSDecoder.events(supFile: bytes)
+    let events = try PGSDecoder.events(supFile: bytes)
     let shown = events.filter { !$0.bitmaps.isEmpty }
     try #require(shown.count == manifest.captions.count)
     let code = try #require(TesseractLanguage.code(for: language))
@@ -62,7 +62,7 @@ struct SubtitleRecognitionTests {
     let manifest = try CaptionManifest.load(SubtitleFixtures.path("sup/eng.json"))
     let bytes = try [UInt8](
       Data(contentsOf: URL(fileURLWithPath: SubtitleFixtures.path("sup/eng.sup"))))
-    let events = PGSDecoder.events(supFile: bytes)
+    let events = try PGSDecoder.events(supFile: bytes)
     #expect(events.count == 2 * manifest.captions.count)
     for (i, caption) in manifest.captions.enumerated() where 2 * i + 1 < events.count {
       let show = events[2 * i]
