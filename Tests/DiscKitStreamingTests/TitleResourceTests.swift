@@ -131,15 +131,6 @@ struct TitleResourceTests {
     }
   }
 
-  @Test func ifNoneMatchListsUseWeakComparison() {
-    #expect(TitleResponse.matches("\"a\"", "\"a\""))
-    #expect(TitleResponse.matches("W/\"a\"", "\"a\""))
-    #expect(TitleResponse.matches("\"x\", \"a\"", "\"a\""))
-    #expect(TitleResponse.matches("*", "\"a\""))
-    #expect(!TitleResponse.matches("\"b\"", "\"a\""))
-    #expect(!TitleResponse.matches("", "\"a\""))
-  }
-
   /// The playlist's segments tile the 188-byte view (192-byte packets without their 4-byte
   /// arrival stamps), each starting with a PSI packet, and play as long as the title.
   @Test func hlsSegmentsTileTheTransportStreamView() throws {

@@ -26,6 +26,15 @@ package struct InterleavedAngleDisc {
     package var lastSector: Int { firstSector + sectorCount - 1 }
   }
 
+  /// Every sector that starts like a navigation pack (pack header, system header, private stream 2).
+  package static func navSectors(_ vob: [UInt8]) -> [Int] {
+    (0..<(vob.count / 2048)).filter { s in
+      let b = s * 2048
+      return vob[b..<(b + 4)] == [0, 0, 1, 0xBA] && vob[(b + 14)..<(b + 18)] == [0, 0, 1, 0xBB]
+        && vob[(b + 0x26)..<(b + 0x2A)] == [0, 0, 1, 0xBF]
+    }
+  }
+
   package static let angleSizes = ["720x576", "704x576", "352x576"]
   package static let introSize = "352x288"
 

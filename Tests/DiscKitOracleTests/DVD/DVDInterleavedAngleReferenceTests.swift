@@ -12,20 +12,11 @@ struct DVDInterleavedAngleReferenceTests {
 
   static func disc() throws -> InterleavedAngleDisc { try InterleavedAngleDisc.shared.get() }
 
-  /// Every sector that starts like a navigation pack (pack header, system header, private stream 2).
-  static func navSectors(_ vob: [UInt8]) -> [Int] {
-    (0..<(vob.count / 2048)).filter { s in
-      let b = s * 2048
-      return vob[b..<(b + 4)] == [0, 0, 1, 0xBA] && vob[(b + 14)..<(b + 18)] == [0, 0, 1, 0xBB]
-        && vob[(b + 0x26)..<(b + 0x2A)] == [0, 0, 1, 0xBF]
-    }
-  }
-
   @Test(.enabled(if: enabled, "needs ffmpeg and dvdauthor"))
   func navigationPacksMatchLibdvdread() throws {
     let disc = try Self.disc()
     let vob = try [UInt8](Data(contentsOf: URL(fileURLWithPath: disc.vobPath)))
-    let sectors = Self.navSectors(vob)
+    let sectors = InterleavedAngleDisc.navSectors(vob)
     let vobus = disc.ilvus.flatMap { $0.flatMap(\.vobuStarts) }
     #expect(sectors.count > vobus.count)
     #expect(Set(vobus).isSubset(of: Set(sectors)))

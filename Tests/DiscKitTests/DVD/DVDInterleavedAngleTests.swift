@@ -11,15 +11,6 @@ import Testing
 
   static func disc() throws -> InterleavedAngleDisc { try InterleavedAngleDisc.shared.get() }
 
-  /// Every sector that starts like a navigation pack (pack header, system header, private stream 2).
-  static func navSectors(_ vob: [UInt8]) -> [Int] {
-    (0..<(vob.count / 2048)).filter { s in
-      let b = s * 2048
-      return vob[b..<(b + 4)] == [0, 0, 1, 0xBA] && vob[(b + 14)..<(b + 18)] == [0, 0, 1, 0xBB]
-        && vob[(b + 0x26)..<(b + 0x2A)] == [0, 0, 1, 0xBF]
-    }
-  }
-
   /// Picture sizes of every decoded video frame, in order.
   static func frameSizes(_ file: String) throws -> [String] {
     let r = try Tool.run(
@@ -49,8 +40,8 @@ import Testing
       let linear = try [UInt8](
         Data(contentsOf: URL(fileURLWithPath: disc.linearPath(angle: angle))))
       #expect(linear.count == ours.count)
-      let navs = Set(Self.navSectors(linear))
-      #expect(navs == Set(Self.navSectors(ours)))
+      let navs = Set(InterleavedAngleDisc.navSectors(linear))
+      #expect(navs == Set(InterleavedAngleDisc.navSectors(ours)))
       let differing = (0..<(min(linear.count, ours.count) / 2048)).filter {
         linear[($0 * 2048)..<($0 * 2048 + 2048)] != ours[($0 * 2048)..<($0 * 2048 + 2048)]
       }
