@@ -74,21 +74,7 @@ extension Reference {
           result.append(nil)
           continue
         }
-        var map: [Int] = []
-        if let pm = pgc.pointee.program_map {
-          for k in 0..<Int(pgc.pointee.nr_of_programs) { map.append(Int(pm[k])) }
-        }
-        var cells: [Cell] = []
-        if let cp = pgc.pointee.cell_playback {
-          for k in 0..<Int(pgc.pointee.nr_of_cells) {
-            let c = cp[k]
-            cells.append(
-              Cell(
-                firstSector: c.first_sector, lastSector: c.last_sector,
-                blockMode: Int(c.block_mode),
-                blockType: Int(c.block_type)))
-          }
-        }
+        let (map, cells) = Self.programMapAndCells(pgc)
         let t = pgc.pointee.playback_time
         result.append(
           Title(
@@ -115,6 +101,12 @@ extension Reference {
         number <= Int(pgcit.pointee.nr_of_pgci_srp),
         let pgc = pgcit.pointee.pgci_srp[number - 1].pgc
       else { return nil }
+      let (map, cells) = Self.programMapAndCells(pgc)
+      return ProgramChain(next: Int(pgc.pointee.next_pgc_nr), programMap: map, cells: cells)
+    }
+
+    /// A PGC's program map and cell playback entries as libdvdread parsed them.
+    static func programMapAndCells(_ pgc: UnsafeMutablePointer<pgc_t>) -> ([Int], [Cell]) {
       var map: [Int] = []
       if let pm = pgc.pointee.program_map {
         for k in 0..<Int(pgc.pointee.nr_of_programs) { map.append(Int(pm[k])) }
@@ -129,7 +121,7 @@ extension Reference {
               blockMode: Int(c.block_mode), blockType: Int(c.block_type)))
         }
       }
-      return ProgramChain(next: Int(pgc.pointee.next_pgc_nr), programMap: map, cells: cells)
+      return (map, cells)
     }
 
     /// Reads sectors `first...last` of each range from title set `titleSet`'s title VOBs with
