@@ -156,6 +156,7 @@ struct ServerFMP4HLSTests {
       }
 
       // Every media playlist: segments chained by tfdt, EXTINF their real durations.
+      var sizes: [String: [(bytes: Int, duration: Double)]] = [:]
       var playlists = ["fmp4/video.m3u8"]
       playlists += renditions.compactMap { $0["URI"] }
       for uri in playlists {
@@ -165,6 +166,7 @@ struct ServerFMP4HLSTests {
         var expected: UInt64?
         for (k, (duration, segment)) in playlist.segments.enumerated() {
           let bytes = try Self.bytes(base + folder + "/" + segment)
+          sizes[uri, default: []].append((bytes.count, duration))
           let fragment = try #require(MP4Fragment(bytes), "\(name) \(segment)")
           #expect(fragment.sequence == k + 1)
           if let expected { #expect(fragment.decodeTime == expected, "\(name) \(segment)") }
@@ -203,6 +205,36 @@ struct ServerFMP4HLSTests {
               }
             }
           }
+        }
+      }
+      // BANDWIDTH and AVERAGE-BANDWIDTH against the segments' own sizes (bits over EXTINF): the
+      // video's peak plus the group's largest rendition's, the averages' sum; Apple's validator
+      // reports a measured peak above the declared one by more than 10 %, and an average off by
+      // more than 10 % (the transcoded renditions' rate is declared as a bound from above:
+      // checked as one).
+      func rates(_ uri: String) -> (peak: Double, average: Double) {
+        let list = sizes[uri] ?? []
+        let peak = list.map { Double($0.bytes * 8) / max($0.duration, 0.001) }.max() ?? 0
+        let time = list.reduce(0) { $0 + $1.duration }
+        return (peak, time > 0 ? Double(list.reduce(0) { $0 + $1.bytes * 8 }) / time : 0)
+      }
+      for variant in variants {
+        let members = renditions.filter {
+          $0["GROUP-ID"] == variant["AUDIO"] && variant["AUDIO"] != nil
+        }
+        let audio = members.compactMap { $0["URI"] }.map(rates)
+        let peak = rates("fmp4/video.m3u8").peak + (audio.map(\.peak).max() ?? 0)
+        let average = rates("fmp4/video.m3u8").average + (audio.map(\.average).max() ?? 0)
+        let declared = Double(variant["BANDWIDTH"] ?? "") ?? 0
+        let declaredAverage = Double(variant["AVERAGE-BANDWIDTH"] ?? "") ?? 0
+        let group = variant["AUDIO"] ?? "video only"
+        #expect(peak <= declared * 1.1, "\(name) \(group): peak \(peak), BANDWIDTH \(declared)")
+        if members.allSatisfy({ $0["URI"]?.hasPrefix("fmp4/audio-") == true }) {
+          #expect(
+            abs(average - declaredAverage) <= average * 0.1,
+            "\(name) \(group): average \(average), AVERAGE-BANDWIDTH \(declaredAverage)")
+        } else {
+          #expect(average <= declaredAverage * 1.1, "\(name) \(group): \(average)")
         }
       }
     }

@@ -51,6 +51,12 @@ package struct FMP4Segment: Sendable {
       payloadSize: size, payload: payload)
   }
 
+  /// The size of a segment of `samples` (`moof`, `mdat` header and payload), without making it.
+  package static func size(of samples: [FMP4Writer.Sample]) -> Int64 {
+    // moof 8, mfhd 16, traf 8, tfhd 16, tfdt 20, trun 20 + 16 a sample, mdat header 8.
+    96 + 16 * Int64(samples.count) + samples.reduce(Int64(0)) { $0 + Int64($1.size) }
+  }
+
   /// The segment's bytes as a source (each read continues the last one's payload pass; a read
   /// elsewhere starts a new pass).
   package var source: FMP4SegmentSource { FMP4SegmentSource(self) }

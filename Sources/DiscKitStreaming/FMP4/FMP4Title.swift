@@ -42,6 +42,9 @@ package struct FMP4Title: Sendable {
     /// Each segment's duration in this rendition (its frames', which start and end a little
     /// apart from the video's).
     package var durations: [MediaTime] = []
+    /// Its segments' bit rate (`moof` + `mdat`), measured on the title's last segment (AC-3 and
+    /// E-AC-3 have a constant one).
+    package var bitRate = 0
   }
 
   package let key: String
@@ -63,9 +66,12 @@ package struct FMP4Title: Sendable {
   package let presentationDelay: MediaTime
   /// Frames per second, from the stream number table.
   package let frameRate: Double?
-  /// Peak and average bit rate of the segments' bytes (all streams), bits per second.
+  /// Peak and average bit rate of the title's transport stream bytes (all streams, bits per
+  /// second): an upper bound of the fMP4 renditions' (``bitRates``).
   package let bandwidth: Int
   package let averageBandwidth: Int
+  /// The fMP4 renditions' bit rates, for `BANDWIDTH` and `AVERAGE-BANDWIDTH`.
+  package let bitRates: FMP4BitRates
   /// The disc's streams left out (`0x1101 DTS-HD MA`, …).
   package let leftOut: [String]
   let source: any ByteSource
@@ -215,16 +221,23 @@ package struct FMP4Title: Sendable {
           "the first access unit has no readable parameter sets"))
     }
     video = track
-    // The last segment's duration: its samples'.
+    // The last segment's duration: its samples'. Its plan (and the first segment's) measure
+    // what of the title's bytes the video's fMP4 samples are (FMP4BitRates).
     var lastDuration: Int64 = 0
-    if let last = segments.last {
+    var calibration: [FMP4BitRates.Calibration] = []
+    for k in Set([segments.count - 1, 0]).sorted() where k >= 0 {
       do {
-        var input = PESStream(source: continuous, range: last.range, pid: videoPID)
+        var input = PESStream(source: continuous, range: segments[k].range, pid: videoPID)
         var pass = VideoPass(
           hevc: hevc, clock: MediaClock(origin: origin), firstPictureOnly: false)
-        pass.last = true
+        pass.last = k == segments.count - 1
         try pass.run(&input)
-        lastDuration = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
+        let duration = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
+        if k == segments.count - 1 { lastDuration = duration }
+        calibration.append(
+          FMP4BitRates.Calibration(
+            index: k, packets: input.packetsInRange,
+            bytes: FMP4Segment.size(of: pass.plan.samples)))
       } catch {
         throw .disc(error)
       }
@@ -240,6 +253,8 @@ package struct FMP4Title: Sendable {
       time += segments[k].duration.ticks
     }
     self.segments = segments
+    let videoRates = FMP4BitRates.video(
+      segments: segments, calibration: calibration, frameRate: frameRate)
     // The original timeline: the clips' own timestamps, which jump where a clip starts on
     // another epoch (EXT-X-DISCONTINUITY there).
     var discontinuities: Set<Int> = []
@@ -306,6 +321,7 @@ package struct FMP4Title: Sendable {
         }
       }
       var lastTotal: Int64?
+      var lastBytes: Int64 = 0
       if let last = segments.last {
         var input = PESStream(source: continuous, range: last.range, pid: audio[k].pid)
         let clock = MediaClock(origin: origin)
@@ -314,14 +330,19 @@ package struct FMP4Title: Sendable {
             var pass = FLACPass(clock: clock, writing: false)
             try pass.run(&input)
             lastTotal = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
+            lastBytes = FMP4Segment.size(of: pass.plan.samples)
           } else {
             var pass = DolbyPass(coreOnly: audio[k].core, clock: clock, writing: false)
             try pass.run(&input)
             lastTotal = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
+            lastBytes = FMP4Segment.size(of: pass.plan.samples)
           }
         } catch {
           throw .disc(error)
         }
+      }
+      if let lastTotal, lastTotal > 0 {
+        audio[k].bitRate = Int((Double(lastBytes) * 8 * 90_000 / Double(lastTotal)).rounded(.up))
       }
       audio[k].durations = segments.indices.map { n in
         if n + 1 < segments.count, let start = starts[n], let next = starts[n + 1], next > start {
@@ -341,6 +362,11 @@ package struct FMP4Title: Sendable {
           streams, packets: collected.packets, origin: origin, transcoder: $0)
       } ?? []
     self.transcoded = transcoded
+    var audioRates: [String: Int] = [:]
+    for a in audio { audioRates["audio-\(a.pid)"] = a.bitRate }
+    for t in transcoded { audioRates[t.stem] = FMP4BitRates.transcoded(t) }
+    bitRates = FMP4BitRates(
+      videoPeak: videoRates.peak, videoAverage: videoRates.average, audio: audioRates)
     self.leftOut = leftOut.filter { entry in
       !transcoded.contains {
         entry.hasPrefix("0x" + String($0.pid, radix: 16, uppercase: true) + " ")
@@ -608,9 +634,14 @@ package struct FMP4Title: Sendable {
       lines.append(
         "## not in fMP4 HLS (not decodable by HLS clients): " + leftOut.joined(separator: ", "))
     }
-    var common = [
-      "BANDWIDTH=\(max(bandwidth, 1))", "AVERAGE-BANDWIDTH=\(max(averageBandwidth, 1))",
-    ]
+    // The variant's bit rates: the video's and its group's largest rendition's.
+    func rates(_ members: [AudioMember]) -> [String] {
+      let audio = members.map { bitRates.audio[$0.stem] ?? 0 }.max() ?? 0
+      return [
+        "BANDWIDTH=\(max(bitRates.videoPeak + audio, 1))",
+        "AVERAGE-BANDWIDTH=\(max(bitRates.videoAverage + audio, 1))",
+      ]
+    }
     let resolution = "RESOLUTION=\(video.width)x\(video.height)"
     var tail = [resolution]
     if let frameRateText { tail.append("FRAME-RATE=\(frameRateText)") }
@@ -638,16 +669,19 @@ package struct FMP4Title: Sendable {
     for group in audioGroups {
       lines.append(
         "#EXT-X-STREAM-INF:"
-          + (common + ["CODECS=\"\(([video.codecs] + group.codecs).joined(separator: ","))\""]
+          + (rates(group.members)
+          + ["CODECS=\"\(([video.codecs] + group.codecs).joined(separator: ","))\""]
           + tail
           + ["AUDIO=\"\(group.id)\""]).joined(separator: ","))
       lines.append("fmp4/video.m3u8" + query)
     }
     lines.append(
       "#EXT-X-STREAM-INF:"
-        + (common + ["CODECS=\"\(video.codecs)\""] + tail).joined(separator: ","))
+        + (rates([]) + ["CODECS=\"\(video.codecs)\""] + tail).joined(separator: ","))
     lines.append("fmp4/video.m3u8" + query)
-    common = ["BANDWIDTH=\(max(bandwidth / 10, 1))", "CODECS=\"\(video.codecs)\"", resolution]
+    let common = [
+      "BANDWIDTH=\(max(bitRates.videoPeak / 10, 1))", "CODECS=\"\(video.codecs)\"", resolution,
+    ]
     lines.append(
       "#EXT-X-I-FRAME-STREAM-INF:"
         + (common + ["VIDEO-RANGE=\(video.videoRange)", "URI=\"fmp4/iframes.m3u8\(query)\""])

@@ -34,6 +34,8 @@ struct PESStream: Sendable {
   private var completed = 0
   private var done = false
   private var shortRead = false
+  /// The PID's packets with payload read so far in the range (its share of the range's bytes).
+  private(set) var packetsInRange = 0
 
   static let unit: Int64 = 192
 
@@ -74,6 +76,7 @@ struct PESStream: Sendable {
       guard start < p + 188 else { continue }
       let unitStart = buffer[p + 1] & 0x40 != 0
       let inRange = at < range.upperBound
+      if inRange, at >= range.lowerBound { packetsInRange += 1 }
       var event: Event?
       if unitStart {
         if open {
