@@ -98,6 +98,16 @@ public enum SubtitleRecognizer {
       stream: stream, cues: try cues(events, code: code, workers: workers))
   }
 
+  /// What a command prints when `skipped` (the errors ``events(of:stream:timeline:skipped:)``
+  /// handed over) is not empty: how many parts of `stream` were skipped and the first error.
+  public static func skippedReport(_ skipped: [DiscKitError], stream: SubtitleStreamInfo)
+    -> String?
+  {
+    guard let first = skipped.first else { return nil }
+    return
+      "subtitle stream \(stream.number): skipped \(skipped.count) malformed part(s), the first: \(first)"
+  }
+
   /// Two workers per core would only wait on each other: one per active core.
   public static var defaultWorkers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 

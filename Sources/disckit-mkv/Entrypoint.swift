@@ -26,7 +26,8 @@ struct Entrypoint {
 
   /// Each subtitle stream's recognised text (and its forced captions apart), timed as the
   /// Matroska file times the stream's packets (its pieces' mapping); a stream whose language has
-  /// no Tesseract data is reported on stderr and left out.
+  /// no Tesseract data is reported on stderr and left out, and so is malformed subtitle data the
+  /// decoders skipped (how many parts, and the first).
   static func textTracks(of disc: DiscTitle, _ title: MatroskaTitle) throws -> [MatroskaTextTrack] {
     var out: [MatroskaTextTrack] = []
     for stream in SubtitleStreamInfo.streams(of: disc) {
@@ -38,7 +39,14 @@ struct Entrypoint {
         continue
       }
       var events: [TimedSubtitleEvent] = []
-      for e in try SubtitleRecognizer.events(of: disc, stream: stream, timeline: .original) {
+      var skipped: [DiscKitError] = []
+      let decoded = try SubtitleRecognizer.events(of: disc, stream: stream, timeline: .original) {
+        skipped.append($0)
+      }
+      if let report = SubtitleRecognizer.skippedReport(skipped, stream: stream) {
+        FileHandle.standardError.write(Data("disckit: \(report)\n".utf8))
+      }
+      for e in decoded {
         guard
           let piece = title.pieces.first(where: {
             $0.byteStart <= e.event.offset && e.event.offset < $0.byteEnd

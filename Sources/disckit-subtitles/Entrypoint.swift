@@ -47,11 +47,8 @@ struct Entrypoint {
         let track = try SubtitleRecognizer.track(
           of: request.title, stream: stream, timeline: request.timeline
         ) { skipped.append($0) }
-        if let first = skipped.first {
-          FileHandle.standardError.write(
-            Data(
-              "disckit: subtitle stream \(stream.number): skipped \(skipped.count) malformed part(s), the first: \(first)\n"
-                .utf8))
+        if let report = SubtitleRecognizer.skippedReport(skipped, stream: stream) {
+          FileHandle.standardError.write(Data("disckit: \(report)\n".utf8))
         }
         let stem = request.directory + "/" + stream.fileStem(among: streams)
         var files = [(stem + "." + format.fileExtension, track.cues)]

@@ -35,6 +35,8 @@ struct SubtitleExtractionTests {
           out,
         ])
       #expect(run.status == 0, "\(run.stderr)")
+      // The generated streams are well formed: nothing skipped.
+      #expect(!run.stderr.contains("malformed"), "\(run.stderr)")
       let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
       #expect(files == ["eng.\(format)", "eng.forced.\(format)"].sorted())
       guard format == "vtt" else {

@@ -38,6 +38,77 @@ struct SubtitleTimingTests {
   static func ms(_ ticks: Int64) -> Int64 { (ticks + 45) / 90 }
 
   @Test(
+    "a damaged PGS packet on a disc: its display set is skipped and reported, the others decode",
+    .enabled(if: SubtitleFixtures.present && Tool.has("ffprobe"), SubtitleFixtures.missing))
+  func aDamagedSegmentIsSkippedAndReported() throws {
+    let dir = try TemporaryDirectory("disckit-subtitles-damaged")
+    let folder = dir.path + "/bluray"
+    try FileManager.default.copyItem(atPath: SubtitleFixtures.path("bluray"), toPath: folder)
+    let reference = try Reference.Bluray(path: folder)
+    let first = try #require(
+      reference.playlistInfo(Int(try Disc.open(path: folder).title(number: 1).key) ?? 0)?.clips
+        .first)
+    let file = folder + "/BDMV/STREAM/" + first.clipID + ".m2ts"
+    // ffprobe's second subtitle packet that starts a display set (a PCS, 0x16): its position and
+    // PTS.
+    let run = try Tool.run(
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "s", "-show_entries", "packet=pts,pos,data",
+        "-show_data", "-of", "json", file,
+      ])
+    let json = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+    let starts = (json["packets"] as? [[String: Any]] ?? []).filter {
+      ($0["data"] as? String)?.split(separator: ":").dropFirst().first?
+        .trimmingCharacters(in: .whitespaces).hasPrefix("16") == true
+    }
+    try #require(starts.count >= 2)
+    let pts = try #require((starts[1]["pts"] as? NSNumber)?.int64Value)
+    let pos = try #require(Int(starts[1]["pos"] as? String ?? ""))
+    // Its PCS's length (payload bytes 1-2, after the TS and PES headers) made 0xFFFF: the
+    // segment runs past its packet.
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+    let sync = bytes[pos] == 0x47 ? pos : pos + 4
+    try #require(bytes[sync] == 0x47 && bytes[sync + 1] & 0x40 != 0)
+    var at = sync + 4
+    if bytes[sync + 3] & 0x20 != 0 { at += 1 + Int(bytes[sync + 4]) }
+    try #require(Array(bytes[at..<(at + 4)]) == [0, 0, 1, 0xBD])
+    let payload = at + 9 + Int(bytes[at + 8])
+    try #require(bytes[payload] == 0x16)
+    bytes[payload + 1] = 0xFF
+    bytes[payload + 2] = 0xFF
+    try Data(bytes).write(to: URL(fileURLWithPath: file))
+
+    let title = try Disc.open(path: folder).title(number: 1)
+    let stream = try #require(SubtitleStreamInfo.streams(of: title).first)
+    var skipped: [DiscKitError] = []
+    let damaged = try SubtitleRecognizer.events(of: title, stream: stream, timeline: .original) {
+      skipped.append($0)
+    }
+    try #require(skipped.count == 1, "\(skipped)")
+    #expect(skipped[0].code == .truncated && skipped[0].structure == "PGS segment")
+    // The display set at ffprobe's PTS is gone, every other one is there.
+    let intactTitle = try Disc.open(path: SubtitleFixtures.path("bluray")).title(number: 1)
+    let intact = try SubtitleRecognizer.events(
+      of: intactTitle, stream: stream, timeline: .original)
+    let lost = try #require(intact.first { $0.event.pts90k == pts })
+    #expect(damaged == intact.filter { $0 != lost })
+    // The error names the packet the lost display set came from.
+    #expect(skipped[0].offset == lost.event.offset)
+    // `extract --subtitles` says so on stderr and writes the other captions.
+    guard SubtitleExtractionTests.ready, TesseractLanguage.isInstalled("eng") else { return }
+    let out = dir.path + "/vtt"
+    let extract = try Tool.run(
+      SubtitleExtractionTests.disckit,
+      ["extract", folder, "--title", "1", "--subtitles", "vtt", "-o", out])
+    #expect(extract.status == 0, "\(extract.stderr)")
+    #expect(
+      extract.stderr.contains(
+        "subtitle stream 1: skipped 1 malformed part(s), the first: PGS segment at byte"),
+      "\(extract.stderr)")
+  }
+
+  @Test(
     "Blu-ray display sets across a clip join: libbluray's clip times + ffprobe's packet PTS",
     .enabled(if: SubtitleFixtures.present && Tool.has("ffprobe"), SubtitleFixtures.missing))
   func blurayAcrossJoin() throws {
