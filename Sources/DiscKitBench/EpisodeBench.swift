@@ -29,6 +29,7 @@ let episodeBenchmarks: [Benchmark] = [
         ratios.count, Startup.median(ratios), ratios.max() ?? .nan))
     for name in [
       "dvd-episodes-playall", "dvd-episodes-copies", "dvd-episodes-chapters", "dvd-episodes-gprm",
+      "dvd-episodes-pgcs", "dvd-episodes-linkptt",
     ] {
       let dvd = "TestImages/generated/" + name
       guard FileManager.default.fileExists(atPath: dvd) else { continue }

@@ -32,6 +32,8 @@ public struct DVDDisc: Sendable {
   public let titleSets: [Int: Loaded<DVDTitleSetInfo>]
   /// Every title of the title search table, or why it cannot be used.
   public let titles: [Result<DVDTitle, DiscKitError>]
+  /// The VM program and the menu buttons read, shared by the navigation's runs on this disc.
+  package let navigationShared = DVDNavigationShared()
 
   /// Reads the disc in `fileSystem`.
   ///

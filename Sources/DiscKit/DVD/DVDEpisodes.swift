@@ -165,7 +165,7 @@ extension DVDDisc {
       return EpisodeList(
         layout: .titles, confidence: .heuristic,
         reason:
-          "title \(best.entry.number) plays the chapters of titles \(best.episodes.map { String($0.0.number) }.joined(separator: ", ")) in a row",
+          "title \(best.entry.number) plays the chapters of titles \(TextJoin.join(best.episodes.map { String($0.0.number) }, separator: ", ")) in a row",
         episodes: episodes, playAll: structure.playAllKeys.map(String.init),
         playAllButtons: playAllButtons(presses, episodes: best.episodes.map(\.0.number), structure))
     }
@@ -176,7 +176,7 @@ extension DVDDisc {
       let near = reps.filter { $0.duration * 3 >= longest * 2 }
       if near.count >= 2, DVDEpisodeStructure.alike(near.map(\.duration)) {
         return .ambiguous(
-          "titles \(near.map { String($0.number) }.joined(separator: ", ")) are of similar length and nothing on the disc plays them as episodes (no menu button starts them, no play-all holds them): episodes, or versions of one feature",
+          "titles \(TextJoin.join(near.map { String($0.number) }, separator: ", ")) are of similar length and nothing on the disc plays them as episodes (no menu button starts them, no play-all holds them): episodes, or versions of one feature",
           candidates: near.map { String($0.number) })
       }
     }
@@ -231,7 +231,7 @@ extension DVDDisc {
       best = EpisodeList(
         layout: .programChains, confidence: .heuristic,
         reason:
-          "title \(number) plays \(runs.count) PGCs of similar length in a row (\(runs.map { String($0.pgc) }.joined(separator: ", ")), each linked to the next)",
+          "title \(number) plays \(runs.count) PGCs of similar length in a row (\(TextJoin.join(runs.map { String($0.pgc) }, separator: ", ")), each linked to the next)",
         episodes: episodes, playAll: [String(number)])
     }
     return best
@@ -290,9 +290,19 @@ extension DVDDisc {
     }
     var pages: [Int] = []
     for press in presses where !pages.contains(press.page) { pages.append(press.page) }
+    // A menu entered again with other registers whose buttons play the same: the same answer.
+    var alike: Set<[DVDEpisodeMenuWalk.Press]> = []
     for page in pages {
       let here = presses.filter { $0.page == page }
-      guard let pageName = here.first?.menuName else { continue }
+      guard let pageName = here.first?.menuName,
+        alike.insert(
+          here.map {
+            var press = $0
+            (press.page, press.pageName) = (0, "")
+            return press
+          }
+        ).inserted
+      else { continue }
       // A: one title started at two or more chapters.
       var starts: [Int: [(chapter: Int, press: DVDEpisodeMenuWalk.Press)]] = [:]
       var others: [Int: [(chapter: Int, press: DVDEpisodeMenuWalk.Press)]] = [:]
@@ -382,7 +392,7 @@ extension DVDDisc {
           EpisodeList(
             layout: byChain ? .programChains : .chapters, confidence: .navigation,
             reason: byChain
-              ? "the buttons of \(pageName) start PGCs \(pgcs.joined(separator: ", ")) of title \(number), one per episode, which it plays in a row"
+              ? "the buttons of \(pageName) start PGCs \(TextJoin.join(pgcs, separator: ", ")) of title \(number), one per episode, which it plays in a row"
               : "the buttons of \(pageName) start title \(number) at \(episodes.count) chapters",
             episodes: episodes, playAll: wholeTitle.isEmpty ? [] : [String(number)]))
       }
@@ -428,15 +438,21 @@ extension DVDDisc {
             },
             structure, presses,
             reason:
-              "\(press.name) plays titles \(chain.map(String.init).joined(separator: ", ")) in a row",
+              "\(press.name) plays titles \(TextJoin.join(chain.map { String($0) }, separator: ", ")) in a row",
             numbers: chain))
       }
+    }
+    // The buttons playing the episodes in a row, for the list chosen (a whole-title list).
+    if var list = best, list.layout == .titles {
+      let numbers = list.episodes.compactMap { Int($0.key) }
+      list.playAllButtons = playAllButtons(presses, episodes: numbers, structure)
+      best = list
     }
     return best
   }
 
-  /// Whole titles as episodes, with their copies as variants, the structure's play-all when it
-  /// holds exactly them, and the buttons playing them in a row.
+  /// Whole titles as episodes, with their copies as variants and the structure's play-all when
+  /// it holds exactly them (the buttons playing them in a row are found for the list chosen).
   func titleEpisodes(
     _ items: [(number: Int, evidence: String)], _ structure: DVDEpisodeStructure,
     _ presses: [DVDEpisodeMenuWalk.Press], reason: String, numbers: [Int]
@@ -461,7 +477,7 @@ extension DVDDisc {
     }
     return EpisodeList(
       layout: .titles, confidence: .navigation, reason: reason, episodes: episodes,
-      playAll: playAll, playAllButtons: playAllButtons(presses, episodes: numbers, structure))
+      playAll: playAll)
   }
 
   func ordinal(_ n: Int) -> String {

@@ -68,7 +68,7 @@ package enum DVDEpisodeMenuWalk {
 
   /// Runs the walk on `disc`.
   package static func run(_ disc: DVDDisc, limits: Limits = .default) -> [Press] {
-    let program = DVDVirtualMachineProgram(disc: disc)
+    let program = disc.navigationShared.program(disc)
     var reader = DVDMenuButtonReader(disc: disc)
     var titles: [Int: DVDTitle] = [:]
     for (index, result) in disc.titles.enumerated() {

@@ -16,7 +16,7 @@ extension DVDMainFeatureSearch {
   /// buttons (a menu authored as a title; stills without buttons are stepped over), and reports the first title cell reached after the last press,
   /// or the next menu with buttons, or the stop.
   package static func follow(_ disc: DVDDisc, buttons: [Int], maxCells: Int = 10_000) -> Outcome {
-    var vm = DVDVirtualMachine(program: DVDVirtualMachineProgram(disc: disc))
+    var vm = DVDVirtualMachine(program: disc.navigationShared.program(disc))
     var reader = DVDMenuButtonReader(disc: disc)
     var pending = buttons[...]
     vm.start()

@@ -124,7 +124,7 @@ public enum DVDMainFeatureSearch {
 
   /// Runs the search on `disc`.
   public static func run(_ disc: DVDDisc, limits: Limits = .default) -> Result {
-    let program = DVDVirtualMachineProgram(disc: disc)
+    let program = disc.navigationShared.program(disc)
     var reader = DVDMenuButtonReader(disc: disc)
     var warnings: [String] = []
     var sampled: Set<Int> = []

@@ -13,11 +13,14 @@ struct DVDMenuButtonReader {
   var reads = 0
   /// Navigation packs read at most (the menus of a disc need a few hundred).
   let maxReads = 4096
+  /// The packs read on this disc by any reader (each read once per opened disc).
+  let shared: DVDNavigationShared
 
   /// A reader of `disc`'s menu and title VOBs.
   init(disc: DVDDisc) {
     self.fileSystem = disc.fileSystem
     self.openTitleVOBs = { try? disc.titleVOBs(titleSet: $0) }
+    shared = disc.navigationShared
   }
 
   /// The buttons of `cell`'s first button group (libdvdnav's), in the VMGM (`titleSet` 0) or
@@ -41,21 +44,28 @@ struct DVDMenuButtonReader {
   {
     let key = (title ? 1 << 50 : 0) | Int64(titleSet) << 40 | Int64(sector)
     if let known = cache[key] { return known }
+    if let read = shared.buttons(key) {
+      if let warning = read.warning { warnings.append(warning) }
+      cache[key] = read.groups
+      return read.groups
+    }
     var result: [DVDHighlightInformation.ButtonGroup] = []
-    let source = title ? titleVOBs(titleSet) : file(titleSet)
-    if reads < maxReads, let source {
+    if reads < maxReads, let source = title ? titleVOBs(titleSet) : file(titleSet) {
       reads += 1
       let number = "\(titleSet < 10 ? "0" : "")\(titleSet)"
       let name =
         title ? "VTS_\(number) title VOBs" : titleSet == 0 ? "VIDEO_TS.VOB" : "VTS_\(number)_0.VOB"
+      var warning: String?
       do {
         let offset = Int64(sector) * 2048
         let bytes = try source.bytes(at: offset, count: 2048, structure: name)
         let pack = try DVDNavigationPack(sector: bytes, at: offset)
         result = pack.highlight?.groups ?? []
       } catch {
+        warning = "\(name) sector \(sector): \(error.detail)"
         warnings.append("\(name) sector \(sector): \(error.detail)")
       }
+      shared.store(key, .init(groups: result, warning: warning))
     }
     cache[key] = result
     return result
