@@ -44,117 +44,217 @@ public struct LibAVAudioTranscoder: AudioTranscoder {
     throw Self.failure("\(source.rawValue): no frame of the first segment decodes")
   }
 
-  public func transcode(_ job: AudioTranscodeJob) throws(StreamingError) -> AudioTranscodeOutput {
+  public func session(_ job: AudioTranscodeJob) throws(StreamingError)
+    -> any AudioTranscodeSession
+  {
     switch job.target {
-    case .aac: return try aac(job)
-    case .flac: return try flac(job)
+    case .aac: return try AACSession(job)
+    case .flac: return try FLACSession(job)
     }
   }
 
   static func failure(_ message: String) -> StreamingError {
     .disc(DiscKitError(.unsupported, "audio transcoding", at: nil, message))
   }
+}
 
-  // MARK: AAC
+/// A segment as AAC: every packet decoded, downmixed and resampled to 48 kHz stereo, placed by
+/// its PTS on the 1024-sample grid (a gap silent, an overlap the later packet's), and encoded a
+/// frame at a time from the pre-roll's first frame to the look-ahead's last, once the samples
+/// a frame holds can no longer change (``margin`` samples decoded past it); the frames of the
+/// segment are handed on as the encoder gives them back. Memory: the decoder's and encoder's
+/// state and about ``margin`` samples.
+final class AACSession: AudioTranscodeSession, @unchecked Sendable {  // one thread at a time
+  /// Samples decoded past a frame before it is encoded (a later packet placed earlier, as at a
+  /// clip join, may still overwrite them).
+  static let margin: Int64 = 8192
+  private let decoder: Decoder
+  private var mixer: Mixer?
+  private let encoder: AACEncoder
+  private let first: Int64
+  /// The segment's end frame; nil for the title's last segment until ``finish(emit:)``.
+  private var end: Int64?
+  /// The grid's samples not yet encoded: `left[head...]` from sample `bufferStart`.
+  private var left: [Float] = []
+  private var right: [Float] = []
+  private var head = 0
+  private var bufferStart: Int64
+  /// The next frame to encode.
+  private var nextFrame: Int64
+  private var decodedEnd: Int64
+  private var firstKeptDecoded: Bool?
+  private var startsLate: Bool?
+  private(set) var satisfied = false
 
-  private func aac(_ job: AudioTranscodeJob) throws(StreamingError) -> AudioTranscodeOutput {
-    let format = AudioTranscodeFormat(sampleRate: 48_000, channels: 2, bitsPerSample: 16)
-    let first = job.frames.lowerBound
-    let start = (first - Self.preRollFrames) * 1024
-    // Decode every packet, downmixed and resampled to 48 kHz stereo, placed by its PTS.
-    let decoder = try Decoder(job.source)
-    var mixer: Mixer?
-    var runs: [(at: Int64, left: [Float], right: [Float])] = []
-    var firstKeptDecoded: Bool?
-    var earliest: Int64?
-    for packet in job.packets {
-      var at = (packet.time * 48_000 + 45_000).floorDivided(by: 90_000)
-      var decodedAny = false
-      for bytes in AudioFrames.split(packet.payload, job.source) {
-        for frame in decoder.decode(bytes) {
-          if mixer == nil || mixer?.matches(frame) == false { mixer = Mixer(frame) }
-          guard let mixed = mixer?.convert(frame) else { continue }
-          decodedAny = true
-          if let last = runs.last, last.at + Int64(last.left.count) == at {
-            runs[runs.count - 1].left += mixed.left
-            runs[runs.count - 1].right += mixed.right
-          } else {
-            runs.append((at, mixed.left, mixed.right))
-          }
-          earliest = min(earliest ?? at, at)
-          at += Int64(mixed.left.count)
-        }
-      }
-      if packet.kept, firstKeptDecoded == nil { firstKeptDecoded = decodedAny }
-    }
-    let decodedEnd = runs.map { $0.at + Int64($0.left.count) }.max() ?? start
-    let end =
-      job.frames.upperBound == Int64.max
-      ? max(first, (decodedEnd + 1023) / 1024) : job.frames.upperBound
-    let needsEarlier =
-      firstKeptDecoded == false || (firstKeptDecoded == true && (earliest ?? start) > start)
-    // The samples the encoder reads: pre-roll, the segment's frames, the look-ahead.
-    let total = Int((end + Self.lookAheadFrames) * 1024 - start)
-    var left = [Float](repeating: 0, count: max(0, total))
-    var right = left
-    for run in runs {
-      for k in 0..<run.left.count {
-        let i = Int(run.at - start) + k
-        guard i >= 0, i < total else { continue }
-        left[i] = run.left[k]
-        right[i] = run.right[k]
-      }
-    }
-    let encoded = try AACEncoder.encode(
-      left: left, right: right, firstFrame: first - Self.preRollFrames)
-    var frames: [[UInt8]] = []
-    for (frame, bytes) in encoded where frame >= first && frame < end {
-      frames.append(bytes)
-    }
-    return AudioTranscodeOutput(
-      frames: frames, frameSamples: frames.map { _ in 1024 }, firstSample: first * 1024,
-      format: format, needsEarlierPackets: needsEarlier)
+  init(_ job: AudioTranscodeJob) throws(StreamingError) {
+    decoder = try Decoder(job.source)
+    encoder = try AACEncoder()
+    first = job.frames.lowerBound
+    end = job.frames.upperBound == Int64.max ? nil : job.frames.upperBound
+    nextFrame = first - LibAVAudioTranscoder.preRollFrames
+    bufferStart = nextFrame * 1024
+    decodedEnd = bufferStart
   }
 
-  // MARK: FLAC
+  var needsEarlierPackets: Bool {
+    firstKeptDecoded == false || (firstKeptDecoded == true && startsLate == true)
+  }
 
-  private func flac(_ job: AudioTranscodeJob) throws(StreamingError) -> AudioTranscodeOutput {
-    let decoder = try Decoder(job.source)
-    var format: AudioTranscodeFormat?
-    var samples: [Int32] = []
-    var firstKeptDecoded: Bool?
-    var firstTime: Int64?
-    for packet in job.packets {
-      var decodedAny = false
-      for bytes in AudioFrames.split(packet.payload, job.source) {
-        for frame in decoder.decode(bytes) {
-          decodedAny = true
-          guard packet.kept else { continue }
-          if format == nil { format = frame.format }
-          guard let format, let values = frame.integers(channels: format.channels) else {
-            continue
-          }
-          samples += values
+  /// The samples the encoder reads end here (the look-ahead's last frame); nil: not known yet.
+  private var limit: Int64? { end.map { ($0 + LibAVAudioTranscoder.lookAheadFrames) * 1024 } }
+
+  func feed(_ packet: AudioTranscodeJob.Packet, emit: ([UInt8], Int) -> Void)
+    throws(StreamingError)
+  {
+    var at = (packet.time * 48_000 + 45_000).floorDivided(by: 90_000)
+    var decodedAny = false
+    for bytes in AudioFrames.split(packet.payload, decoder.source) {
+      for frame in decoder.decode(bytes) {
+        if mixer == nil || mixer?.matches(frame) == false { mixer = Mixer(frame) }
+        guard let mixed = mixer?.convert(frame) else { continue }
+        decodedAny = true
+        if startsLate == nil { startsLate = at > bufferStartAtOpen }
+        place(mixed.left, mixed.right, at: at)
+        at += Int64(mixed.left.count)
+      }
+    }
+    if packet.kept, firstKeptDecoded == nil { firstKeptDecoded = decodedAny }
+    if let limit, decodedEnd >= limit { satisfied = true }
+    try encodeReady(upTo: bufferStart + Int64(left.count - head) - Self.margin, emit: emit)
+  }
+
+  private var bufferStartAtOpen: Int64 { (first - LibAVAudioTranscoder.preRollFrames) * 1024 }
+
+  /// Writes decoded samples at grid position `at` (those before what is still open, or after
+  /// the last the encoder reads, left out).
+  private func place(_ l: [Float], _ r: [Float], at: Int64) {
+    var from = 0
+    var position = at
+    let open = bufferStart
+    if position < open {
+      from = Int(min(Int64(l.count), open - position))
+      position = open
+    }
+    var count = l.count - from
+    if let limit { count = Int(max(0, min(Int64(count), limit - position))) }
+    guard count > 0 else { return }
+    decodedEnd = max(decodedEnd, position + Int64(count))
+    let writeEnd = bufferStart + Int64(left.count - head)
+    if position > writeEnd {
+      let gap = Int(position - writeEnd)
+      left.append(contentsOf: repeatElement(0, count: gap))
+      right.append(contentsOf: repeatElement(0, count: gap))
+    }
+    var i = head + Int(position - bufferStart)
+    for k in from..<(from + count) {
+      if i < left.count {
+        left[i] = l[k]
+        right[i] = r[k]
+      } else {
+        left.append(l[k])
+        right.append(r[k])
+      }
+      i += 1
+    }
+  }
+
+  /// Encodes every frame whose samples end at or before `available` (and before the look-ahead's
+  /// end).
+  private func encodeReady(upTo available: Int64, emit: ([UInt8], Int) -> Void)
+    throws(StreamingError)
+  {
+    let stop = end.map { $0 + LibAVAudioTranscoder.lookAheadFrames } ?? Int64.max
+    while nextFrame < stop, (nextFrame + 1) * 1024 <= available {
+      try encodeNext(emit)
+    }
+    // Keep the open samples at the front of the buffers.
+    if head >= 1 << 14 {
+      left.removeFirst(head)
+      right.removeFirst(head)
+      head = 0
+    }
+  }
+
+  private func encodeNext(_ emit: ([UInt8], Int) -> Void) throws(StreamingError) {
+    let missing = head + 1024 - left.count
+    if missing > 0 {
+      left.append(contentsOf: repeatElement(0, count: missing))
+      right.append(contentsOf: repeatElement(0, count: missing))
+    }
+    let (first, end) = (first, end)
+    try encoder.encode(number: nextFrame, left: left, right: right, at: head) { number, bytes in
+      if number >= first, end.map({ number < $0 }) ?? true { emit(bytes, 1024) }
+    }
+    head += 1024
+    bufferStart += 1024
+    nextFrame += 1
+  }
+
+  func finish(emit: ([UInt8], Int) -> Void) throws(StreamingError) {
+    if end == nil { end = max(first, (decodedEnd + 1023).floorDivided(by: 1024)) }
+    try encodeReady(upTo: Int64.max, emit: emit)
+    let (first, end) = (first, end ?? first)
+    encoder.flush { number, bytes in
+      if number >= first, number < end { emit(bytes, 1024) }
+    }
+  }
+}
+
+/// A segment as FLAC: every packet decoded (the ones before the segment only to set the decoder
+/// up), the kept packets' samples encoded a 4096-sample block at a time as they are decoded.
+/// Memory: the decoder's and encoder's state and one block.
+final class FLACSession: AudioTranscodeSession, @unchecked Sendable {  // one thread at a time
+  private let decoder: Decoder
+  private let wanted: AudioTranscodeFormat?
+  private var encoder: FLACEncoder?
+  private var pending: [Int32] = []
+  private var firstKeptDecoded: Bool?
+  let satisfied = false
+
+  init(_ job: AudioTranscodeJob) throws(StreamingError) {
+    decoder = try Decoder(job.source)
+    wanted = job.format
+  }
+
+  var needsEarlierPackets: Bool { firstKeptDecoded == false }
+
+  func feed(_ packet: AudioTranscodeJob.Packet, emit: ([UInt8], Int) -> Void)
+    throws(StreamingError)
+  {
+    var decodedAny = false
+    for bytes in AudioFrames.split(packet.payload, decoder.source) {
+      for frame in decoder.decode(bytes) {
+        decodedAny = true
+        guard packet.kept else { continue }
+        if encoder == nil {
+          let format = wanted ?? frame.format
+          let rate = Int64(max(1, format.sampleRate))
+          let firstSample = max(0, (packet.time * rate + 45_000).floorDivided(by: 90_000))
+          encoder = try FLACEncoder(
+            format: format, blockSize: LibAVAudioTranscoder.flacBlockSize,
+            firstSample: firstSample)
         }
-      }
-      if packet.kept, firstKeptDecoded == nil {
-        firstKeptDecoded = decodedAny
-        firstTime = packet.time
+        guard let encoder, let values = frame.integers(channels: encoder.format.channels) else {
+          continue
+        }
+        pending += values
+        let block = LibAVAudioTranscoder.flacBlockSize * encoder.format.channels
+        var used = 0
+        while pending.count - used >= block {
+          try encoder.encode(pending[used..<(used + block)], emit: emit)
+          used += block
+        }
+        if used > 0 { pending.removeFirst(used) }
       }
     }
-    guard let format else {
-      return AudioTranscodeOutput(
-        frames: [], frameSamples: [], firstSample: 0,
-        format: AudioTranscodeFormat(sampleRate: 48_000, channels: 2, bitsPerSample: 16),
-        needsEarlierPackets: firstKeptDecoded == false)
-    }
-    let rate = Int64(format.sampleRate)
-    let firstSample = max(0, ((firstTime ?? 0) * rate + 45_000).floorDivided(by: 90_000))
-    let encoded = try FLACEncoder.encode(
-      samples, format: format, blockSize: Self.flacBlockSize, firstSample: firstSample)
-    return AudioTranscodeOutput(
-      frames: encoded.map(\.bytes), frameSamples: encoded.map(\.samples),
-      firstSample: firstSample, format: format, needsEarlierPackets: firstKeptDecoded == false)
+    if packet.kept, firstKeptDecoded == nil { firstKeptDecoded = decodedAny }
+  }
+
+  func finish(emit: ([UInt8], Int) -> Void) throws(StreamingError) {
+    guard let encoder else { return }
+    try encoder.encode(pending[...], emit: emit)
+    pending = []
+    try encoder.flush(emit)
   }
 }
 

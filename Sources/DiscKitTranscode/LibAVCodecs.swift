@@ -8,7 +8,7 @@ final class Decoder {
   private var packet: UnsafeMutablePointer<AVPacket>?
   private var frame: UnsafeMutablePointer<AVFrame>?
   private let codec: UnsafePointer<AVCodec>
-  private let source: AudioTranscodeSource
+  let source: AudioTranscodeSource
   private var opened = false
 
   init(_ source: AudioTranscodeSource) throws(StreamingError) {
@@ -270,20 +270,13 @@ final class Encoder {
   }
 }
 
-/// libavcodec's AAC-LC encoder, 48 kHz stereo.
-enum AACEncoder {
-  /// Encodes `left`/`right` (a multiple of 1024 samples) whose first sample is frame
-  /// `firstFrame`'s; the packets by the frame number their PTS gives (the encoder's first packet,
-  /// its priming, is numbered `firstFrame − 1`).
-  static func encode(left: [Float], right: [Float], firstFrame: Int64)
-    throws(StreamingError) -> [(frame: Int64, bytes: [UInt8])]
-  {
-    let encoder = try Encoder(AV_CODEC_ID_AAC, named: "AAC")
-    // The encoder frees its buffers when it ends: it lives to the end of this function.
-    defer { withExtendedLifetime(encoder) {} }
-    let (codec, context, frame, packet) = (
-      encoder.codec, encoder.context, encoder.frame, encoder.packet
-    )
+/// libavcodec's AAC-LC encoder, 48 kHz stereo, fed one 1024-sample frame at a time.
+final class AACEncoder {
+  private let encoder: Encoder
+
+  init() throws(StreamingError) {
+    encoder = try Encoder(AV_CODEC_ID_AAC, named: "AAC")
+    let (codec, context, frame) = (encoder.codec, encoder.context, encoder.frame)
     context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
     context.pointee.sample_rate = 48_000
     av_channel_layout_default(&context.pointee.ch_layout, 2)
@@ -301,70 +294,75 @@ enum AACEncoder {
     guard av_frame_get_buffer(frame, 0) >= 0 else {
       throw LibAVAudioTranscoder.failure("out of memory")
     }
-    var out: [(Int64, [UInt8])] = []
-    func drain() {
-      while avcodec_receive_packet(context, packet) >= 0 {
-        if let data = packet.pointee.data {
-          out.append(
-            (
-              packet.pointee.pts.floorDivided(by: 1024),
-              Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
-            ))
-        }
-        av_packet_unref(packet)
+  }
+
+  /// Encodes frame `number` (1024 samples of `left` and `right` from `at`); `packet` gets each
+  /// packet the encoder gives back, by the frame number its PTS gives (the encoder's first
+  /// packet, its priming, is numbered one before the first frame fed).
+  func encode(
+    number: Int64, left: [Float], right: [Float], at: Int, packet: (Int64, [UInt8]) -> Void
+  ) throws(StreamingError) {
+    let frame = encoder.frame
+    guard av_frame_make_writable(frame) >= 0, let l = frame.pointee.extended_data[0],
+      let r = frame.pointee.extended_data[1]
+    else { throw LibAVAudioTranscoder.failure("out of memory") }
+    l.withMemoryRebound(to: Float.self, capacity: 1024) { p in
+      left.withUnsafeBufferPointer {
+        if let b = $0.baseAddress { p.update(from: b + at, count: 1024) }
       }
     }
-    let frames = left.count / 1024
-    for k in 0..<frames {
-      guard av_frame_make_writable(frame) >= 0, let l = frame.pointee.extended_data[0],
-        let r = frame.pointee.extended_data[1]
-      else { throw LibAVAudioTranscoder.failure("out of memory") }
-      l.withMemoryRebound(to: Float.self, capacity: 1024) { p in
-        left.withUnsafeBufferPointer {
-          if let b = $0.baseAddress { p.update(from: b + k * 1024, count: 1024) }
-        }
+    r.withMemoryRebound(to: Float.self, capacity: 1024) { p in
+      right.withUnsafeBufferPointer {
+        if let b = $0.baseAddress { p.update(from: b + at, count: 1024) }
       }
-      r.withMemoryRebound(to: Float.self, capacity: 1024) { p in
-        right.withUnsafeBufferPointer {
-          if let b = $0.baseAddress { p.update(from: b + k * 1024, count: 1024) }
-        }
-      }
-      frame.pointee.pts = (firstFrame + Int64(k)) * 1024
-      guard avcodec_send_frame(context, frame) >= 0 else {
-        throw LibAVAudioTranscoder.failure("the AAC encoder refused a frame")
-      }
-      drain()
     }
-    _ = avcodec_send_frame(context, nil)
-    drain()
-    return out
+    frame.pointee.pts = number * 1024
+    guard avcodec_send_frame(encoder.context, frame) >= 0 else {
+      throw LibAVAudioTranscoder.failure("the AAC encoder refused a frame")
+    }
+    drain(packet)
+  }
+
+  /// Ends the stream: the packets the encoder still holds.
+  func flush(_ packet: (Int64, [UInt8]) -> Void) {
+    _ = avcodec_send_frame(encoder.context, nil)
+    drain(packet)
+  }
+
+  private func drain(_ handle: (Int64, [UInt8]) -> Void) {
+    let (context, packet) = (encoder.context, encoder.packet)
+    while avcodec_receive_packet(context, packet) >= 0 {
+      if let data = packet.pointee.data {
+        handle(
+          packet.pointee.pts.floorDivided(by: 1024),
+          Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size))))
+      }
+      av_packet_unref(packet)
+    }
   }
 }
 
-/// libavcodec's FLAC encoder.
-enum FLACEncoder {
-  /// FLAC frames of `blockSize` samples (the last one shorter) of `samples` (interleaved), each
-  /// renumbered from `firstSample` (variable-block-size strategy: the number is the frame's first
-  /// sample).
-  static func encode(
-    _ samples: [Int32], format: AudioTranscodeFormat, blockSize: Int, firstSample: Int64
-  ) throws(StreamingError) -> [(bytes: [UInt8], samples: Int)] {
+/// libavcodec's FLAC encoder, fed one block at a time; each frame renumbered by its first
+/// sample (variable-block-size strategy) from `firstSample`.
+final class FLACEncoder {
+  private let encoder: Encoder
+  let format: AudioTranscodeFormat
+  private var number: Int64
+  /// The sizes of the blocks sent whose frames have not come back yet.
+  private var waiting: [Int] = []
+
+  init(format: AudioTranscodeFormat, blockSize: Int, firstSample: Int64) throws(StreamingError) {
     let channels = format.channels
     guard channels > 0, channels <= 8, format.bitsPerSample == 16 || format.bitsPerSample == 24
     else {
       throw LibAVAudioTranscoder.failure(
         "FLAC holds 1 to 8 channels of 16 or 24 bits, not \(channels) of \(format.bitsPerSample)")
     }
-    let total = samples.count / channels
-    guard total > 0 else { return [] }
-    let encoder = try Encoder(AV_CODEC_ID_FLAC, named: "FLAC")
-    // The encoder frees its buffers when it ends: it lives to the end of this function.
-    defer { withExtendedLifetime(encoder) {} }
-    let (codec, context, frame, packet) = (
-      encoder.codec, encoder.context, encoder.frame, encoder.packet
-    )
-    let wide = format.bitsPerSample > 16
-    context.pointee.sample_fmt = wide ? AV_SAMPLE_FMT_S32 : AV_SAMPLE_FMT_S16
+    self.format = format
+    number = firstSample
+    encoder = try Encoder(AV_CODEC_ID_FLAC, named: "FLAC")
+    let (codec, context) = (encoder.codec, encoder.context)
+    context.pointee.sample_fmt = format.bitsPerSample > 16 ? AV_SAMPLE_FMT_S32 : AV_SAMPLE_FMT_S16
     context.pointee.bits_per_raw_sample = Int32(format.bitsPerSample)
     context.pointee.sample_rate = Int32(format.sampleRate)
     av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
@@ -376,64 +374,71 @@ enum FLACEncoder {
     guard avcodec_open2(context, codec, nil) >= 0 else {
       throw LibAVAudioTranscoder.failure("cannot open libavcodec's FLAC encoder")
     }
-    var packets: [[UInt8]] = []
-    func drain() {
-      while avcodec_receive_packet(context, packet) >= 0 {
-        if let data = packet.pointee.data {
-          packets.append(Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size))))
-        }
-        av_packet_unref(packet)
-      }
+  }
+
+  /// Encodes `samples` (interleaved, a whole number of sample frames: a block, or the last
+  /// one's rest).
+  func encode(_ samples: ArraySlice<Int32>, emit: ([UInt8], Int) -> Void) throws(StreamingError) {
+    let channels = format.channels
+    let n = samples.count / channels
+    guard n > 0 else { return }
+    let (context, frame) = (encoder.context, encoder.frame)
+    av_frame_unref(frame)
+    frame.pointee.nb_samples = Int32(n)
+    frame.pointee.format = context.pointee.sample_fmt.rawValue
+    frame.pointee.sample_rate = Int32(format.sampleRate)
+    av_channel_layout_default(&frame.pointee.ch_layout, Int32(channels))
+    guard av_frame_get_buffer(frame, 0) >= 0, let data = frame.pointee.data.0 else {
+      throw LibAVAudioTranscoder.failure("out of memory")
     }
-    var sizes: [Int] = []
-    var at = 0
-    while at < total {
-      let n = min(blockSize, total - at)
-      av_frame_unref(frame)
-      frame.pointee.nb_samples = Int32(n)
-      frame.pointee.format = context.pointee.sample_fmt.rawValue
-      frame.pointee.sample_rate = Int32(format.sampleRate)
-      av_channel_layout_default(&frame.pointee.ch_layout, Int32(channels))
-      guard av_frame_get_buffer(frame, 0) >= 0, let data = frame.pointee.data.0 else {
-        throw LibAVAudioTranscoder.failure("out of memory")
-      }
-      samples.withUnsafeBufferPointer { s in
-        let from = at * channels
-        if wide {
-          data.withMemoryRebound(to: Int32.self, capacity: n * channels) { p in
-            for i in 0..<(n * channels) { p[i] = s[from + i] }
-          }
-        } else {
-          data.withMemoryRebound(to: Int16.self, capacity: n * channels) { p in
-            for i in 0..<(n * channels) { p[i] = Int16(truncatingIfNeeded: s[from + i]) }
-          }
+    let wide = format.bitsPerSample > 16
+    samples.withUnsafeBufferPointer { s in
+      if wide {
+        data.withMemoryRebound(to: Int32.self, capacity: n * channels) { p in
+          for i in 0..<(n * channels) { p[i] = s[i] }
+        }
+      } else {
+        data.withMemoryRebound(to: Int16.self, capacity: n * channels) { p in
+          for i in 0..<(n * channels) { p[i] = Int16(truncatingIfNeeded: s[i]) }
         }
       }
-      frame.pointee.pts = Int64(at)
-      guard avcodec_send_frame(context, frame) >= 0 else {
-        throw LibAVAudioTranscoder.failure("the FLAC encoder refused a frame")
-      }
-      drain()
-      sizes.append(n)
-      at += n
     }
-    _ = avcodec_send_frame(context, nil)
-    drain()
-    guard packets.count == sizes.count else {
+    frame.pointee.pts = number + Int64(waiting.reduce(0, +))
+    guard avcodec_send_frame(context, frame) >= 0 else {
+      throw LibAVAudioTranscoder.failure("the FLAC encoder refused a frame")
+    }
+    waiting.append(n)
+    try drain(emit)
+  }
+
+  /// Ends the stream: the frames the encoder still holds.
+  func flush(_ emit: ([UInt8], Int) -> Void) throws(StreamingError) {
+    _ = avcodec_send_frame(encoder.context, nil)
+    try drain(emit)
+    guard waiting.isEmpty else {
       throw LibAVAudioTranscoder.failure(
-        "the FLAC encoder gave \(packets.count) frames for \(sizes.count) blocks")
+        "the FLAC encoder gave no frame for \(waiting.count) blocks")
     }
-    var out: [(bytes: [UInt8], samples: Int)] = []
-    var number = firstSample
-    for (bytes, n) in zip(packets, sizes) {
-      guard let renumbered = FLACFrameNumber.renumber(bytes, firstSample: UInt64(number)) else {
+  }
+
+  private func drain(_ emit: ([UInt8], Int) -> Void) throws(StreamingError) {
+    let (context, packet) = (encoder.context, encoder.packet)
+    while avcodec_receive_packet(context, packet) >= 0 {
+      defer { av_packet_unref(packet) }
+      guard let data = packet.pointee.data else { continue }
+      guard !waiting.isEmpty else {
+        throw LibAVAudioTranscoder.failure("the FLAC encoder gave more frames than blocks")
+      }
+      let n = waiting.removeFirst()
+      let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+      guard let renumbered = FLACFrameNumber.renumber(bytes, firstSample: UInt64(max(0, number)))
+      else {
         throw LibAVAudioTranscoder.failure(
           "the FLAC encoder wrote a frame header DiscKit cannot read")
       }
-      out.append((renumbered, n))
       number += Int64(n)
+      emit(renumbered, n)
     }
-    return out
   }
 }
 

@@ -4,10 +4,12 @@
 /// (``DiscServerConfiguration/audioTranscoder``; `disckit serve` supplies `DiscKitTranscode`'s,
 /// over libavcodec) and ``FMP4Title`` then lists the extra renditions.
 ///
-/// Each segment is one ``AudioTranscodeJob``: the disc's PES packets of the segment (`kept`) with
-/// a few before them (decoder and encoder pre-roll) and, for AAC, after them (the encoder's
-/// look-ahead), so any segment is made alone, in any order, and the same request gives the same
-/// bytes.
+/// Each segment is one ``AudioTranscodeSession``, fed the disc's PES packets of the segment
+/// (`kept`) with a few before them (decoder and encoder pre-roll) and, for AAC, after them (the
+/// encoder's look-ahead) one at a time, handing back each encoded frame as soon as it is made:
+/// so any segment is made alone, in any order, the same request gives the same bytes, and
+/// memory stays at a decoder's and an encoder's state and a few frames, whatever the segment's
+/// length.
 public protocol AudioTranscoder: Sendable {
   /// Names the codec library and its version (`lavc59.37.100`): an encoder's bytes may change
   /// from one version to the next, so this is part of every transcoded file's `ETag`.
@@ -17,8 +19,48 @@ public protocol AudioTranscoder: Sendable {
   func format(of source: AudioTranscodeSource, packets: [AudioTranscodeJob.Packet])
     throws(StreamingError) -> AudioTranscodeFormat
 
-  /// Decodes and encodes one segment.
-  func transcode(_ job: AudioTranscodeJob) throws(StreamingError) -> AudioTranscodeOutput
+  /// A session that decodes and encodes one segment.
+  func session(_ job: AudioTranscodeJob) throws(StreamingError) -> any AudioTranscodeSession
+}
+
+/// One segment being transcoded: ``feed(_:emit:)`` its packets in stream order, then
+/// ``finish(emit:)``. Used by one thread at a time.
+public protocol AudioTranscodeSession: AnyObject, Sendable {
+  /// Decodes `packet` and encodes the samples it completes: `emit` gets each encoded frame
+  /// (AAC: a raw data block; FLAC: a frame numbered by its first sample on the media timeline)
+  /// and the samples it holds, in order.
+  func feed(_ packet: AudioTranscodeJob.Packet, emit: (_ frame: [UInt8], _ samples: Int) -> Void)
+    throws(StreamingError)
+
+  /// Encodes what is left (the AAC look-ahead, FLAC's last short block).
+  func finish(emit: (_ frame: [UInt8], _ samples: Int) -> Void) throws(StreamingError)
+
+  /// True once the first kept packet decoded to nothing (a TrueHD decoder that saw no major
+  /// sync yet) or, for AAC, the decoded samples start after the encoder's pre-roll: the caller
+  /// starts again with more packets before (``FMP4Title`` quadruples its look-back); the
+  /// session's output stays usable when there are none.
+  var needsEarlierPackets: Bool { get }
+
+  /// True once the packets still to come cannot change the output (AAC: the look-ahead after
+  /// the segment's last frame is decoded): the caller may stop feeding.
+  var satisfied: Bool { get }
+}
+
+extension AudioTranscoder {
+  /// Decodes and encodes one segment whole, its encoded frames in memory (tools and tests; the
+  /// server streams a ``session(_:)``).
+  public func transcode(_ job: AudioTranscodeJob, packets: [AudioTranscodeJob.Packet])
+    throws(StreamingError) -> (frames: [[UInt8]], frameSamples: [Int], needsEarlierPackets: Bool)
+  {
+    let session = try session(job)
+    var frames: [[UInt8]] = []
+    var samples: [Int] = []
+    for packet in packets where !session.satisfied {
+      try session.feed(packet) { frames.append($0); samples.append($1) }
+    }
+    try session.finish { frames.append($0); samples.append($1) }
+    return (frames, samples, session.needsEarlierPackets)
+  }
 }
 
 /// The disc audio codings a transcoder decodes.
@@ -70,48 +112,22 @@ public struct AudioTranscodeJob: Sendable {
 
   public var source: AudioTranscodeSource
   public var target: AudioTranscodeTarget
-  /// In stream order.
-  public var packets: [Packet]
   /// AAC: the AAC frames of the segment, numbered on the media timeline (frame n holds the
   /// samples from n × 1024 at 48 kHz, 1920 ticks each); the upper bound `Int64.max` for the
   /// title's last segment (up to the end of the decoded samples). Unused for FLAC, which holds
-  /// the decoded samples of the kept packets.
+  /// the decoded samples of the kept packets, numbered from the first kept packet's time.
   public var frames: Range<Int64>
+  /// FLAC: the format of the rendition's sample entry (the decoded samples are checked
+  /// against it). Unused for AAC (48 kHz stereo).
+  public var format: AudioTranscodeFormat?
 
   public init(
-    source: AudioTranscodeSource, target: AudioTranscodeTarget, packets: [Packet],
-    frames: Range<Int64> = 0..<0
+    source: AudioTranscodeSource, target: AudioTranscodeTarget, frames: Range<Int64> = 0..<0,
+    format: AudioTranscodeFormat? = nil
   ) {
     self.source = source
     self.target = target
-    self.packets = packets
     self.frames = frames
-  }
-}
-
-/// A transcoded segment.
-public struct AudioTranscodeOutput: Sendable {
-  /// The encoded frames (AAC raw data blocks; FLAC frames numbered by their first sample on the
-  /// media timeline), and the samples each holds.
-  public var frames: [[UInt8]]
-  public var frameSamples: [Int]
-  /// The first frame's first sample on the media timeline (AAC: its frame number × 1024).
-  public var firstSample: Int64
-  /// The output's format (AAC: 48 kHz, 2 channels).
-  public var format: AudioTranscodeFormat
-  /// True when the first kept packet decoded to nothing (a TrueHD decoder that saw no major
-  /// sync yet) or, for AAC, the decoded samples start after the encoder's pre-roll: the
-  /// caller asks again with more packets before (``FMP4Title`` doubles its look-back).
-  public var needsEarlierPackets: Bool
-
-  public init(
-    frames: [[UInt8]], frameSamples: [Int], firstSample: Int64, format: AudioTranscodeFormat,
-    needsEarlierPackets: Bool
-  ) {
-    self.frames = frames
-    self.frameSamples = frameSamples
-    self.firstSample = firstSample
     self.format = format
-    self.needsEarlierPackets = needsEarlierPackets
   }
 }

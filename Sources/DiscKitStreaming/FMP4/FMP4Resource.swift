@@ -54,11 +54,11 @@ package struct FMP4Resource: Sendable {
     }
     switch (ext, parts.count) {
     case ("m3u8", 1) where parts[0] == "video":
-      body = Array(title.mediaPlaylist(.video, query: query).utf8)
+      body = Array(try title.mediaPlaylist(.video, query: query).utf8)
     case ("m3u8", 1) where parts[0] == "iframes":
-      body = Array(title.mediaPlaylist(.video, iFrames: true, query: query).utf8)
+      body = Array(try title.mediaPlaylist(.video, iFrames: true, query: query).utf8)
     case ("m3u8", 2) where audioKinds.contains(parts[0]):
-      body = Array(title.mediaPlaylist(try pid(parts[1]), query: query).utf8)
+      body = Array(try title.mediaPlaylist(try pid(parts[1]), query: query).utf8)
     case ("mp4", 2) where parts[0] == "video" && parts[1] == "init":
       body = try title.initSegment(.video)
     case ("mp4", 3) where audioKinds.contains(parts[0]) && parts[2] == "init":

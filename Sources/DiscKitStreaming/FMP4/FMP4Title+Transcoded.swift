@@ -1,4 +1,5 @@
 import DiscKit
+import Synchronization
 
 /// The renditions an ``AudioTranscoder`` makes: a stereo AAC rendition of every decodable audio
 /// stream (`aac-PID`) and a lossless FLAC rendition of every TrueHD and DTS stream (`flac-PID`).
@@ -32,6 +33,8 @@ extension FMP4Title {
     /// The disc's codec name (`"TrueHD"`) and the decoded channels.
     package var codecName: String
     package var sourceChannels: Int
+    /// The decoded samples' format (a FLAC rendition's sample entry).
+    package var format: AudioTranscodeFormat
     package var language: String?
     /// The file-name stem (`aac-4352`).
     package var stem: String { "\(target.rawValue)-\(pid)" }
@@ -83,7 +86,8 @@ extension FMP4Title {
         Transcoded(
           pid: pid, source: source, target: .aac,
           track: FMP4Track.aacStereo(language: stream.language),
-          codecName: stream.codec, sourceChannels: format.channels, language: stream.language))
+          codecName: stream.codec, sourceChannels: format.channels, format: format,
+          language: stream.language))
       if source == .truehd || source == .dts, [16, 24].contains(format.bitsPerSample) {
         let track = FLACFromLPCM.track(
           FLACFromLPCM.Format(
@@ -93,7 +97,7 @@ extension FMP4Title {
         made.append(
           Transcoded(
             pid: pid, source: source, target: .flac, track: track, codecName: stream.codec,
-            sourceChannels: format.channels, language: stream.language))
+            sourceChannels: format.channels, format: format, language: stream.language))
       }
     }
     return made
@@ -106,93 +110,252 @@ extension FMP4Title {
     return (bytes + 191) / 192 * 192
   }
 
-  /// Media segment `index` of the transcoded rendition `rendition`.
-  func transcodedSegment(_ rendition: Transcoded, index: Int) throws(StreamingError)
+  /// Whether the PES is one a decoder of `source` takes (not a TrueHD PID's AC-3 core frame).
+  static func decodable(_ header: PESCollector.Packet, _ payload: [UInt8], _ source: AudioTranscodeSource)
+    -> Bool
+  {
+    guard source == .truehd else { return true }
+    if let ext = header.streamIDExtension { return ext == 0x72 }
+    return !(payload.count >= 2 && payload[0] == 0x0B && payload[1] == 0x77)
+  }
+
+  /// Where a transcoded rendition's segments start, from the disc's packets alone: each
+  /// segment's first decodable PES time (continuous media time), so that the segments and the
+  /// playlist agree without encoding anything.
+  package struct TranscodedTiming: Sendable {
+    /// Each segment's first packet time; a segment without a packet of its own starts where
+    /// the next one with packets does.
+    var starts: [Int64]
+    /// The last segment with packets of the stream: it ends where its decoded samples do.
+    var lastAudio: Int
+    /// That segment's duration (ticks) in the rendition, once it was made.
+    var lastDuration: Int64?
+  }
+
+  /// The transcoded renditions' timings by PID, found when a rendition is first asked for.
+  final class TranscodedTimings: Sendable {
+    private let table = Mutex<[UInt16: TranscodedTiming]>([:])
+    private let lasts = Mutex<[String: Int64]>([:])
+
+    func timing(_ pid: UInt16, make: () throws(StreamingError) -> TranscodedTiming)
+      throws(StreamingError) -> TranscodedTiming
+    {
+      if let known = table.withLock({ $0[pid] }) { return known }
+      let made = try make()
+      table.withLock { $0[pid] = made }
+      return made
+    }
+
+    func lastDuration(_ stem: String) -> Int64? { lasts.withLock { $0[stem] } }
+    func setLastDuration(_ stem: String, _ ticks: Int64) { lasts.withLock { $0[stem] = ticks } }
+  }
+
+  /// The time of the first PES of `pid` that a decoder of `coding` takes and that starts in
+  /// `range` (read in small steps from its start).
+  static func firstTranscodeTime(
+    _ source: any ByteSource, range: Range<Int64>, pid: UInt16, coding: AudioTranscodeSource,
+    origin: UInt64
+  ) throws(DiscKitError) -> Int64? {
+    var stream = PESStream(source: source, range: range, pid: pid, chunk: 192 * 64)
+    while let event = try stream.next() {
+      guard case .start(let header, let body) = event, let pts = header.pts else { continue }
+      if coding == .truehd {
+        if let ext = header.streamIDExtension {
+          guard ext == 0x72 else { continue }
+        } else if body.count >= 2, stream.buffer[body.lowerBound] == 0x0B,
+          stream.buffer[body.lowerBound + 1] == 0x77
+        {
+          continue
+        }
+      }
+      return FMP4Samples.delta(pts, origin)
+    }
+    return nil
+  }
+
+  /// The timing of the transcoded renditions of `pid`.
+  func transcodedTiming(_ rendition: Transcoded) throws(StreamingError) -> TranscodedTiming {
+    try transcodedTimings.timing(rendition.pid) { () throws(StreamingError) -> TranscodedTiming in
+      var found: [Int64?] = []
+      for segment in segments {
+        do throws(DiscKitError) {
+          found.append(
+            try Self.firstTranscodeTime(
+              continuousSource, range: segment.range, pid: rendition.pid,
+              coding: rendition.source, origin: origin))
+        } catch {
+          throw .disc(error)
+        }
+      }
+      let lastAudio = found.lastIndex { $0 != nil } ?? 0
+      var starts = [Int64](repeating: 0, count: found.count)
+      var following: Int64 = found[lastAudio] ?? 0
+      for k in found.indices.reversed() {
+        if let t = found[k], k <= lastAudio { following = t }
+        starts[k] = following
+      }
+      return TranscodedTiming(starts: starts, lastAudio: lastAudio)
+    }
+  }
+
+  /// The AAC frame that holds media time `t` at its first sample or after it (frame n starts at
+  /// n × 1920 ticks).
+  static func aacFrame(_ t: Int64) -> Int64 { t <= 0 ? 0 : (t + 1919) / 1920 }
+
+  /// Segment `index`'s AAC frames: from the frame at its first packet (0 for the title's first
+  /// segment) to the next segment's first (the last segment with packets: to the end of its
+  /// decoded samples, `Int64.max`).
+  func aacFrames(_ timing: TranscodedTiming, _ index: Int) -> Range<Int64> {
+    func first(_ k: Int) -> Int64 { k == 0 ? 0 : Self.aacFrame(timing.starts[k]) }
+    let start = first(index)
+    if index == timing.lastAudio { return start..<Int64.max }
+    if index > timing.lastAudio { return start..<start }
+    return start..<max(start, first(index + 1))
+  }
+
+  /// Each segment's duration in the transcoded rendition (its `EXTINF`): the AAC frames'
+  /// (1920 ticks each), FLAC's from its first packet to the next segment's; the last segment
+  /// with packets its samples' (made once to know them), the ones after it none.
+  func transcodedDurations(_ rendition: Transcoded) throws(StreamingError) -> [MediaTime] {
+    let timing = try transcodedTiming(rendition)
+    if transcodedTimings.lastDuration(rendition.stem) == nil {
+      // Planning the segment notes its duration.
+      _ = try segment(
+        .transcoded(pid: rendition.pid, target: rendition.target), index: timing.lastAudio)
+    }
+    let last = transcodedTimings.lastDuration(rendition.stem)
+    return segments.indices.map { k in
+      if k == timing.lastAudio { return MediaTime(ticks: last ?? 0) }
+      if k > timing.lastAudio { return MediaTime(ticks: 0) }
+      switch rendition.target {
+      case .aac: return MediaTime(ticks: Int64(aacFrames(timing, k).count) * 1920)
+      case .flac: return MediaTime(ticks: max(0, timing.starts[k + 1] - timing.starts[k]))
+      }
+    }
+  }
+
+  /// The difference between the clips' own timestamps and the continuous timeline's at
+  /// segment `index` (its first video DTS on each), 0 on the continuous timeline.
+  func originalOffset(_ index: Int) throws(StreamingError) -> Int64 {
+    guard timeline == .original else { return 0 }
+    let range = segments[index].range
+    do {
+      guard let original = try Self.firstDecodeTime(source, range: range, pid: videoPID),
+        let continuous = try Self.firstDecodeTime(continuousSource, range: range, pid: videoPID)
+      else { return 0 }
+      return FMP4Samples.delta(original, continuous)
+    } catch {
+      throw .disc(error)
+    }
+  }
+
+  /// Media segment `index` of the transcoded rendition `rendition`: planned by a first pass of
+  /// the transcoder over its packets (the frames' sizes; AAC's bytes, at most 24 KiB a second,
+  /// are kept), then, for FLAC (a few MB a segment), encoded again as it is sent, so that memory
+  /// stays at the codecs' state and a frame or two per request.
+  package func transcodedSegment(_ rendition: Transcoded, index: Int) throws(StreamingError)
     -> FMP4Segment
   {
     guard let transcoder else {
       throw .disc(DiscKitError(.notFound, "rendition \(rendition.stem)", at: nil, "no transcoder"))
     }
+    let timing = try transcodedTiming(rendition)
     let segment = segments[index]
-    let last = index + 1 == segments.count
-    var lookBack = transcodeRollBytes
-    let ahead = transcodeRollBytes
+    let aac = rendition.target == .aac
+    let frames = aac ? aacFrames(timing, index) : 0..<0
+    let job = AudioTranscodeJob(
+      source: rendition.source, target: rendition.target, frames: frames,
+      format: aac ? nil : rendition.format)
+    // Continuous media time of the first sample, then its `tfdt` on the title's timeline.
+    let start = aac ? frames.lowerBound * 1920 : timing.starts[index]
+    let offset = try originalOffset(index)
+    let decodeTime =
+      timeline == .original
+      ? UInt64(bitPattern: Int64(bitPattern: origin) &+ start &+ offset) & FMP4Samples.mask
+      : UInt64(max(0, start))
+    let sequence = UInt32(index + 1)
+    // Past the stream's last packet: an empty fragment where the last one ends.
+    if index > timing.lastAudio {
+      let last = try transcodedDurations(rendition)
+      let end = (timing.starts.indices.prefix(timing.lastAudio + 1)).reduce(Int64(0)) {
+        $0 + last[$1].ticks
+      }
+      let at = (aac ? 0 : timing.starts[0]) + end
+      let time =
+        timeline == .original
+        ? UInt64(bitPattern: Int64(bitPattern: origin) &+ at &+ offset) & FMP4Samples.mask
+        : UInt64(max(0, at))
+      return FMP4Segment(sequence: sequence, decodeTime: time, samples: []) {
+        MemoryPayload(bytes: [])
+      }
+    }
+    let source = continuousSource
+    let origin = origin
     let pid = rendition.pid
+    let ahead = aac ? transcodeRollBytes : 0
+    var lookBack = transcodeRollBytes
     while true {
       let lower = max(0, segment.range.lowerBound - lookBack)
       let upper = min(source.size, segment.range.upperBound + ahead)
-      let collected: PESCollector
+      let retry = lower > 0 && lookBack < 64 << 20
+      var pass = TranscodePass(
+        transcoder: transcoder, job: job, keep: segment.range, origin: origin, canRetry: retry,
+        keepBytes: aac, expected: nil)
+      var input = PESStream(source: source, range: lower..<upper, pid: pid)
       do {
-        collected = try PESCollector(source: source, range: lower..<upper, pids: [pid])
+        try pass.run(&input)
       } catch {
         throw .disc(error)
       }
-      var packets: [AudioTranscodeJob.Packet] = []
-      var ownFirst: Int64?
-      var next: Int64?
-      for packet in Self.decodable(collected.packets[pid] ?? [], rendition.source) {
-        guard let pts = packet.pts else { continue }
-        let time = FMP4Samples.delta(pts, origin)
-        let own = segment.range.contains(packet.offset)
-        if own, ownFirst == nil { ownFirst = time }
-        if packet.offset >= segment.range.upperBound, next == nil { next = time }
-        packets.append(AudioTranscodeJob.Packet(time: time, payload: packet.payload, kept: own))
-      }
-      if last { next = nil }
-      var frames: Range<Int64> = 0..<0
-      if rendition.target == .aac {
-        func frame(_ t: Int64) -> Int64 { t <= 0 ? 0 : (t + 1919) / 1920 }
-        // The title's first segment starts at frame 0 (the frame holding its first sample).
-        let first = index == 0 ? 0 : ownFirst.map(frame) ?? next.map(frame) ?? 0
-        let end = next.map(frame) ?? (last ? Int64.max : first)
-        frames = first..<max(first, end)
-      }
-      let output = try transcoder.transcode(
-        AudioTranscodeJob(
-          source: rendition.source, target: rendition.target, packets: packets, frames: frames))
-      if output.needsEarlierPackets, lower > 0, lookBack < 64 << 20 {
+      if pass.abandoned {
         lookBack *= 4
         continue
       }
+      // The samples' durations: AAC 1920 ticks each; FLAC its samples' at the source rate, the
+      // last one lasting to the next segment's first packet (a clip join's gap or overlap
+      // taken up there), so that tfdt chains and EXTINF is exact.
       var samples: [FMP4Writer.Sample] = []
-      var payload: [UInt8] = []
-      let decodeTime: Int64
-      if rendition.target == .aac {
-        decodeTime = output.firstSample / 1024 * 1920
-        for bytes in output.frames {
-          payload += bytes
-          samples.append(
-            FMP4Writer.Sample(
-              size: UInt32(bytes.count), duration: 1920, compositionOffset: 0, isSync: true))
+      if aac {
+        samples = pass.frames.map {
+          FMP4Writer.Sample(size: UInt32($0.size), duration: 1920, compositionOffset: 0, isSync: true)
         }
       } else {
-        decodeTime = ownFirst ?? next ?? segment.time.ticks
-        let rate = Int64(max(1, output.format.sampleRate))
+        let rate = Int64(max(1, rendition.format.sampleRate))
         var count: Int64 = 0
         var ticks: Int64 = 0
-        for (bytes, n) in zip(output.frames, output.frameSamples) {
-          count += Int64(n)
+        for frame in pass.frames {
+          count += Int64(frame.samples)
           let end = (count * 90_000 + rate / 2) / rate
-          payload += bytes
           samples.append(
             FMP4Writer.Sample(
-              size: UInt32(bytes.count), duration: UInt32(clamping: end - ticks),
+              size: UInt32(frame.size), duration: UInt32(clamping: end - ticks),
               compositionOffset: 0, isSync: true))
           ticks = end
         }
-        // The last frame lasts to the next segment's first packet (a clip join's gap or
-        // overlap is taken up there, as the copied renditions do).
-        if let next, let lastSample = samples.last {
-          let d = next - decodeTime - (ticks - Int64(lastSample.duration))
-          if d > 0, abs(d - Int64(lastSample.duration)) <= 3000 {
-            samples[samples.count - 1].duration = UInt32(d)
-          }
+        if index < timing.lastAudio, let lastSample = samples.last {
+          let d = timing.starts[index + 1] - timing.starts[index] - (ticks - Int64(lastSample.duration))
+          if d > 0 { samples[samples.count - 1].duration = UInt32(clamping: d) }
         }
       }
-      let bytes = payload
-      return FMP4Segment(
-        sequence: UInt32(index + 1), decodeTime: UInt64(max(0, decodeTime)), samples: samples
-      ) { MemoryPayload(bytes: bytes) }
+      if index == timing.lastAudio {
+        transcodedTimings.setLastDuration(
+          rendition.stem, samples.reduce(Int64(0)) { $0 + Int64($1.duration) })
+      }
+      if aac {
+        let bytes = pass.bytes
+        return FMP4Segment(sequence: sequence, decodeTime: decodeTime, samples: samples) {
+          MemoryPayload(bytes: bytes)
+        }
+      }
+      let sizes = pass.frames.map(\.size)
+      let range = lower..<upper
+      return FMP4Segment(sequence: sequence, decodeTime: decodeTime, samples: samples) {
+        PassReader(
+          stream: PESStream(source: source, range: range, pid: pid),
+          pass: TranscodePass(
+            transcoder: transcoder, job: job, keep: segment.range, origin: origin,
+            canRetry: false, keepBytes: false, expected: sizes))
+      }
     }
   }
 
@@ -309,3 +472,91 @@ extension FLACFromLPCM.Format {
     self.bitsPerSample = bitsPerSample
   }
 }
+
+/// One pass of the transcoder over a segment's PES packets: planning (``frames``, with AAC's
+/// bytes) or writing the `mdat`'s payload (each frame checked against the plan's size).
+struct TranscodePass: AudioPESPass {
+  let transcoder: any AudioTranscoder
+  let job: AudioTranscodeJob
+  /// The segment's bytes: the packets that start there are kept, the others pre-roll or
+  /// look-ahead.
+  let keep: Range<Int64>
+  let origin: UInt64
+  /// Planning: stop once the session asks for earlier packets (the caller starts again).
+  let canRetry: Bool
+  let keepBytes: Bool
+  /// Writing: the planned frame sizes.
+  let expected: [Int]?
+  var current: (header: PESCollector.Packet, payload: [UInt8])?
+  var nextPTS: UInt64?
+  var session: (any AudioTranscodeSession)?
+  var abandoned = false
+  var frames: [(size: Int, samples: Int)] = []
+  var bytes: [UInt8] = []
+  var written = 0
+  var differs = false
+
+  mutating func pes(
+    _ header: PESCollector.Packet, _ payload: [UInt8], _ out: inout PayloadOutput
+  ) throws(DiscKitError) {
+    guard !abandoned, let pts = header.pts,
+      FMP4Title.decodable(header, payload, job.source)
+    else { return }
+    let session = try openSession()
+    guard !session.satisfied else { return }
+    let packet = AudioTranscodeJob.Packet(
+      time: FMP4Samples.delta(pts, origin), payload: payload, kept: keep.contains(header.offset))
+    do {
+      try session.feed(packet) { take($0, $1, &out) }
+    } catch {
+      throw Self.discError(error)
+    }
+    if canRetry, session.needsEarlierPackets { abandoned = true }
+  }
+
+  mutating func openSession() throws(DiscKitError) -> any AudioTranscodeSession {
+    if let session { return session }
+    do {
+      let made = try transcoder.session(job)
+      session = made
+      return made
+    } catch {
+      throw Self.discError(error)
+    }
+  }
+
+  mutating func take(_ frame: [UInt8], _ samples: Int, _ out: inout PayloadOutput) {
+    if let expected {
+      if written >= expected.count || expected[written] != frame.count { differs = true }
+      written += 1
+      out.write(frame)
+    } else {
+      frames.append((frame.count, samples))
+      if keepBytes { bytes += frame }
+    }
+  }
+
+  mutating func end() {}
+
+  mutating func finish(_ out: inout PayloadOutput) throws(DiscKitError) {
+    try flush(&out)
+    if !abandoned, let session {
+      do {
+        try session.finish { take($0, $1, &out) }
+      } catch {
+        throw Self.discError(error)
+      }
+    }
+    if let expected, differs || written != expected.count {
+      throw DiscKitError(
+        .malformed, "transcoded segment", at: keep.lowerBound,
+        "the encoder's second pass gave other frames than its first")
+    }
+  }
+
+  static func discError(_ error: StreamingError) -> DiscKitError {
+    if case .disc(let inner) = error { return inner }
+    return DiscKitError(.unsupported, "audio transcoding", at: nil, error.description)
+  }
+}
+

@@ -75,6 +75,8 @@ package struct FMP4Title: Sendable {
   /// The disc's streams left out (`0x1101 DTS-HD MA`, …).
   package let leftOut: [String]
   let source: any ByteSource
+  /// The title's bytes on the continuous timeline (the transcoder's input).
+  let continuousSource: any ByteSource
   /// The segments planned lately (a plan is its `moof` and, for video, where its NAL units are:
   /// kilobytes), so that clients asking for the same segment read its bytes once, not twice;
   /// clients asking at once for a segment not yet planned share one planning.
@@ -82,6 +84,8 @@ package struct FMP4Title: Sendable {
   /// The AAC and FLAC renditions a transcoder makes (FMP4Title+Transcoded.swift).
   package let transcoded: [Transcoded]
   let transcoder: (any AudioTranscoder)?
+  /// Where the transcoded renditions' segments start (found when first asked for).
+  let transcodedTimings = TranscodedTimings()
 
   /// Plans `title` (a Blu-ray title; reads its first segment for the parameter sets and the
   /// audio's first frames); with a `transcoder`, the AAC and FLAC renditions too.
@@ -134,6 +138,7 @@ package struct FMP4Title: Sendable {
     do {
       continuous = try title.byteSource(timeline: .continuous)
       source = timeline == .original ? try title.byteSource(timeline: .original) : continuous
+      continuousSource = continuous
       frameRate = try title.videoParameters(of: videoStream)?.frameRate
     } catch {
       throw .disc(error)
@@ -478,13 +483,13 @@ package struct FMP4Title: Sendable {
         DiscKitError(
           .notFound, "segment \(index)", at: nil, "the title has \(segments.count) segments"))
     }
-    // A transcoded segment is encoded whole (its payload in memory while it is sent: not cached).
-    if case .transcoded(let pid, let target) = rendition {
-      return try transcodedSegment(try transcodedRendition(pid, target), index: index)
-    }
     let key = FMP4SegmentKey(rendition: rendition, index: index, keyFrameOnly: keyFrameOnly)
     return try plans.value(key) { () throws(StreamingError) -> FMP4Segment in
-      try plan(rendition, index: index, keyFrameOnly: keyFrameOnly)
+      if case .transcoded(let pid, let target) = rendition {
+        // Planned by a first pass of the transcoder (AAC keeps its bytes, FLAC encodes again).
+        return try transcodedSegment(try transcodedRendition(pid, target), index: index)
+      }
+      return try plan(rendition, index: index, keyFrameOnly: keyFrameOnly)
     }
   }
 
@@ -708,7 +713,7 @@ package struct FMP4Title: Sendable {
 
   /// The media playlist of `rendition` (or, with `iFrames`, the video's I-frame playlist).
   package func mediaPlaylist(_ rendition: Rendition, iFrames: Bool = false, query: String)
-    -> String
+    throws(StreamingError) -> String
   {
     let prefix: String
     switch rendition {
@@ -721,6 +726,9 @@ package struct FMP4Title: Sendable {
       audio.durations.count == segments.count
     {
       durations = audio.durations
+    }
+    if case .transcoded(let pid, let target) = rendition {
+      durations = try transcodedDurations(try transcodedRendition(pid, target))
     }
     let longest = durations.map(\.seconds).max() ?? 0
     var lines = [
