@@ -31,13 +31,47 @@ public struct FolderFileSystem: DiscFileSystem {
       throw DiscKitError(.cannotOpen, root, at: nil, "not a directory")
     }
     self.root = root
+    var base = root
+    while base.utf8.count > 1 && base.utf8.last == UInt8(ascii: "/") { base.removeLast() }
+    self.base = base
   }
 
+  /// ``root`` without its trailing slashes (but `/`), computed once: every local path starts
+  /// with it.
+  private let base: String
+
   private func localPath(_ path: String) -> String {
-    var local = root
-    while local.count > 1 && local.hasSuffix("/") { local.removeLast() }
+    var local = base
     for component in DiscPath.components(path) where component != ".." { local += "/" + component }
     return local
+  }
+
+  /// Whether `path` is already what `DiscPath.join(DiscPath.components(path))` gives: absolute, ASCII,
+  /// no empty, `.` or `..` component, no `\\`, no trailing slash (the paths DiscKit itself
+  /// builds, as `/BDMV/PLAYLIST/00800.mpls`). Such a path needs no splitting: its local path is
+  /// ``base`` + `path`.
+  package static func isCanonical(_ path: String) -> Bool {
+    var utf8 = path.utf8.makeIterator()
+    guard utf8.next() == UInt8(ascii: "/") else { return false }
+    // Bytes of the current component so far, and whether they are all dots.
+    var length = 0
+    var dots = true
+    while let byte = utf8.next() {
+      switch byte {
+      case UInt8(ascii: "/"):
+        if length == 0 || (dots && length <= 2) { return false }
+        length = 0
+        dots = true
+      case UInt8(ascii: "\\"), 0x80...:
+        // Beyond ASCII a byte may join the slash before it into one grapheme, which
+        // `DiscPath.components` does not split at.
+        return false
+      default:
+        length += 1
+        if byte != UInt8(ascii: ".") { dots = false }
+      }
+    }
+    return length > 0 && !(dots && length <= 2)
   }
 
   /// The entries of the directory at `path`, sorted by name; directories have size 0.
@@ -73,7 +107,7 @@ public struct FolderFileSystem: DiscFileSystem {
   /// directory.
   public func openFile(atPath path: String) throws(DiscKitError) -> any ByteSource {
     let (resolved, status) = try resolve(path)
-    let local = localPath(resolved)
+    let local = Self.isCanonical(resolved) ? base + resolved : localPath(resolved)
     guard status?.isDirectory != true else {
       throw DiscKitError(.invalidArgument, resolved, at: nil, "is a directory")
     }
@@ -85,8 +119,12 @@ public struct FolderFileSystem: DiscFileSystem {
   private func resolve(_ path: String) throws(DiscKitError)
     -> (path: String, status: (isDirectory: Bool, size: Int64)?)
   {
+    // The path as written exists: one `stat` instead of one per component (and for a canonical
+    // path, no splitting and joining either).
+    if Self.isCanonical(path) {
+      if let status = LocalFile.status(base + path) { return (path, status) }
+    }
     let components = DiscPath.components(path)
-    // The path as written exists: one `stat` instead of one per component.
     let exact = DiscPath.join(components)
     if let status = LocalFile.status(localPath(exact)) { return (exact, status) }
     var current = "/"

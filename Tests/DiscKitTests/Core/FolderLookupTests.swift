@@ -119,4 +119,76 @@ struct FolderLookupTests {
     }
     #expect(checked > 40)
   }
+
+  /// Paths spelled every way a caller may spell them (doubled, `.`, leading, trailing and back
+  /// slashes, another case, a root given with trailing slashes) resolve as their canonical spelling does: the
+  /// canonical fast path (no splitting, issue 29) and the general one agree.
+  @Test func spellingsResolveAsTheCanonicalPath() throws {
+    let directory = try TemporaryDirectory("disckit-folder-spelling")
+    let root = directory.path
+    try Self.write(root, "BDMV/PLAYLIST/00000.mpls", [1, 2, 3])
+    try Self.write(root, "BDMV/STREAM/00001.m2ts", Array(repeating: 7, count: 1000))
+    try Self.write(root, "BDMV/...", [9])
+    for base in [root, root + "/", root + "//"] {
+      let fs = try FolderFileSystem(root: base)
+      for canonical in ["/BDMV/PLAYLIST/00000.mpls", "/BDMV/STREAM/00001.m2ts", "/BDMV/..."] {
+        let parts = DiscPath.components(canonical)
+        let spellings = [
+          canonical, "/" + canonical, canonical.replacingOccurrences(of: "/", with: "//"),
+          canonical.replacingOccurrences(of: "/", with: "/./"),
+          canonical.replacingOccurrences(of: "/", with: "\\"), String(canonical.dropFirst()),
+          canonical.lowercased(), parts.joined(separator: "/") + "/",
+        ]
+        let expected = try fs.entry(atPath: canonical)
+        let bytes = try fs.readFile(atPath: canonical, limit: 1 << 20)
+        for path in spellings {
+          #expect(try fs.entry(atPath: path) == expected, "\(base): \(path)")
+          #expect(try fs.readFile(atPath: path, limit: 1 << 20) == bytes, "\(base): \(path)")
+        }
+      }
+    }
+  }
+
+  /// What the fast path takes as canonical is exactly what splitting and joining leaves as it
+  /// is (`DiscPath.join(DiscPath.components(path)) == path`), over generated paths.
+  @Test func canonicalMeansJoiningTheComponentsGivesThePathBack() {
+    let pieces = ["/", "//", "a", "BDMV", ".", "..", "...", "\\", "é", "x.mpls", ".hidden"]
+    var generator = SystemRandomNumberGenerator()
+    var canonical = 0
+    for _ in 0..<20_000 {
+      var path = ""
+      for _ in 0..<Int.random(in: 0...6, using: &generator) {
+        path += pieces.randomElement(using: &generator) ?? ""
+      }
+      let isCanonical = FolderFileSystem.isCanonical(path)
+      if isCanonical {
+        #expect(DiscPath.join(DiscPath.components(path)) == path, "\(path)")
+        canonical += 1
+      }
+    }
+    #expect(canonical > 100)
+    #expect(FolderFileSystem.isCanonical("/BDMV/PLAYLIST/00800.mpls"))
+    #expect(!FolderFileSystem.isCanonical("/"))
+    #expect(!FolderFileSystem.isCanonical("/BDMV/"))
+    #expect(!FolderFileSystem.isCanonical("/BDMV/../x"))
+  }
+
+  /// `DiscPath.components` splits an ASCII path at its bytes (issue 29): the same components as
+  /// splitting it at its characters, over generated paths (CR LF, non-ASCII and combining
+  /// characters included, which take the character path).
+  @Test func componentsAsSplittingCharacters() {
+    let pieces = [
+      "/", "\\", "a", ".", "..", "\r\n", "\r", "é", "e\u{301}", "/\u{301}", "00800.mpls",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      var path = ""
+      for _ in 0..<Int.random(in: 0...7, using: &generator) {
+        path += pieces.randomElement(using: &generator) ?? ""
+      }
+      let byCharacters = path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).map(String.init)
+        .filter { $0 != "." }
+      #expect(DiscPath.components(path) == byCharacters, "\(path.debugDescription)")
+    }
+  }
 }
