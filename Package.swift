@@ -174,6 +174,7 @@ let package = Package(
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitOutput", "DiscKitReference", "DiscKitCLI",
         "DiscKitMedia", "DiscKitSubtitles", "DiscKitStreaming", "DiscKitTranscode",
+        "DiscKitAuthoringFixtures",
       ]
     ),
     .target(
@@ -190,6 +191,13 @@ let package = Package(
     ),
     // Test fixtures written with DiscKitAuthoring (synthetic BDMV folders, ffmpeg clips, trees for
     // the UDF writer), shared by the authoring, oracle and media tests. No C library.
+    // The retail-like and flood disc writers (Foundation), for the tests and the benchmark:
+    // out of DiscKitAuthoring, so that `disckit` (which links DiscKitAuthoring for `author`)
+    // links no Foundation, CoreFoundation or ICU (their static initializers ran at every start).
+    .target(
+      name: "DiscKitAuthoringFixtures",
+      dependencies: ["DiscKit", "DiscKitAuthoring"]
+    ),
     .target(
       name: "DiscKitAuthoringTestSupport",
       dependencies: ["DiscKit", "DiscKitAuthoring", "DiscKitTestSupport"],
@@ -209,6 +217,7 @@ let package = Package(
       name: "DiscKitAuthoringTests",
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitAuthoringTestSupport", "DiscKitTestSupport",
+        "DiscKitAuthoringFixtures",
       ]
     ),
     // - `DiscKitOracleTests`: comparisons with the C reference libraries (libudfread, libbluray,
@@ -219,6 +228,7 @@ let package = Package(
       dependencies: [
         "DiscKit", "DiscKitAuthoring", "DiscKitOutput", "DiscKitReference", "CUDFRead", "CBluray",
         "DiscKitCLI", "DiscKitCrosscheck", "DiscKitAuthoringTestSupport", "DiscKitTestSupport",
+        "DiscKitAuthoringFixtures",
       ]
     ),
     // - `DiscKitMediaTests`: Matroska output over libavformat (DiscKitMedia), against mkvmerge,

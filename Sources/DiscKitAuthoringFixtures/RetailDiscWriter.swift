@@ -1,4 +1,5 @@
 @_spi(Formats) import DiscKit
+@_spi(Formats) import DiscKitAuthoring
 import Foundation
 
 /// Writes a BDMV folder shaped like a retail Blu-ray whose every clip carries an interactive

@@ -1,5 +1,6 @@
 @_spi(Formats) import DiscKit
 import DiscKitAuthoring
+import DiscKitAuthoringFixtures
 import Foundation
 
 /// Issue 18's benchmark: `disckit titles` (the evidence-first selection: the HDMV machine over

@@ -1,5 +1,6 @@
 @_spi(Formats) import DiscKit
 import DiscKitAuthoring
+import DiscKitAuthoringFixtures
 import DiscKitTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 @_spi(Formats) import DiscKit
 @_spi(Formats) import DiscKitAuthoring
+import DiscKitAuthoringFixtures
 import DiscKitAuthoringTestSupport
 import DiscKitTestSupport
 import Foundation
