@@ -9,22 +9,26 @@ extension BlurayDisc {
   package func episodeFinding(
     main: Int?, reading: BlurayEpisodeFinder.MenuReading = .whenTheyCanChange
   ) -> BlurayEpisodeFinder.Found {
-    let runs = navigationRuns()
-    return BlurayEpisodeFinder.find(self, runs: runs, main: main, reading: reading) {
-      menuRuns(runs).runs
+    BlurayEpisodeFinder.find(self, runs: navigationRuns(), main: main, reading: reading) {
+      menuRuns().runs
     }.found
   }
 
   /// The public list of what ``BlurayEpisodeFinder`` found.
   package func episodeList(_ found: BlurayEpisodeFinder.Found) -> EpisodeList {
     var episodes: [Episode] = []
+    // Each playlist's title built once (the episodes of a play-all are ranges of one).
+    var titles: [Int: BlurayTitle?] = [:]
     for (index, item) in found.items.enumerated() {
       let key = TitleKeyText.five(item.playlist)
       var chapters: [Int] = []
-      if let file = playlistFile(number: item.playlist),
-        let title = try? BlurayTitle(
-          disc: self, name: file.name, playlist: file.playlist ?? MoviePlaylist(playItems: []))
-      {
+      if titles[item.playlist] == nil {
+        titles[item.playlist] = playlistFile(number: item.playlist).flatMap { file in
+          try? BlurayTitle(
+            disc: self, name: file.name, playlist: file.playlist ?? MoviePlaylist(playItems: []))
+        }
+      }
+      if let title = titles[item.playlist] ?? nil {
         chapters = title.chapters.filter {
           item.whole || ($0.titleTime >= item.start && $0.titleTime < item.end)
         }.map { $0.index + 1 }

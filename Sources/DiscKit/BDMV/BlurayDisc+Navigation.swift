@@ -5,9 +5,17 @@ extension BlurayDisc {
     movieObjects.map { HDMVMachine(index: index, movieObjects: $0) }
   }
 
-  /// First Play, the Top Menu and every index title run in the `HDMVMachine`.
+  /// First Play, the Top Menu and every index title run in the `HDMVMachine` (once per opened
+  /// disc: later calls answer from ``navigationCache``).
   package func navigationRuns() -> [HDMVRun] {
-    hdmvMachine?.explore() ?? []
+    navigationCache.runs { hdmvMachine?.explore() ?? [] }
+  }
+
+  /// ``menuRuns(_:)`` of ``navigationRuns()``, once per opened disc (the main-title selection and
+  /// the episode search share it).
+  package func menuRuns() -> HDMVNavigationCache.MenuRuns {
+    let runs = navigationRuns()
+    return navigationCache.menuRuns { menuRuns(runs) }
   }
 
   /// Playlist number → sentences saying which run of the disc's navigation starts it, and how
@@ -80,22 +88,30 @@ extension BlurayDisc {
   /// no transport packet (a placeholder or an unwritten, sparse stretch) or
   /// ``IGStreamReader/scanLimit`` bytes end the search without a menu.
   package func menu(clip: String, file: String? = nil, pid: UInt16) -> IGMenuRead {
-    menus.read(clip: clip, pid: pid) {
+    menus.read(clip: clip, pid: pid) { known in
       var read = IGMenuRead(clip: clip, pid: pid, bytesRead: 0)
       let path = "/BDMV/STREAM/" + (file ?? clip + ".m2ts")
       do throws(DiscKitError) {
         let source = try fileSystem.openFile(atPath: path)
         let end = min(source.size, Int64(IGStreamReader.scanLimit))
-        let buffer = UnsafeMutableRawBufferPointer.allocate(
-          byteCount: IGStreamReader.laterRead, alignment: 16)
+        // The first read's size first (most menus are complete in it; a buffer below malloc's
+        // mmap threshold is reused from one clip to the next instead of mapped and faulted in
+        // again), the later reads' size when they are needed.
+        var buffer = UnsafeMutableRawBufferPointer.allocate(
+          byteCount: IGStreamReader.firstRead, alignment: 16)
         defer { buffer.deallocate() }
         var scanner = IGCompositionScanner(pid: pid, name: path)
+        scanner.known = known
         var offset: Int64 = 0
         while offset < end {
           let want = Int(
             min(
               Int64(offset == 0 ? IGStreamReader.firstRead : IGStreamReader.laterRead),
               end - offset))
+          if want > buffer.count {
+            buffer.deallocate()
+            buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: want, alignment: 16)
+          }
           let got = try source.readFully(
             at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
           read.bytesRead += Int64(got)
@@ -104,6 +120,9 @@ extension BlurayDisc {
           offset += Int64(got)
         }
         read.composition = scanner.composition
+        if let composition = scanner.composition {
+          known.remember(scanner.compositionFragments, composition)
+        }
       } catch {
         read.error = error
       }
@@ -118,10 +137,13 @@ extension BlurayDisc {
     runs: [HDMVRun], warnings: [String], menus: [IGMenuRead]
   ) {
     guard let machine = hdmvMachine else { return ([], [], []) }
-    var out: [HDMVRun] = []
     var warnings: [String] = []
     var reads: [IGMenuRead] = []
     var done = Set<Int>()
+    // The menus first, then their buttons, into an array sized once (a run is a large value:
+    // regrowing the array copies them all and faults in fresh pages).
+    var shown: [(reach: PlaylistReach, composition: InteractiveComposition)] = []
+    var buttons = 0
     for run in runs {
       for reach in run.reaches where done.insert(reach.playlist).inserted {
         guard let read = menu(playlist: reach.playlist) else { continue }
@@ -133,10 +155,23 @@ extension BlurayDisc {
           continue
         }
         guard let composition = read.composition else { continue }
-        for (page, button) in composition.buttons {
-          out.append(
-            machine.runButton(
-              button.commands, page: Int(page.id), button: Int(button.id), menu: reach))
+        shown.append((reach, composition))
+        buttons += composition.buttonCount
+      }
+    }
+    var out: [HDMVRun] = []
+    out.reserveCapacity(buttons)
+    var memo = HDMVMachine.ButtonMemo()
+    for (reach, composition) in shown {
+      let group = memo.group(for: reach.state)
+      for page in composition.pages {
+        for overlap in page.groups {
+          for button in overlap.buttons {
+            out.append(
+              machine.runButton(
+                button.commands, page: Int(page.id), button: Int(button.id), menu: reach,
+                memo: &memo, group: group))
+          }
         }
       }
     }

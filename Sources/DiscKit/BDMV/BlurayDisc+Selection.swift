@@ -90,6 +90,7 @@ extension BlurayDisc {
     minSeconds: Double = 20, named: [TitleEvidence]? = nil, runs: [HDMVRun]? = nil,
     relaxMinimum: Bool = true
   ) -> SmartTitleSelector.Result {
+    let own = runs == nil
     let runs = runs ?? navigationRuns()
     var evidence = selectionEvidence(
       named: named ?? namedEvidence().titleEvidence(), runs: runs)
@@ -100,7 +101,7 @@ extension BlurayDisc {
       navigation: Self.navigationMap(runs), evidence: evidence, minSeconds: minSeconds,
       relaxMinimum: relaxMinimum,
       menus: {
-        let menus = menuRuns(runs)
+        let menus = own ? menuRuns() : menuRuns(runs)
         reads = menus.menus
         return Self.menuEvidence(menus.runs)
       })

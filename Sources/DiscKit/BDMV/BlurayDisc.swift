@@ -36,6 +36,8 @@ public struct BlurayDisc: Sendable {
   public let limits: ParsingLimits
   /// The clips' menus read so far (each clip's at most once).
   package let menus = IGMenuCache()
+  /// The navigation and menu-button runs, once computed (each at most once per opened disc).
+  package let navigationCache = HDMVNavigationCache()
 
   /// Opens the navigation data of `fileSystem`.
   ///

@@ -179,7 +179,7 @@ extension TitleList {
         candidates: result.candidates.map(Disc.key(ofPlaylist:)),
         menusRead: result.menuReads.map {
           MenuRead(
-            clip: $0.clip, bytesRead: $0.bytesRead, buttons: $0.composition?.buttons.count,
+            clip: $0.clip, bytesRead: $0.bytesRead, buttons: $0.composition?.buttonCount,
             error: $0.error)
         },
         versions: result.versions.map {

@@ -230,7 +230,7 @@ extension TitlesDocument {
     if selection == .smart, case .bluray(let bluray) = disc.navigation {
       menusRead = bluray.menus.all.map {
         MenuRead(
-          clip: $0.clip, bytes: $0.bytesRead, buttons: $0.composition?.buttons.count,
+          clip: $0.clip, bytes: $0.bytesRead, buttons: $0.composition?.buttonCount,
           error: $0.error.map { "\($0)" })
       }
     }

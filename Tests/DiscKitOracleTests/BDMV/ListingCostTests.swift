@@ -1,5 +1,6 @@
 @_spi(Formats) import DiscKit
 @_spi(Formats) import DiscKitAuthoring
+import DiscKitAuthoringFixtures
 import DiscKitAuthoringTestSupport
 @_spi(Formats) import DiscKitReference
 import DiscKitTestSupport
@@ -219,6 +220,7 @@ struct ListingCostTests {
       let directory = try TemporaryDirectory("disckit-retail")
       try RetailDiscWriter.write(at: directory.path, reach: reach, packetsPerSecond: 1000)
       try Self.expectSameAnswer(directory.path, "retail-like disc, \(reach)")
+      try Self.expectMenuRunsAsEveryButton(directory.path, "retail-like disc, \(reach)")
     }
     for jars in [0, 3] {
       let directory = try TemporaryDirectory("disckit-flood")
@@ -245,6 +247,7 @@ struct ListingCostTests {
       try Self.withStreams(source, at: path)
       try Self.expectSameAnswer(path, name)
       try Self.expectSameEpisodes(path, name)
+      try Self.expectMenuRunsAsEveryButton(path, name)
       guard Self.shim != nil else { continue }
       let theirs = try Self.libblurayBytes(path)
       let ours = try Self.listing(path)
@@ -257,6 +260,63 @@ struct ListingCostTests {
       )
     }
     print(rows.joined(separator: "\n"))
+  }
+
+  // MARK: menu runs: computed once, each button from its menu's state
+
+  /// A run as text: its entry, steps, ending, titles entered, warnings and every reach (entry,
+  /// playlist, item, mark, path, operand register, feeding registers, title).
+  static func describe(_ run: HDMVRun) -> String {
+    var text =
+      "\(run.entry) steps \(run.steps) \(run.ending) titles \(run.titlesEntered) \(run.warnings)"
+    for reach in run.reaches {
+      text +=
+        " | \(reach.entry) \(reach.playlist) \(String(describing: reach.playItem)) \(String(describing: reach.mark)) \(reach.path) \(String(describing: reach.operandRegister)) \(reach.feedingRegisters.map { "\($0.register)=\($0.value)" }) \(reach.title)"
+    }
+    return text
+  }
+
+  /// The disc's menu runs (each menu's composition shared by the clips that carry its bytes,
+  /// each button run once per starting state and commands, issue 29) are what pressing every
+  /// button of every menu the navigation shows gives, each run on its own from its menu's state
+  /// (`HDMVMachine.runButton` without a memo), state for state; every menu's composition is the
+  /// one its clip's bytes parse to alone; asked twice, the disc answers from its cache.
+  static func expectMenuRunsAsEveryButton(_ path: String, _ label: String) throws {
+    let disc = try BlurayDisc(fileSystem: try FolderFileSystem(root: path))
+    let runs = disc.navigationRuns()
+    let cached = disc.menuRuns()
+    guard let machine = disc.hdmvMachine else {
+      #expect(cached.runs.isEmpty, "\(label)")
+      return
+    }
+    var direct: [HDMVRun] = []
+    var done = Set<Int>()
+    for run in runs {
+      for reach in run.reaches where done.insert(reach.playlist).inserted {
+        guard let composition = disc.menu(playlist: reach.playlist)?.composition else { continue }
+        for (page, button) in composition.buttons {
+          direct.append(
+            machine.runButton(
+              button.commands, page: Int(page.id), button: Int(button.id), menu: reach))
+        }
+      }
+    }
+    #expect(cached.runs.count == direct.count, "\(label)")
+    for (a, b) in zip(cached.runs, direct) {
+      #expect(Self.describe(a) == Self.describe(b), "\(label)")
+      #expect(a.finalState == b.finalState, "\(label): \(a.entry)")
+      #expect(a.reaches.map(\.state) == b.reaches.map(\.state), "\(label): \(a.entry)")
+    }
+    #expect(disc.menuRuns().runs.map(Self.describe) == cached.runs.map(Self.describe), "\(label)")
+    #expect(disc.navigationRuns().map(Self.describe) == runs.map(Self.describe), "\(label)")
+    for read in disc.menus.all {
+      guard let composition = read.composition else { continue }
+      let file = try disc.fileSystem.openFile(atPath: "/BDMV/STREAM/\(read.clip).m2ts")
+      let bytes = try file.bytes(at: 0, count: Int(read.bytesRead), structure: "stream file")
+      var alone = IGCompositionScanner(pid: read.pid, name: read.clip)
+      _ = try bytes.withUnsafeBytes { raw throws(DiscKitError) in try alone.feed(raw) }
+      #expect(alone.composition == composition, "\(label): menu of clip \(read.clip)")
+    }
   }
 
   // MARK: episodes: menus read only when they can change the answer

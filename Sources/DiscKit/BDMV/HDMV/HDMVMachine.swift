@@ -100,17 +100,90 @@ package struct HDMVMachine: Sendable {
   package func runButton(
     _ commands: [NavigationCommand], page: Int, button: Int, menu reach: PlaylistReach
   ) -> HDMVRun {
-    var state = reach.state
+    runButton(
+      commands, entry: .button(page: page, button: button, menuPlaylist: reach.playlist),
+      state: reach.state, trail: reach.path)
+  }
+
+  private func runButton(
+    _ commands: [NavigationCommand], entry: HDMVEntry, state start: HDMVState,
+    trail: [HDMVLocation]
+  ) -> HDMVRun {
+    var state = start
     state.buttonCommands = commands
     state.object = nil
     state.pc = 0
-    var execution = Execution(
-      machine: self, entry: .button(page: page, button: button, menuPlaylist: reach.playlist),
-      state: state)
-    execution.trail = reach.path
+    var execution = Execution(machine: self, entry: entry, state: state)
+    execution.trail = trail
     execution.loop()
     execution.run.finalState = execution.state
     return execution.run
+  }
+
+  /// ``runButton(_:page:button:menu:)`` through `memo`: a button whose commands were already run
+  /// from the same state (the same menu's buttons with the same commands, or one menu shown by
+  /// several playlists in the same machine state) is not run again. The result is the same as
+  /// running it: the run is made once without the path that led to the menu, and each use gets
+  /// its own entry and its reaches' paths joined to its menu's path as the run would have
+  /// joined them (the last 32 locations, then the command).
+  package func runButton(
+    _ commands: [NavigationCommand], page: Int, button: Int, menu reach: PlaylistReach,
+    memo: inout ButtonMemo, group: ButtonMemo.Group
+  ) -> HDMVRun {
+    let entry = HDMVEntry.button(page: page, button: button, menuPlaylist: reach.playlist)
+    let key = ButtonMemo.Commands(commands)
+    let raw: HDMVRun
+    if let done = memo.groups[group.index].runs[key] {
+      raw = done
+    } else {
+      raw = runButton(commands, entry: entry, state: reach.state, trail: [])
+      memo.groups[group.index].runs[key] = raw
+    }
+    var run = raw
+    run.entry = entry
+    for i in run.reaches.indices {
+      run.reaches[i].entry = entry
+      let path = run.reaches[i].path
+      guard let here = path.last else { continue }
+      let remembered = path.dropLast()
+      run.reaches[i].path =
+        (remembered.isEmpty ? reach.path : Array((reach.path + remembered).suffix(32))) + [here]
+    }
+    return run
+  }
+
+  /// The button runs made so far, by the state they started from and their commands (see
+  /// ``runButton(_:page:button:menu:memo:group:)``).
+  package struct ButtonMemo {
+    /// The runs from one starting state.
+    package struct Group {
+      fileprivate var index: Int
+    }
+    /// A button's commands as a key: hashed as one 64-bit word per command (its three 32-bit
+    /// words folded), compared command for command.
+    fileprivate struct Commands: Hashable {
+      var commands: [NavigationCommand]
+      init(_ commands: [NavigationCommand]) { self.commands = commands }
+      static func == (a: Self, b: Self) -> Bool { a.commands == b.commands }
+      func hash(into hasher: inout Hasher) {
+        hasher.combine(commands.count)
+        for command in commands {
+          hasher.combine(
+            UInt64(command.instruction) << 32 | UInt64(command.destination) ^ UInt64(command.source)
+              << 17)
+        }
+      }
+    }
+    fileprivate var groups: [(state: HDMVState, runs: [Commands: HDMVRun])] = []
+
+    package init() {}
+
+    /// The group of the runs that start from `state` (compared whole, once per menu).
+    package mutating func group(for state: HDMVState) -> Group {
+      if let index = groups.firstIndex(where: { $0.state == state }) { return Group(index: index) }
+      groups.append((state, [:]))
+      return Group(index: groups.count - 1)
+    }
   }
 }
 
@@ -121,7 +194,9 @@ private struct Execution {
   var run: HDMVRun
   var trail: [HDMVLocation] = []
   var seen = Set<[Int]>()
-  var written = Set<Int>()
+  /// The GPRs this run has written, a bit per GPR (allocated at the first write: cheaper than a
+  /// set's hashing at every store).
+  var written: [UInt64] = []
   var stopped = false
 
   init(machine: HDMVMachine, entry: HDMVEntry, state: HDMVState) {
@@ -416,9 +491,7 @@ private struct Execution {
       return
     }
     guard let object = state.object else { return }
-    var hasher = Hasher()
-    hasher.combine(state)
-    let key = [object, Int(state.pc), hasher.finalize()]
+    let key = [object, Int(state.pc), state.fingerprint]
     if !seen.insert(key).inserted {
       stop(.loop(here))
       return
@@ -434,7 +507,7 @@ private struct Execution {
     let register = command.destinationIsImmediate ? nil : command.destination
     let feeding =
       register == nil
-      ? [] : written.sorted().prefix(16).map { ($0, state.registers.general($0)) }
+      ? [] : writtenRegisters(first: 16).map { ($0, state.registers.general($0)) }
     run.reaches.append(
       PlaylistReach(
         entry: run.entry, playlist: Int(playlist), playItem: item.map(Int.init),
@@ -443,9 +516,27 @@ private struct Execution {
     state.registers.setPlayer(6, playlist)
   }
 
+  /// The lowest `count` GPR numbers this run has written, ascending.
+  func writtenRegisters(first count: Int) -> [Int] {
+    var numbers: [Int] = []
+    for (index, word) in written.enumerated() where word != 0 {
+      var bits = word
+      while bits != 0 {
+        guard numbers.count < count else { return numbers }
+        numbers.append(index * 64 + bits.trailingZeroBitCount)
+        bits &= bits - 1
+      }
+    }
+    return numbers
+  }
+
   mutating func store(_ reference: UInt32, _ value: UInt32) {
     if state.registers.store(reference, value) {
-      written.insert(Int(reference))
+      let number = Int(reference & 0xFFF)
+      if written.isEmpty {
+        written = [UInt64](repeating: 0, count: HDMVRegisters.generalCount / 64)
+      }
+      written[number >> 6] |= 1 << UInt64(number & 63)
     } else {
       warn("store to register 0x\(String(reference, radix: 16)) refused")
     }

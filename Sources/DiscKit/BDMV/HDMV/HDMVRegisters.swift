@@ -144,4 +144,30 @@ package struct HDMVRegisters: Sendable, Hashable {
   package var nonZeroGeneral: [Int: UInt32] {
     general
   }
+
+  /// A hash of every register for the machine's loop detection: equal register files give equal
+  /// values. Cheaper than the synthesized `Hashable` (which hashes each GPR with a hasher of its
+  /// own to stay independent of the dictionary's order): the PSRs folded word by word, the GPRs
+  /// summed after a 64-bit mix of (number, value), an order-independent sum.
+  package var fingerprint: Int {
+    var sum: UInt64 = 0
+    for (number, value) in general {
+      var x = UInt64(truncatingIfNeeded: number) << 32 | UInt64(value)
+      // splitmix64's finalizer.
+      x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+      sum &+= x ^ (x >> 31)
+    }
+    // The PSRs: FNV-1a over the 128 words (a few hundred instructions, where hashing their 512
+    // bytes with a `Hasher` costs thousands), then one `Hasher` round over the results.
+    var psr: UInt64 = 0xCBF2_9CE4_8422_2325
+    player.withUnsafeBufferPointer { words in
+      for word in words { psr = (psr ^ UInt64(word)) &* 0x0000_0100_0000_01B3 }
+    }
+    var hasher = Hasher()
+    hasher.combine(psr)
+    hasher.combine(sum)
+    hasher.combine(general.count)
+    return hasher.finalize()
+  }
 }

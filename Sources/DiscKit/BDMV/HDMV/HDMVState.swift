@@ -24,6 +24,20 @@ package struct HDMVState: Sendable, Hashable {
   /// The random generator (libbluray's 64-bit linear congruential generator).
   package var random: UInt64 = HDMVMachine.randomSeed
 
+  /// A hash of the whole state for the machine's loop detection (equal states give equal
+  /// values), built on ``HDMVRegisters/fingerprint``.
+  package var fingerprint: Int {
+    var hasher = Hasher()
+    hasher.combine(registers.fingerprint)
+    hasher.combine(object)
+    hasher.combine(buttonCommands)
+    hasher.combine(pc)
+    hasher.combine(playing)
+    hasher.combine(suspended)
+    hasher.combine(random)
+    return hasher.finalize()
+  }
+
   /// A player that has not started anything (a UHD player for a UHD disc, see
   /// ``HDMVRegisters/init(uhd:)``).
   package init(uhd: Bool = false) {

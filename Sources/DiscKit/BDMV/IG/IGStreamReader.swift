@@ -133,6 +133,11 @@ package struct IGCompositionScanner {
 
   /// The first complete composition, once found.
   package private(set) var composition: InteractiveComposition?
+  /// The ICS fragments the composition was parsed from (or found in ``known``), once found.
+  package private(set) var compositionFragments: [[UInt8]] = []
+  /// Compositions already parsed: a composition whose fragments are one of these, byte for
+  /// byte, is taken from it instead of parsed again.
+  package var known = IGKnownCompositions()
   /// Transport packets (sync byte in place) seen in the last ``feed(_:)``.
   package private(set) var packetsInLastFeed = 0
 
@@ -245,7 +250,12 @@ package struct IGCompositionScanner {
     guard flags & 0x80 != 0 || !fragments.isEmpty else { return }
     fragments.append(segment)
     if flags & 0x40 != 0 {
-      composition = try InteractiveComposition(fragments: fragments, name: name)
+      compositionFragments = fragments
+      if let parsed = known.composition(of: fragments) {
+        composition = parsed
+      } else {
+        composition = try InteractiveComposition(fragments: fragments, name: name)
+      }
     }
   }
 }

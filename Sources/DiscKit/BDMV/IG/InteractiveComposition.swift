@@ -31,6 +31,13 @@ package struct InteractiveComposition: Sendable, Hashable {
     pages.flatMap { page in page.buttons.map { (page, $0) } }
   }
 
+  /// The number of buttons, ``buttons``' count without building the pairs.
+  package var buttonCount: Int {
+    var count = 0
+    for page in pages { for group in page.groups { count += group.buttons.count } }
+    return count
+  }
+
   /// Parses one complete ICS segment payload (after the 3-byte segment header).
   package init(parsing reader: inout BinaryReader) throws(DiscKitError) {
     width = try reader.readUInt16BE()
