@@ -101,21 +101,9 @@ struct DVDEpisodeProgramChainTests {
       #expect(
         mine == theirs, "\(episode.titleKey): libdvdread's blocks of PGC \(first.programChain)")
       guard Tool.has("ffmpeg") else { continue }
-      let file = dir.file("\(episode.number).vob")
-      try Data(mine).write(to: URL(fileURLWithPath: file))
-      // Its pictures decode without a warning (the audio is left out: ffmpeg's `-target
-      // ntsc-dvd` AC-3 repeats a DTS every few seconds in the disc's own VOB already), on both
-      // timelines, and are the chain's pictures in its range.
-      let video = try Tool.run(
-        "ffmpeg", ["-v", "warning", "-i", file, "-map", "0:v", "-f", "null", "-"])
-      #expect(video.stderr.isEmpty, "\(episode.titleKey): \(video.stderr)")
-      let continuous = try title.byteSource(timeline: .continuous)
-      let moved = dir.file("\(episode.number)-continuous.vob")
-      try Data(try continuous.bytes(at: 0, count: Int(continuous.size), structure: "episode"))
-        .write(to: URL(fileURLWithPath: moved))
-      let movedVideo = try Tool.run(
-        "ffmpeg", ["-v", "warning", "-i", moved, "-map", "0:v", "-f", "null", "-"])
-      #expect(movedVideo.stderr.isEmpty, "\(episode.titleKey) continuous: \(movedVideo.stderr)")
+      let (file, moved) = try expectEpisodeVOBsDecode(
+        title, bytes: mine, key: episode.titleKey, number: episode.number, in: dir)
+      // Both timelines give the chain's pictures in its range.
       let pictures = try Self.pictures(file)
       #expect(!pictures.isEmpty)
       let range = picturesBefore..<min(allPictures.count, picturesBefore + pictures.count)
