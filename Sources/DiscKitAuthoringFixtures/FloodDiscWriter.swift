@@ -222,23 +222,9 @@ package enum FloodDiscWriter {
 
   /// Clip information of `seconds` seconds (one entry point a second, 1,000 packets a second).
   static func clipInfo(seconds: Int) -> ClipInformation {
-    let entries = (0..<seconds).map { (pts45k: 27000 + UInt32($0) * 45000, spn: UInt32($0) * 1000) }
-    return ClipInformation(
-      sourcePacketCount: UInt32(seconds) * 1000,
-      sequence: ClipSequenceInfo(atcSequences: [
-        .init(stcSequences: [
-          .init(
-            pcrPID: 0x1001, spnSTCStart: 0, presentationStartTime: 27000,
-            presentationEndTime: 27000 + UInt32(seconds) * 45000)
-        ])
-      ]),
-      program: ClipProgramInfo(programs: [
-        .init(streams: [
-          .init(pid: 0x1011, codingType: 0x1B, format: 6, rate: 1),
-          .init(pid: 0x1100, codingType: 0x81, format: 3, rate: 1, language: "eng"),
-        ])
-      ]),
-      epMap: EPMap(streams: [EPMap.Stream(pid: 0x1011, entries: entries)]))
+    FixtureClipInformation.make(
+      seconds: seconds, packets: UInt32(seconds) * 1000,
+      streams: [.init(pid: 0x1100, codingType: 0x81, format: 3, rate: 1, language: "eng")])
   }
 
   /// SplitMix64: a small seeded generator, so a seed writes the same flood every time.

@@ -271,26 +271,12 @@ package enum RetailDiscWriter {
 
   /// Clip information of `seconds` seconds (one entry point a second).
   static func clipInfo(seconds: Int, packetsPerSecond: UInt32) -> ClipInformation {
-    let entries = (0..<seconds).map {
-      (pts45k: 27000 + UInt32($0) * 45000, spn: UInt32($0) * packetsPerSecond)
-    }
-    return ClipInformation(
-      sourcePacketCount: UInt32(seconds) * packetsPerSecond,
-      sequence: ClipSequenceInfo(atcSequences: [
-        .init(stcSequences: [
-          .init(
-            pcrPID: 0x1001, spnSTCStart: 0, presentationStartTime: 27000,
-            presentationEndTime: 27000 + UInt32(seconds) * 45000)
-        ])
-      ]),
-      program: ClipProgramInfo(programs: [
-        .init(streams: [
-          .init(pid: 0x1011, codingType: 0x1B, format: 6, rate: 1),
-          .init(pid: 0x1100, codingType: 0x81, format: 3, rate: 1, language: "eng"),
-          .init(pid: menuPID, codingType: 0x91, language: "eng"),
-        ])
-      ]),
-      epMap: EPMap(streams: [EPMap.Stream(pid: 0x1011, entries: entries)]))
+    FixtureClipInformation.make(
+      seconds: seconds, packets: UInt32(seconds) * packetsPerSecond,
+      streams: [
+        .init(pid: 0x1100, codingType: 0x81, format: 3, rate: 1, language: "eng"),
+        .init(pid: menuPID, codingType: 0x91, language: "eng"),
+      ])
   }
 
   /// Copies the BDMV tree at `source` (metadata only, as the real trees of the corpus are) to

@@ -1,5 +1,6 @@
 @_spi(Formats) import DiscKit
 @_spi(Formats) import DiscKitAuthoring
+import DiscKitAuthoringFixtures
 import DiscKitOutput
 import Foundation
 
@@ -248,21 +249,7 @@ final class BenchDirectory {
 
 enum BlurayBenchDisc {
   static func clipInfo(seconds: Int, packets: UInt32) -> ClipInformation {
-    let step = max(1, packets / UInt32(max(1, seconds)))
-    let entries = (0..<seconds).map { (pts45k: 27000 + UInt32($0) * 45000, spn: UInt32($0) * step) }
-    return ClipInformation(
-      sourcePacketCount: packets,
-      sequence: ClipSequenceInfo(atcSequences: [
-        .init(stcSequences: [
-          .init(
-            pcrPID: 0x1001, spnSTCStart: 0, presentationStartTime: 27000,
-            presentationEndTime: 27000 + UInt32(seconds) * 45000)
-        ])
-      ]),
-      program: ClipProgramInfo(programs: [
-        .init(streams: [.init(pid: 0x1011, codingType: 0x1B, format: 6, rate: 1)])
-      ]),
-      epMap: EPMap(streams: [EPMap.Stream(pid: 0x1011, entries: entries)]))
+    FixtureClipInformation.make(seconds: seconds, packets: packets)
   }
 
   static var stn: StreamNumberTable {
