@@ -144,7 +144,7 @@ extension DVDDisc {
   /// feature: nothing on the disc tells).
   package func episodeList(main: Int?) -> EpisodeList {
     let structure = DVDEpisodeStructure(self)
-    let presses = DVDEpisodeMenuWalk.run(self)
+    let presses = navigationShared.search(self).presses
     if let found = episodesFromMenus(presses, structure) { return found }
     if let best = structure.playAll {
       var episodes: [Episode] = []
@@ -291,18 +291,18 @@ extension DVDDisc {
     var pages: [Int] = []
     for press in presses where !pages.contains(press.page) { pages.append(press.page) }
     // A menu entered again with other registers whose buttons play the same: the same answer.
-    var alike: Set<[DVDEpisodeMenuWalk.Press]> = []
+    // (Compared in a list, not hashed: a disc has a few pages, and two pages' presses mostly
+    // differ at the first.)
+    var alike: [[DVDEpisodeMenuWalk.Press]] = []
     for page in pages {
       let here = presses.filter { $0.page == page }
-      guard let pageName = here.first?.menuName,
-        alike.insert(
-          here.map {
-            var press = $0
-            (press.page, press.pageName) = (0, "")
-            return press
-          }
-        ).inserted
-      else { continue }
+      let plain = here.map {
+        var press = $0
+        (press.page, press.pageName) = (0, "")
+        return press
+      }
+      guard let pageName = here.first?.menuName, !alike.contains(plain) else { continue }
+      alike.append(plain)
       // A: one title started at two or more chapters.
       var starts: [Int: [(chapter: Int, press: DVDEpisodeMenuWalk.Press)]] = [:]
       var others: [Int: [(chapter: Int, press: DVDEpisodeMenuWalk.Press)]] = [:]

@@ -45,7 +45,7 @@ package enum DVDSmartTitleSelector {
   /// Chooses the main title of `disc`: the menu search first, then the static rules.
   package static func select(_ disc: DVDDisc) -> Selection {
     var chosen = selectStatically(disc)
-    let search = DVDMainFeatureSearch.run(disc)
+    let search = disc.navigationShared.search(disc)
     chosen.navigation = search
     guard let best = search.best else { return chosen }
     let tenMinutes = MediaTime(ticks: 600 * 90_000)
@@ -183,8 +183,7 @@ package enum DVDSmartTitleSelector {
         continue
       }
       if vobSectors[title.titleSet] == nil {
-        vobSectors[title.titleSet] =
-          ((try? disc.titleVOBs(titleSet: title.titleSet))?.size ?? 0) / 2048
+        vobSectors[title.titleSet] = disc.navigationShared.titleVOBSectors(disc, title.titleSet)
       }
       let available = vobSectors[title.titleSet] ?? 0
       if available > 0, let bad = cells.first(where: { Int64($0.playback.lastSector) >= available })

@@ -58,6 +58,9 @@ public enum DVDMainFeatureSearch {
     public var sawButtons: Bool
     /// Warnings: invalid jumps, exhausted budgets, unreadable navigation packs.
     public var warnings: [String]
+    /// Every button pressed and the titles its branch played until the next menu page (the
+    /// episode search reads these: the same walk serves the main title and the episodes).
+    package var presses: [DVDEpisodeMenuWalk.Press] = []
 
     /// The title played longest, if any.
     public var best: Play? { plays.first }
@@ -76,6 +79,9 @@ public enum DVDMainFeatureSearch {
     /// The path, an index into the search's ``Paths``.
     var path: Int
     var visit: Visit? = nil
+    /// The press (an index into the search's presses) whose played titles this branch records,
+    /// until it reaches a menu page; -1 for none.
+    var press: Int = -1
   }
 
   /// A VM position: menu states are explored once each; forked branches are queued once each.
@@ -157,12 +163,13 @@ public enum DVDMainFeatureSearch {
     var cellsLeft = limits.cells
     var menuStates = 0
     var pressed = 0
+    var pressList: [DVDEpisodeMenuWalk.Press] = []
     var sawButtons = false
     // Title VOB sizes in sectors (0 when the VOBs are absent: IFO-only sets are not checked).
     var vobSectors: [Int: Int64] = [:]
     func sectors(_ titleSet: Int) -> Int64 {
       if let known = vobSectors[titleSet] { return known }
-      let size = ((try? disc.titleVOBs(titleSet: titleSet))?.size ?? 0) / 2048
+      let size = disc.navigationShared.titleVOBSectors(disc, titleSet)
       vobSectors[titleSet] = size
       return size
     }
@@ -185,6 +192,28 @@ public enum DVDMainFeatureSearch {
       )
     }
     func format(_ ticks: Int64) -> String { DVDSmartTitleSelector.format(ticks) }
+    /// Adds the title cell `vm` is at to the titles a press played: the run of its title's
+    /// chapters goes on (the same or the next chapter), or a new run starts.
+    func recordSpan(_ vm: DVDVirtualMachine, into spans: inout [DVDEpisodeMenuWalk.Span]) {
+      guard let number = vm.titleNumber, number >= 1, number <= disc.titles.count,
+        case .success(let title) = disc.titles[number - 1],
+        let index = title.cells.firstIndex(where: {
+          $0.programChain == vm.programChainNumber && $0.cell == vm.cellNumber
+        })
+      else { return }
+      let chapter = title.cells[index].chapter
+      if let last = spans.last, last.title == number,
+        chapter == last.lastChapter || chapter == last.lastChapter + 1
+      {
+        spans[spans.count - 1].lastChapter = chapter
+      } else {
+        let entry = title.chapters[chapter - 1].cellRange.lowerBound == index
+        spans.append(
+          DVDEpisodeMenuWalk.Span(
+            title: number, firstChapter: chapter, lastChapter: chapter, atChapterStart: entry,
+            programChain: vm.programChainNumber))
+      }
+    }
 
     // The positions a branch played, cleared for each branch (its storage kept). Most branches
     // play a few cells: a list is searched until it holds 16, then a set takes over.
@@ -252,6 +281,8 @@ public enum DVDMainFeatureSearch {
           if seenMenus.insert(here).inserted, menuStates < limits.menuStates {
             menuStates += 1
             let place = Place(branch.vm)
+            var pageName = ""
+            var menuName = ""
             for press in presses(groups, display: branch.vm.registers.sp[14]) {
               pressed += 1
               // Forks are taken out of the list in order (moved, not copied).
@@ -264,7 +295,20 @@ public enum DVDMainFeatureSearch {
                 let step = Step.button(
                   place: place, button: press.button.number, label: press.label,
                   draws: fork.draws)
-                queue.append(Branch(vm: fork.vm, path: paths.append(branch.path, step)))
+                if pageName.isEmpty {
+                  pageName = place.name
+                  var plain = place
+                  plain.general = .zero
+                  menuName = plain.name
+                }
+                pressList.append(
+                  DVDEpisodeMenuWalk.Press(
+                    page: menuStates, pageName: pageName, button: press.button.number,
+                    group: press.label, played: [], menuName: menuName))
+                queue.append(
+                  Branch(
+                    vm: fork.vm, path: paths.append(branch.path, step),
+                    press: pressList.count - 1))
               }
             }
           } else if menuStates >= limits.menuStates {
@@ -275,11 +319,22 @@ public enum DVDMainFeatureSearch {
           let groups = reader.groups(
             titleSet: branch.vm.domain == .titleSetMenu ? branch.vm.titleSet : 0, cell: cell)
           if !groups.isEmpty {
+            branch.press = -1
             pressEach(groups)
             if infiniteStill { break branchLoop }
           } else if infiniteStill {
             break branchLoop
           }
+        }
+        // A title cell held by an infinite still whose navigation packs carry buttons: a menu
+        // authored as a title (pressed below).
+        let stillGroups =
+          branch.vm.domain == .title && infiniteStill
+          ? reader.groups(titleSet: branch.vm.titleSet, title: true, cell: cell) : []
+        if !stillGroups.isEmpty {
+          branch.press = -1
+        } else if branch.press >= 0, branch.vm.domain == .title {
+          recordSpan(branch.vm, into: &pressList[branch.press].played)
         }
         // The content this cell plays (a cell past the end of the title VOBs plays nothing).
         var content: Int64 = 0
@@ -338,14 +393,11 @@ public enum DVDMainFeatureSearch {
         // A title cell held by an infinite still whose navigation packs carry buttons: a menu
         // authored as a title (as some protected discs do). The viewer presses one of them, as
         // at a menu's still; stepping over it is not a way on.
-        if branch.vm.domain == .title, infiniteStill {
-          let groups = reader.groups(titleSet: branch.vm.titleSet, title: true, cell: cell)
-          if !groups.isEmpty {
-            branch.visit?.played += content
-            closeVisit("held at its still menu")
-            pressEach(groups)
-            break branchLoop
-          }
+        if !stillGroups.isEmpty {
+          branch.visit?.played += content
+          closeVisit("held at its still menu")
+          pressEach(stillGroups)
+          break branchLoop
         }
         branch.visit?.played += content
         var forks = explore(
@@ -393,7 +445,7 @@ public enum DVDMainFeatureSearch {
     }.map(\.play)
     return Result(
       plays: plays, menuStates: menuStates, buttonsPressed: pressed, sawButtons: sawButtons,
-      warnings: warnings)
+      warnings: warnings, presses: pressList)
   }
 
 }
