@@ -160,6 +160,31 @@ package struct BinaryReader: Sendable {
     return Self.be32(bytes, position)
   }
 
+  /// Reads `count` big-endian 32-bit integers (a table of sectors) with one bounds check: the
+  /// values and errors of `count` ``readUInt32BE()`` calls (short of bytes, the error of the
+  /// first integer that does not fit).
+  package mutating func readUInt32BEArray(count: Int) throws(DiscKitError) -> [UInt32] {
+    guard count > 0 else { return [] }
+    let fit = (upperBound - position) / 4
+    guard count <= fit else {
+      throw DiscKitError.truncated(structure, at: absoluteOffset + Int64(fit * 4), needed: 4)
+    }
+    let start = position
+    position += count * 4
+    return bytes.withUnsafeBufferPointer { b in
+      [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+        var p = start
+        for i in 0..<count {
+          out[i] =
+            UInt32(b[p]) << 24 | UInt32(b[p + 1]) << 16 | UInt32(b[p + 2]) << 8
+            | UInt32(b[p + 3])
+          p += 4
+        }
+        initialized = count
+      }
+    }
+  }
+
   /// Reads a little-endian 32-bit integer.
   package mutating func readUInt32LE() throws(DiscKitError) -> UInt32 {
     try require(4)

@@ -56,19 +56,16 @@ public struct DVDProgramChain: Sendable, Hashable {
     playbackTime = try DVDTime(parsing: &reader)
     prohibitedUserOperations = try reader.readUInt32BE()
     var audio: [UInt16] = []
+    audio.reserveCapacity(8)
     for _ in 0..<8 { audio.append(try reader.readUInt16BE()) }
     audioControl = audio
-    var subp: [UInt32] = []
-    for _ in 0..<32 { subp.append(try reader.readUInt32BE()) }
-    subpictureControl = subp
+    subpictureControl = try reader.readUInt32BEArray(count: 32)
     nextProgramChain = try reader.readUInt16BE()
     previousProgramChain = try reader.readUInt16BE()
     goUpProgramChain = try reader.readUInt16BE()
     playbackMode = try reader.readUInt8()
     stillTime = try reader.readUInt8()
-    var colors: [UInt32] = []
-    for _ in 0..<16 { colors.append(try reader.readUInt32BE()) }
-    palette = colors
+    palette = try reader.readUInt32BEArray(count: 16)
     let commandOffset = Int(try reader.readUInt16BE())
     let mapOffset = Int(try reader.readUInt16BE())
     let playbackOffset = Int(try reader.readUInt16BE())

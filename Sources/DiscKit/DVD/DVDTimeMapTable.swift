@@ -29,10 +29,7 @@ public struct DVDTimeMapTable: Sendable, Hashable {
       guard n * 4 <= map.remaining else {
         throw DiscKitError.truncated(map.structure, at: map.absoluteOffset, needed: Int64(n * 4))
       }
-      var entries: [UInt32] = []
-      entries.reserveCapacity(n)
-      for _ in 0..<n { entries.append(try map.readUInt32BE()) }
-      result.append(Map(timeUnit: unit, entries: entries))
+      result.append(Map(timeUnit: unit, entries: try map.readUInt32BEArray(count: n)))
     }
     maps = result
   }

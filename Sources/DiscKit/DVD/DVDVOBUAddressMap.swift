@@ -17,10 +17,6 @@ public struct DVDVOBUAddressMap: Sendable, Hashable {
       throw DiscKitError.truncated(
         base.structure, at: reader.absoluteOffset, needed: Int64(infoLength))
     }
-    let count = infoLength / 4
-    var sectors: [UInt32] = []
-    sectors.reserveCapacity(count)
-    for _ in 0..<count { sectors.append(try reader.readUInt32BE()) }
-    startSectors = sectors
+    startSectors = try reader.readUInt32BEArray(count: infoLength / 4)
   }
 }

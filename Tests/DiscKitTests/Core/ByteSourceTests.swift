@@ -137,6 +137,28 @@ struct BinaryReaderTests {
     let window = try reader.slice(atRelative: 16, count: 4)
     #expect(try window.uint32LE(atRelative: 0) == 0x1312_1110)
   }
+
+  /// A table read at once gives what reading its integers one by one gives: the values and the
+  /// position after them, or (short of bytes) the error of the first integer that does not fit.
+  @Test(arguments: [0, 1, 3, 6, 7, 9])
+  func tableReadsAsIntegersOneByOne(count: Int) throws {
+    let bytes: [UInt8] = (0..<27).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+    var whole = BinaryReader(bytes, baseOffset: 512, structure: "table")
+    var single = whole
+    try whole.skip(1)
+    try single.skip(1)
+    var oneByOne: Result<[UInt32], DiscKitError> = .success([])
+    do {
+      var values: [UInt32] = []
+      for _ in 0..<count { values.append(try single.readUInt32BE()) }
+      oneByOne = .success(values)
+    } catch {
+      oneByOne = .failure(error)
+    }
+    let atOnce = Result { () throws(DiscKitError) in try whole.readUInt32BEArray(count: count) }
+    #expect(atOnce == oneByOne)
+    if case .success = oneByOne { #expect(whole.absoluteOffset == single.absoluteOffset) }
+  }
 }
 
 @Suite("Errors")
