@@ -7,7 +7,7 @@ import Testing
 
 /// `disckit titles --batch` and `scan --batch`, run as the built binary on a folder mixing good
 /// discs, broken images and entries that are not discs.
-@Suite("disckit --batch")
+@Suite("disckit --batch", .toolThreads)
 struct BatchModeTests {
   static let binary = EndToEndTests.binary
   static let ready =

@@ -5,7 +5,7 @@ import Testing
 /// `extract --chapters-file`: ffmpeg muxes the chapters into a Matroska file whose chapter starts
 /// fall on the keyframes where the disc's chapters begin (ffprobe reads both back), within the
 /// offset ffmpeg adds when audio starts before video (under 0.1 s).
-@Suite("Chapter files")
+@Suite("Chapter files", .toolThreads)
 struct ChapterFileTests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
   static let ready = EndToEndTests.haveBinary && Tool.has("ffmpeg") && Tool.has("ffprobe")

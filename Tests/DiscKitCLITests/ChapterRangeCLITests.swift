@@ -6,7 +6,7 @@ import Testing
 /// TestImages/scripts/make-epochs.sh (bd-epochs title 1: three clips in three epochs, a chapter
 /// every 2 s; dvd-epochs title 1: cells of 4 s, 3 s and 3 s, a chapter per cell), judged by
 /// ffprobe against the script's times.
-@Suite("extract --chapters")
+@Suite("extract --chapters", .toolThreads)
 struct ChapterRangeCLITests {
   static let ready =
     TimelineCLITests.ready && FileManager.default.fileExists(atPath: TimelineCLITests.dvd)

@@ -6,7 +6,7 @@ import Testing
 
 @testable import DiscKitCLI
 
-@Suite("CLI parsing")
+@Suite("CLI parsing", .toolThreads)
 struct CommandParsingTests {
   @Test func lsParsesItsOptions() throws {
     let command = try DiscKitCommand.parseAsRoot([

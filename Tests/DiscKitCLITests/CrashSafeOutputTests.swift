@@ -6,7 +6,7 @@ import Testing
 /// temporary file, one error line. Runs the built binary on a folder "disc" holding one sparse
 /// file. Both output strategies are checked: the default (an unnamed O_TMPFILE file on Linux) and
 /// the named fallback (`DISCKIT_OUTPUT_TMPFILE=0`).
-@Suite("Crash-safe output")
+@Suite("Crash-safe output", .toolThreads)
 struct CrashSafeOutputTests {
   static let binary = EndToEndTests.binary
   static let ready = EndToEndTests.haveBinary && Tool.has("python3")

@@ -8,7 +8,7 @@ import Testing
 /// GPRM-flag play-all button and an ambiguous answer's candidates; `--json` is valid against
 /// the titles schema (checked by `EndToEndTests.disckit`); an extracted chapter-range episode
 /// is, for ffprobe, a program stream of the episode's length (310, 320, 305 s of NTSC time).
-@Suite("DVD episodes on the command line")
+@Suite("DVD episodes on the command line", .toolThreads)
 struct DVDEpisodeCLITests {
   static func disc(_ name: String) -> String { Fixtures.generated(name) }
   static let ready =

@@ -4,7 +4,7 @@ import Testing
 @testable import DiscKitCLI
 
 /// ``DecimalText`` against the C library's printf (`String(cFormat:)`, vsnprintf), its oracle.
-@Suite("Decimal text vs printf")
+@Suite("Decimal text vs printf", .toolThreads)
 struct DecimalTextTests {
   @Test func integersMatchPrintf() {
     var random = SeededRandom(seed: 3)

@@ -5,7 +5,7 @@ import Testing
 
 /// `disckit` accepts a path to the disc's own `BDMV` or `VIDEO_TS` folder as its disc, in any
 /// case, and lists the same titles as for the disc's folder.
-@Suite("disckit on a BDMV or VIDEO_TS folder")
+@Suite("disckit on a BDMV or VIDEO_TS folder", .toolThreads)
 struct DiscFolderPathCLITests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
   static let dvdFolder = Fixtures.generated("dvd-pal")

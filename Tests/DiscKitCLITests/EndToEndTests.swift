@@ -4,7 +4,7 @@ import Testing
 
 /// Runs the built `disckit` binary (it sits beside the test bundle) and checks the conventions every
 /// command follows: JSON shapes, one-line errors, sysexits codes, atomic `-o` with `--force`.
-@Suite("disckit end to end")
+@Suite("disckit end to end", .toolThreads)
 struct EndToEndTests {
   static let binary = Fixtures.builtExecutable("disckit")
   static let haveBinary = FileManager.default.isExecutableFile(atPath: binary)

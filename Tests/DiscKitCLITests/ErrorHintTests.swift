@@ -6,7 +6,7 @@ import Testing
 
 /// The library's errors say what is wrong; the CLI adds how to get past it in its own terms
 /// (`--force`, `disckit titles`) when it prints them.
-@Suite("CLI error hints")
+@Suite("CLI error hints", .toolThreads)
 struct ErrorHintTests {
   static let binary = EndToEndTests.binary
   static let haveBinary = EndToEndTests.haveBinary

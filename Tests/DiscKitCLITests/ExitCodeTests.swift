@@ -1,10 +1,11 @@
 import DiscKit
 import DiscKitCLI
+import DiscKitTestSupport
 import Testing
 
 /// The CLI maps every error code to a sysexits(3) status (the mapping lives in the CLI, not in
 /// the library).
-@Suite("Exit codes")
+@Suite("Exit codes", .toolThreads)
 struct ExitCodeTests {
   @Test func sysexits() {
     #expect(DiscKitError.malformed("UDF File Entry", at: 0x8f800, "bad").code.exitCode == 65)

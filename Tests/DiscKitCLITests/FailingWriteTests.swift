@@ -9,7 +9,7 @@ import Testing
 /// final name and no temporary file, for both output strategies (the unnamed O_TMPFILE file and
 /// the named fallback) and for both copy paths (`--timeline original` goes through
 /// copy_file_range, `continuous` and DVD titles through write).
-@Suite("Extract on a failing device (EIO through LD_PRELOAD)")
+@Suite("Extract on a failing device (EIO through LD_PRELOAD)", .toolThreads)
 struct FailingWriteTests {
   static let binary = EndToEndTests.binary
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path

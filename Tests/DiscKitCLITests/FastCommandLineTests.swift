@@ -10,7 +10,7 @@ import Testing
 /// ArgumentParser, the parser it stands in for: the same request for every command line it
 /// accepts, and, as processes, the same stdout, stderr and exit status for every command line
 /// (accepted or left to ArgumentParser).
-@Suite("Fast command line vs ArgumentParser")
+@Suite("Fast command line vs ArgumentParser", .toolThreads)
 struct FastCommandLineTests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
   static let stream = Fixtures.generated("ts/h264-ac3.m2ts")

@@ -6,7 +6,7 @@ import Testing
 @testable import DiscKitCrosscheck
 
 /// `disckit crosscheck` on file systems: DiscKit vs libudfread on real UDF images.
-@Suite("File-system crosscheck")
+@Suite("File-system crosscheck", .toolThreads)
 struct FileSystemCrosscheckTests {
   @Test("genisoimage and pycdlib UDF images: no differences with libudfread")
   func generatedImagesAgree() throws {

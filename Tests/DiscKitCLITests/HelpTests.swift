@@ -5,7 +5,7 @@ import Testing
 
 /// Every command, the helper-run ones included, is in `disckit --help`, and `disckit help NAME`
 /// prints that command's own help.
-@Suite("disckit help")
+@Suite("disckit help", .toolThreads)
 struct HelpTests {
   static let haveBinary = EndToEndTests.haveBinary
   static let serveHelper = URL(fileURLWithPath: EndToEndTests.binary).deletingLastPathComponent()

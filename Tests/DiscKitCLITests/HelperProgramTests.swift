@@ -3,7 +3,7 @@ import DiscKitTestSupport
 import Foundation
 import Testing
 
-@Suite("Helper programs")
+@Suite("Helper programs", .toolThreads)
 struct HelperProgramTests {
   @Test func locatesBesideTheExecutableBeforePath() throws {
     let dir = try TemporaryDirectory()

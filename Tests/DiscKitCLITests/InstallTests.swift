@@ -5,7 +5,7 @@ import Testing
 
 /// `make install` lays out the programs, the bash/zsh/fish completions and the disckit(1) man
 /// page, all generated from the command tree, so every command is in each of them.
-@Suite("make install")
+@Suite("make install", .toolThreads)
 struct InstallTests {
   static let binary = EndToEndTests.binary
   static let binaryDirectory = URL(fileURLWithPath: binary).deletingLastPathComponent().path

@@ -5,7 +5,7 @@ import Testing
 
 /// Every `--json` document of the CLI and every library document, on generated and real discs, is
 /// valid against its JSON Schema file (checked by python3-jsonschema, not by DiscKit).
-@Suite("JSON Schemas")
+@Suite("JSON Schemas", .toolThreads)
 struct JSONSchemaTests {
   static let ready = JSONSchemaValidator.available && EndToEndTests.haveBinary
 

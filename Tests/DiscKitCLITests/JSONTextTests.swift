@@ -9,7 +9,7 @@ import Testing
 /// options the CLI used before, its oracle: byte-equal output on every document kind the CLI
 /// prints, over every disc and stream fixture, and on synthetic values covering the escapes and
 /// number forms.
-@Suite("JSON text vs JSONEncoder")
+@Suite("JSON text vs JSONEncoder", .toolThreads)
 struct JSONTextTests {
   static func foundation<T: Encodable>(_ value: T) throws -> String {
     let encoder = JSONEncoder()

@@ -5,7 +5,7 @@ import Testing
 /// `disckit extract --format mkv` end to end: `disckit` hands the command line to the
 /// `disckit-mkv` helper (the only program linking libavformat), which writes the file
 /// atomically; without the helper it is one line and exit 69.
-@Suite("disckit extract --format mkv")
+@Suite("disckit extract --format mkv", .toolThreads)
 struct MatroskaCLITests {
   static let disckit = EndToEndTests.binary
   static let helper = URL(fileURLWithPath: disckit).deletingLastPathComponent()

@@ -1,10 +1,11 @@
 import DiscKitCLI
+import DiscKitTestSupport
 import Testing
 
 /// The progress line as curl and pv show it (amount of the total, rate, time left), as a pure
 /// function of what is done, the total and the time spent. Expected texts are worked out by hand
 /// from those inputs.
-@Suite("Progress text")
+@Suite("Progress text", .toolThreads)
 struct ProgressTextTests {
   @Test func bytesRateAndTimeLeft() {
     // 1 GiB of 4 GiB in 10 s: 107,374,182.4 B/s = 102.4 MiB/s; 3 GiB left at that rate is 30 s.

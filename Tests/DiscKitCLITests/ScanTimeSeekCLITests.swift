@@ -6,7 +6,7 @@ import Testing
 @testable import DiscKitCLI
 
 /// `disckit scan FILE --at SECONDS`: parsing, and runs of the built binary checked against ffprobe.
-@Suite("disckit scan --at on stream files")
+@Suite("disckit scan --at on stream files", .toolThreads)
 struct ScanTimeSeekCLITests {
   static let stream = Fixtures.generated("ts/h264-ac3.m2ts")
   static let ready =

@@ -7,7 +7,7 @@ import Testing
 @testable import DiscKitCLI
 
 /// `disckit segment`: argument parsing, and `--batch` end to end against GStreamer.
-@Suite("disckit segment")
+@Suite("disckit segment", .toolThreads)
 struct SegmentCommandTests {
   static let python = "/usr/bin/python3"
   static let oracle = Fixtures.packageRoot.appendingPathComponent(

@@ -6,7 +6,7 @@ import Testing
 
 /// The exit code `disckit` gives the time seek's typed errors (DiscKitCLI's mapping), on a real
 /// sample and a stream ffmpeg makes.
-@Suite("Transport stream time seek: exit codes")
+@Suite("Transport stream time seek: exit codes", .toolThreads)
 struct TimeSeekExitCodeTests {
   static let haveFFmpeg = Tool.has("ffmpeg") && Tool.has("ffprobe")
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `disckit extract --timeline continuous|original` on the multi-epoch discs of
 /// TestImages/scripts/make-epochs.sh, judged by ffprobe.
-@Suite("extract --timeline")
+@Suite("extract --timeline", .toolThreads)
 struct TimelineCLITests {
   static let disc = Fixtures.generated("epochs/bd-epochs.iso")
   static let dvd = Fixtures.generated("epochs/dvd-epochs.iso")

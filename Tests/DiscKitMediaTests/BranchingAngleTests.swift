@@ -12,7 +12,7 @@ import Testing
 /// segments), five play items with two angles (clips cut from a second stream of the same
 /// timing). libbluray is the oracle for the title structure and the original bytes; ffmpeg's
 /// decoding of the source clips for the frames of every angle.
-@Suite("Seamless branching with angles")
+@Suite("Seamless branching with angles", .toolThreads)
 struct BranchingAngleTests {
   static let folder = Fixtures.generated("bluray/feature")
   static let ready =

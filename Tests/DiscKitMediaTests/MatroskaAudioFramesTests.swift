@@ -16,7 +16,7 @@ import Testing
 /// when it starts before the clip's out-time and plays past the audio before it (the previous
 /// frames, or the title's start). The Matroska file's audio packets must be those frames, with
 /// the same payloads, at their title times moved by the file's lead (its first picture's time).
-@Suite("Matroska keeps every audio frame of the clips' in-out ranges")
+@Suite("Matroska keeps every audio frame of the clips' in-out ranges", .toolThreads)
 struct MatroskaAudioFramesTests {
   static let bluray = Fixtures.generated("bluray")
   static let mkv = Fixtures.generated("mkv")

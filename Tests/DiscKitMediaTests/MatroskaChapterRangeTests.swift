@@ -8,7 +8,7 @@ import Testing
 /// `MatroskaTitle.chapters(_:)` (`extract --chapters A-B --format mkv`) checked against the
 /// reference tools: chapter times from libbluray / lsdvd, durations and chapters from mkvmerge
 /// and ffprobe, pictures decoded by ffmpeg equal to the whole title's from chapter A's start.
-@Suite("Matroska chapter ranges")
+@Suite("Matroska chapter ranges", .toolThreads)
 struct MatroskaChapterRangeTests {
   static let mkv = Fixtures.generated("mkv")
   static let ready =

@@ -8,7 +8,7 @@ import Testing
 /// MaxFALL, mastering metadata) against the source clip: ffprobe reads the colour fields of the
 /// clip's stream and the HDR side data of its first frame; mkvmerge -J and ffprobe read DiscKit's
 /// file. Discs from TestImages/scripts/make-codecs.sh.
-@Suite("Matroska colour")
+@Suite("Matroska colour", .toolThreads)
 struct MatroskaColourTests {
   static let root = Fixtures.generated("codecs")
 

@@ -9,7 +9,7 @@ import Testing
 /// stream, in ../shared/realdata; ffmpeg cannot encode DTS-HD) authored into a Blu-ray folder:
 /// DiscKit's Matroska track keeps every frame whole (core and extension substream, `A_DTS`), as
 /// mkvmerge does.
-@Suite("Matroska DTS-HD")
+@Suite("Matroska DTS-HD", .toolThreads)
 struct MatroskaDTSHDTests {
   static let sample = Fixtures.real("ts/tsduck_test-139_hdmv_mpeg2_dtshdma.ts")
   /// The mkvmerge -J track properties compared (BitDepth: the DTS core's source resolution).

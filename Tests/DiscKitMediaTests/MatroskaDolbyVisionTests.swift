@@ -10,7 +10,7 @@ import Testing
 /// configuration record as a `dvcC` BlockAdditionMapping, byte for byte what ffmpeg's own remux
 /// of the source clip writes; ffprobe reads the record and the per-frame RPU and HDR10+ metadata
 /// back.
-@Suite("Matroska Dolby Vision and HDR10+")
+@Suite("Matroska Dolby Vision and HDR10+", .toolThreads)
 struct MatroskaDolbyVisionTests {
   static let root = Fixtures.generated("codecs")
 

@@ -9,7 +9,7 @@ import Testing
 /// mkvmerge and ffprobe read its length and chapters from 0, ffmpeg decodes it without a warning,
 /// and its video frames are the clip's frames of the episode's range.
 @Suite(
-  "Episodes as Matroska", .enabled(if: MatroskaOracle.available, "needs mkvmerge, ffprobe, ffmpeg"))
+  "Episodes as Matroska", .enabled(if: MatroskaOracle.available, "needs mkvmerge, ffprobe, ffmpeg"), .toolThreads)
 struct MatroskaEpisodeTests {
   @Test func eachEpisodeIsItsRange() throws {
     let episode = 310

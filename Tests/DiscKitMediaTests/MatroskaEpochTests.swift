@@ -8,7 +8,7 @@ import Testing
 /// Matroska output of the multi-epoch discs (`TestImages/scripts/make-epochs.sh`): shuffled
 /// epochs, seamless and non-seamless joins, two audio languages, a clip across the PTS wrap
 /// between two epochs, and DVD cells that each restart their clock.
-@Suite("Matroska output: multi-epoch discs")
+@Suite("Matroska output: multi-epoch discs", .toolThreads)
 struct MatroskaEpochTests {
   static let epochs = Fixtures.generated("epochs")
   static let ready =

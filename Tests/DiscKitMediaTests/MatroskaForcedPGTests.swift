@@ -9,7 +9,7 @@ import Testing
 /// Matroska FlagForced of the track, even when every caption is forced, and neither does DiscKit
 /// (the flags stay in the PGS display sets, where players honour them). Disc from
 /// TestImages/scripts/make-codecs.sh (`pg-forced`: every composition object forced).
-@Suite("Matroska forced PG")
+@Suite("Matroska forced PG", .toolThreads)
 struct MatroskaForcedPGTests {
   static let folder = Fixtures.generated("codecs") + "/pg-forced"
 

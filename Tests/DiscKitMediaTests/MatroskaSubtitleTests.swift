@@ -8,7 +8,7 @@ import Testing
 /// Subtitle tracks in Matroska output, checked against the reference tools: Blu-ray PG from a
 /// .sup made by TestImages/scripts/make-pgs-sup.py and muxed by ffmpeg into the clip of the
 /// `pgs` disc, and DVD subpictures muxed by spumux into the `dvd-vobsub` disc (make-mkv.sh).
-@Suite("Matroska subtitles")
+@Suite("Matroska subtitles", .toolThreads)
 struct MatroskaSubtitleTests {
   static let mkv = Fixtures.generated("mkv")
   static let ready =

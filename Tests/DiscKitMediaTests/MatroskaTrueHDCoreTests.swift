@@ -8,7 +8,7 @@ import Testing
 /// TestImages/scripts/make-truehd-core.py from ffmpeg's TrueHD and AC-3 encodings of the same
 /// sine): DiscKit's Matroska file has both as tracks, as mkvmerge reads the playlist, and each
 /// track's frames are the source encoder's.
-@Suite("Matroska TrueHD core")
+@Suite("Matroska TrueHD core", .toolThreads)
 struct MatroskaTrueHDCoreTests {
   static let root = Fixtures.generated("codecs")
   static let folder = root + "/truehd-core"

@@ -10,7 +10,7 @@ import Testing
 /// languages and chapters libbluray / lsdvd report; the duration is the playlist's; ffmpeg
 /// decodes the file without timestamp warnings to the same frames and samples as the source
 /// clips (lossless).
-@Suite("Matroska output")
+@Suite("Matroska output", .toolThreads)
 struct MatroskaWriterTests {
   static let mkv = Fixtures.generated("mkv")
   static let haveDiscs = FileManager.default.fileExists(atPath: mkv + "/languages.iso")

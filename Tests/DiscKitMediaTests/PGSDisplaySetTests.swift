@@ -1,10 +1,11 @@
+import DiscKitTestSupport
 import Testing
 
 @testable import DiscKitMedia
 
 /// How PGS segments are gathered into display sets: a set ends with its END segment; bytes whose
 /// segments do not parse end the set at once (passed on as they are, never held).
-@Suite("PGS display sets")
+@Suite("PGS display sets", .toolThreads)
 struct PGSDisplaySetTests {
   static func ends(_ bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBufferPointer { PGSDisplaySet.ends($0) }

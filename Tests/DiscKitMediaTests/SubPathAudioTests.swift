@@ -10,7 +10,7 @@ import Testing
 /// audio-only clip referenced by a type 5 sub-path and a secondary audio STN entry (stream entry
 /// type 2). libbluray's title info (`sec_audio_streams`, `subpath_id`), ffprobe on the source
 /// clip and the script's own inputs are the oracles.
-@Suite("Sub-path secondary audio")
+@Suite("Sub-path secondary audio", .toolThreads)
 struct SubPathAudioTests {
   static let folder = Fixtures.generated("bluray/commentary")
   static let commentary = Fixtures.generated("bluray/clips/comm.ts")

@@ -10,7 +10,7 @@ import Testing
 /// and an HDR10+ clip. Oracles: ffprobe on the source clips (DOVI configuration record, HDR10+
 /// and Dolby Vision frame side data), libbluray's `bd_read_clpi` on the authored clip
 /// information, mkvmerge -J and mkvinfo on the playlist and on the Matroska files.
-@Suite("UHD signalling")
+@Suite("UHD signalling", .toolThreads)
 struct UHDSignallingTests {
   static let root = Fixtures.generated("codecs")
   static let hevcDiscs = ["dolby-vision", "hdr10plus", "hdr10-eac3", "hevc-sdr"]

@@ -6,7 +6,7 @@ import Testing
 
 /// Crash-safe output: what a killed, interrupted or failing writer leaves behind (nothing), checked
 /// on the file system itself (directory listings, `/proc/self/fd`), for both strategies.
-@Suite("AtomicFileWriter")
+@Suite("AtomicFileWriter", .toolThreads)
 struct AtomicFileWriterTests {
   static let strategies: [AtomicFileWriter.Strategy] = [.automatic, .namedTemporaryFile]
 

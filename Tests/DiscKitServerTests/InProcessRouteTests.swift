@@ -12,7 +12,7 @@ import Testing
 /// sent to it directly (`.router`) or over a live loopback connection (`.live`). The expected bytes
 /// are the title's own (``DiscTitle/byteSource(timeline:)``), the expected statuses and fields those
 /// RFC 9110 names; no helper program, client tool or generated image is needed.
-@Suite("Server routes in process (HummingbirdTesting)")
+@Suite("Server routes in process (HummingbirdTesting)", .toolThreads)
 struct InProcessRouteTests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
   static let dvd = Fixtures.generated("dvd-pal.iso")
@@ -278,36 +278,30 @@ struct InProcessRouteTests {
   /// inside a chunk, and the title's last bytes (three chunks), arrive byte for byte. The whole
   /// title, byte for byte, is `rangesHeadAndValidators`' (over `.router`).
   ///
-  /// The server and the client run on a thread of their own (``SerialTaskExecutor``), not on
-  /// the test process's cooperative pool: a parallel `swift test` shares that pool (as many
-  /// threads as cores) with every suite, and its synchronous tests hold its threads while they
-  /// wait for child processes (`Tool.run`: curl, ffprobe, ffmpeg, GStreamer, Chromium), for
-  /// tens of seconds at a time. Each chunk costs the body about two resumptions there: with
-  /// tests beside it waiting on `sleep 0.2` in a loop, four of them made the whole title (29
-  /// chunks) take 8.0 s instead of 0.07 s, ten ran it out of the client's 20 s (`readTimeout`,
-  /// as in the flaky runs), and in a parallel run of DiscKitServerTests even these 9 chunks ran
-  /// out of it. The server is not what waits: alone it streams the title in 0.07 s on a machine
-  /// loaded by other processes (load 15 on 2 cores).
+  /// Every suite runs with `.toolThreads`: the synchronous tests that wait for child processes
+  /// (`Tool.run`: curl, ffprobe, ffmpeg, GStreamer, Chromium) do so on threads of their own, not
+  /// on the test process's cooperative pool (as many threads as cores). Before, they held its
+  /// threads for tens of seconds at a time while this body needed about two resumptions there
+  /// per chunk: beside tests waiting on `sleep 0.2` in a loop, four of them made the whole title
+  /// take 8.0 s instead of 0.07 s and ten ran it out of the client's 20 s (`readTimeout`).
   @Test func liveWithTheConnectionContext() async throws {
     let root = try Root()
     let expected = try Self.titleBytes(Self.sample, key: "00000")
     let chunk = 16 << 10
     let app = try Self.app(
       root, context: DiscRequestContext.self, configuration: .init(chunkSize: chunk))
-    try await withTaskExecutorPreference(SerialTaskExecutor()) {
-      try await app.test(.live) { client in
-        let id = try #require(try await Self.ids(client)["sample-bluray.iso"])
-        let uri = "/discs/\(id)/titles/00000/stream"
-        let (first, last) = (4096, 4096 + 5 * chunk + 999)
-        let part = try await client.execute(
-          uri: uri, method: .get, headers: [.range: "bytes=\(first)-\(last)"])
-        #expect(part.status == .partialContent)
-        #expect(Self.bytes(part) == Array(expected[first...last]))
-        let tail = try await client.execute(
-          uri: uri, method: .get, headers: [.range: "bytes=-\(2 * chunk + 100)"])
-        #expect(tail.status == .partialContent)
-        #expect(Self.bytes(tail) == Array(expected[(expected.count - 2 * chunk - 100)...]))
-      }
+    try await app.test(.live) { client in
+      let id = try #require(try await Self.ids(client)["sample-bluray.iso"])
+      let uri = "/discs/\(id)/titles/00000/stream"
+      let (first, last) = (4096, 4096 + 5 * chunk + 999)
+      let part = try await client.execute(
+        uri: uri, method: .get, headers: [.range: "bytes=\(first)-\(last)"])
+      #expect(part.status == .partialContent)
+      #expect(Self.bytes(part) == Array(expected[first...last]))
+      let tail = try await client.execute(
+        uri: uri, method: .get, headers: [.range: "bytes=-\(2 * chunk + 100)"])
+      #expect(tail.status == .partialContent)
+      #expect(Self.bytes(tail) == Array(expected[(expected.count - 2 * chunk - 100)...]))
     }
   }
 
@@ -331,18 +325,5 @@ struct InProcessRouteTests {
       #expect(head.headers[.contentLength] == String(resource.length))
     }
     withExtendedLifetime(ticket) {}
-  }
-}
-
-/// A task executor of one serial dispatch queue (it runs on a thread of its own whenever it has
-/// work, apart from Swift's cooperative pool): the tasks that prefer it, and their child tasks,
-/// run there however busy that pool is.
-final class SerialTaskExecutor: TaskExecutor {
-  let queue = DispatchQueue(label: "disckit.tests.serial-executor")
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    let executor = asUnownedTaskExecutor()
-    queue.async { job.runSynchronously(on: executor) }
   }
 }

@@ -13,7 +13,7 @@ import Testing
   .enabled(
     if: ServerProcess.haveBinary && Curl.available && Tool.has("ffmpeg") && Tool.has("ffprobe")
       && FileManager.default.fileExists(atPath: Fixtures.generated("codecs/audio-long/BDMV")),
-    "needs disckit-serve, curl, ffmpeg, ffprobe and the make-codecs.sh output"))
+    "needs disckit-serve, curl, ffmpeg, ffprobe and the make-codecs.sh output"), .toolThreads)
 struct ServerAudioRenditionTests {
   /// Served name → (PID, the disc stream's `-map` in `stream.ts`) of each TrueHD/DTS stream.
   static let lossless: [String: [(pid: Int, map: String)]] = [

@@ -10,7 +10,7 @@ import Testing
   .enabled(
     if: ServerProcess.haveBinary && Curl.available && Tool.has("ffmpeg")
       && FileManager.default.fileExists(atPath: Fixtures.generated("bluray/feature.iso")),
-    "needs disckit-serve, curl, ffmpeg and TestImages/scripts/make-bluray.sh output"))
+    "needs disckit-serve, curl, ffmpeg and TestImages/scripts/make-bluray.sh output"), .toolThreads)
 struct ServerBranchingAngleTests {
   @Test func everyAngleOfBothCuts() throws {
     let dir = try TemporaryDirectory("disckit-serve-feature")

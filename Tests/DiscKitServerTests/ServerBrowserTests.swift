@@ -14,7 +14,7 @@ import Testing
     if: ServerProcess.haveBinary && Curl.available
       && FileManager.default.fileExists(atPath: Fixtures.generated("bluray/simple/BDMV"))
       && FileManager.default.fileExists(atPath: Fixtures.generated("codecs/truehd-core/BDMV")),
-    "needs disckit-serve, curl and the make-bluray.sh / make-codecs.sh output"))
+    "needs disckit-serve, curl and the make-bluray.sh / make-codecs.sh output"), .toolThreads)
 struct ServerBrowserTests {
   static let browser =
     FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")

@@ -8,7 +8,7 @@ import Testing
 
 /// Real clients against `disckit-serve`: ffprobe and GStreamer over HTTP, a 64-client range load,
 /// a client that disconnects mid-stream, hostile requests, the bearer token, and `disckit serve`.
-@Suite("disckit serve with real clients", .serialized, .enabled(if: ServerFixture.ready, ServerFixture.notReady))
+@Suite("disckit serve with real clients", .serialized, .enabled(if: ServerFixture.ready, ServerFixture.notReady), .toolThreads)
 struct ServerClientTests {
   static let gstReady =
     FileManager.default.fileExists(atPath: "/usr/bin/python3")

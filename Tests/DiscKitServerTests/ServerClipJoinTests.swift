@@ -10,7 +10,7 @@ import Testing
     if: ServerProcess.haveBinary && Curl.available && Tool.has("ffmpeg")
       && FileManager.default.fileExists(atPath: Fixtures.generated("bluray/branching.iso"))
       && FileManager.default.fileExists(atPath: Fixtures.generated("epochs/bd-epochs.iso")),
-    "needs disckit-serve, curl, ffmpeg and TestImages/scripts/make-all.sh output"))
+    "needs disckit-serve, curl, ffmpeg and TestImages/scripts/make-all.sh output"), .toolThreads)
 struct ServerClipJoinTests {
   /// A root with the 25-clip branching disc and the three-epoch disc.
   static func root() throws -> TemporaryDirectory {

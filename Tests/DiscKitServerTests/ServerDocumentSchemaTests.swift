@@ -9,7 +9,7 @@ import Testing
 @Suite(
   "disckit serve documents against their schemas", .serialized,
   .enabled(if: ServerFixture.ready, ServerFixture.notReady),
-  .enabled(if: JSONSchemaValidator.available, "needs python3-jsonschema"))
+  .enabled(if: JSONSchemaValidator.available, "needs python3-jsonschema"), .toolThreads)
 struct ServerDocumentSchemaTests {
   /// Validates `reply`'s body against `schema`, and the library type `T` round-trips it.
   func check<T: Codable>(_ reply: Curl.Reply, _ schema: String, as type: T.Type, _ what: String)

@@ -5,7 +5,7 @@ import Testing
 /// `disckit-serve` started on a loopback port, driven by curl; the documents and bytes are checked
 /// against the `disckit` commands on the same discs (titles --json, info --json, extract -o -,
 /// scan --json).
-@Suite("disckit serve end to end", .serialized, .enabled(if: ServerFixture.ready, ServerFixture.notReady))
+@Suite("disckit serve end to end", .serialized, .enabled(if: ServerFixture.ready, ServerFixture.notReady), .toolThreads)
 struct ServerEndToEndTests {
   static func jsonObject(_ data: Data) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

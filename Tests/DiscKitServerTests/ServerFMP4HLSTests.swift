@@ -13,7 +13,7 @@ import Testing
     if: ServerProcess.haveBinary && Curl.available && Tool.has("ffmpeg") && Tool.has("ffprobe")
       && FileManager.default.fileExists(atPath: Fixtures.generated("codecs/truehd-core/BDMV"))
       && FileManager.default.fileExists(atPath: Fixtures.generated("bluray/simple/BDMV")),
-    "needs disckit-serve, curl, ffmpeg, ffprobe and the make-codecs.sh / make-bluray.sh output"))
+    "needs disckit-serve, curl, ffmpeg, ffprobe and the make-codecs.sh / make-bluray.sh output"), .toolThreads)
 struct ServerFMP4HLSTests {
   /// Served name → the disc folder and its clips (in title order).
   static let discs: [String: (folder: String, clips: [String])] = [

@@ -14,7 +14,7 @@ import Testing
   .enabled(
     if: ServerProcess.haveBinary && Curl.available && Tool.has("ffmpeg") && Tool.has("ffprobe")
       && FileManager.default.fileExists(atPath: Fixtures.generated("codecs/truehd-core/BDMV")),
-    "needs disckit-serve, curl, ffmpeg, ffprobe and TestImages/scripts/make-codecs.sh output"))
+    "needs disckit-serve, curl, ffmpeg, ffprobe and TestImages/scripts/make-codecs.sh output"), .toolThreads)
 struct ServerHLSCodecsTests {
   static let discs = ["ac3", "hevc-sdr", "hdr10-eac3", "truehd-core"]
 

@@ -6,7 +6,7 @@ import Testing
 /// continuous title, read by ffmpeg's HLS demuxer to the end.
 @Suite(
   "disckit serve HLS", .serialized,
-  .enabled(if: ServerFixture.ready && Tool.has("ffprobe"), "needs disckit-serve, curl, ffprobe and generated images"))
+  .enabled(if: ServerFixture.ready && Tool.has("ffprobe"), "needs disckit-serve, curl, ffprobe and generated images"), .toolThreads)
 struct ServerHLSTests {
   static func packets(_ url: String) throws -> [[String]] {
     let result = try Tool.run(

@@ -20,7 +20,7 @@ import Testing
   "disckit serve DTS-HD MA and LPCM renditions", .serialized,
   .enabled(
     if: ServerProcess.haveBinary && Curl.available && Tool.has("ffmpeg") && Tool.has("ffprobe"),
-    "needs disckit-serve, curl, ffmpeg and ffprobe"))
+    "needs disckit-serve, curl, ffmpeg and ffprobe"), .toolThreads)
 struct ServerLosslessSourceTests {
   static let realDTSHDMA = Fixtures.real("ts/tsduck_test-139_hdmv_mpeg2_dtshdma.ts")
   static let repeats = 160

@@ -4,7 +4,7 @@ import Testing
 
 /// The memory a stream holds, whatever the client's speed: slow clients must not make the server
 /// queue the title in memory ahead of their sockets.
-@Suite("disckit serve memory under slow clients")
+@Suite("disckit serve memory under slow clients", .toolThreads)
 struct ServerMemoryTests {
   static let clip = Fixtures.generated("ts/bench-h264.m2ts")
   static let ready =

@@ -11,7 +11,7 @@ import Testing
   .enabled(
     if: ServerProcess.haveBinary && Curl.available && Tool.has("nginx")
       && FileManager.default.fileExists(atPath: Fixtures.generated("bluray/simple/BDMV")),
-    "needs disckit-serve, curl, nginx and the make-bluray.sh output"))
+    "needs disckit-serve, curl, nginx and the make-bluray.sh output"), .toolThreads)
 struct ServerProxyCacheTests {
   @Test func repeatedSegmentRequestsReachTheServerOnce() throws {
     let dir = try ServerFMP4HLSTests.root()

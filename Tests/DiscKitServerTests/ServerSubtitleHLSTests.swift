@@ -27,7 +27,7 @@ enum TesseractData {
       && FileManager.default.fileExists(atPath: Fixtures.generated("subtitles/bluray/BDMV"))
       && TesseractData.english,
     "needs disckit-serve, disckit-subtitles, curl, ffmpeg, ffprobe, Tesseract's English data and make-subtitles.sh's output"
-  ))
+  ), .toolThreads)
 struct ServerSubtitleHLSTests {
   /// The served folder: the Blu-ray, the DVD of the same captions, and the Blu-ray's first clip
   /// authored again with its streams in Breton (no Tesseract data unless installed).

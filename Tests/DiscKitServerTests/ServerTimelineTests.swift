@@ -11,7 +11,7 @@ import Testing
     if: ServerFixture.ready
       && FileManager.default.fileExists(atPath: Fixtures.generated("epochs/bd-epochs.iso"))
       && Tool.has("ffprobe"),
-    "needs disckit-serve, curl, ffprobe and TestImages/generated/epochs (make-all.sh)"))
+    "needs disckit-serve, curl, ffprobe and TestImages/generated/epochs (make-all.sh)"), .toolThreads)
 struct ServerTimelineTests {
   static func json(_ data: Data) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

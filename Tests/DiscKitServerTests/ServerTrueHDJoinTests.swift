@@ -20,7 +20,7 @@ import Testing
     if: ServerProcess.haveBinary && Curl.available && Tool.has("ffmpeg")
       && FileManager.default.fileExists(atPath: Fixtures.generated("codecs/truehd-joins/BDMV"))
       && FileManager.default.fileExists(atPath: Fixtures.generated("codecs/thd-join3.ts")),
-    "needs disckit-serve, curl, ffmpeg and TestImages/scripts/make-codecs.sh output"))
+    "needs disckit-serve, curl, ffmpeg and TestImages/scripts/make-codecs.sh output"), .toolThreads)
 struct ServerTrueHDJoinTests {
   static let sources = (1...3).map { Fixtures.generated("codecs/thd-join\($0).ts") }
   static let pid: UInt16 = 0x1100

@@ -5,7 +5,7 @@ import Testing
 /// `disckit titles --batch ROOT` and `disckit serve ROOT` list the same discs on one tree of
 /// symbolic links: links are followed while their target stays inside ROOT; nothing outside ROOT
 /// is listed by either. The expected list is written out by hand from that rule.
-@Suite("Symbolic links: one rule for titles --batch and serve")
+@Suite("Symbolic links: one rule for titles --batch and serve", .toolThreads)
 struct SymbolicLinkRuleTests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
   static let ready =

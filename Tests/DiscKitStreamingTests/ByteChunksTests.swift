@@ -91,7 +91,7 @@ final class QueueExecutor: TaskExecutor {
 }
 
 // Serialized: two tests count the allocations of one buffer type.
-@Suite("ByteChunks: a title range as bounded, reused chunks", .serialized)
+@Suite("ByteChunks: a title range as bounded, reused chunks", .serialized, .toolThreads)
 struct ByteChunksTests {
   static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
     var random = SeededRandom(seed: seed)

@@ -8,7 +8,7 @@ import Testing
 /// The library's answer without system calls (`recentlyOpened`): a disc opened less than
 /// `revalidation` ago, as it was then; after that, nil, so that the server looks at the files
 /// again (`open`) and sees a disc replaced on disk.
-@Suite("Disc library revalidation")
+@Suite("Disc library revalidation", .toolThreads)
 struct DiscLibraryRevalidationTests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
 

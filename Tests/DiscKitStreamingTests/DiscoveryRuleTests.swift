@@ -7,7 +7,7 @@ import Testing
 
 /// `disckit serve ROOT` and `disckit titles --batch ROOT` list the same discs: one rule
 /// (`DiscFinder`), the server only adding its confinement to the root.
-@Suite("One discovery rule for serve and --batch")
+@Suite("One discovery rule for serve and --batch", .toolThreads)
 struct DiscoveryRuleTests {
   @Test func serveAndBatchListTheSameDiscs() throws {
     let root = try TemporaryDirectory("disckit-one-rule")

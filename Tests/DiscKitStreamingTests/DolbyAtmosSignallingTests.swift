@@ -1,4 +1,5 @@
 import DiscKitStreaming
+import DiscKitTestSupport
 import Testing
 
 /// E-AC-3 with Dolby Atmos (JOC): the syncframe's additional bitstream information gives
@@ -7,7 +8,7 @@ import Testing
 /// oracle is the bit syntax itself: syncframe headers written field by field by the test's own
 /// writer from ETSI TS 102 366 E.1.2.2 (`bsi()`) and TS 103 420 (the `addbsi` byte), with the
 /// optional mixing and informational metadata present so that every skipped field counts.
-@Suite("E-AC-3 Atmos signalling")
+@Suite("E-AC-3 Atmos signalling", .toolThreads)
 struct DolbyAtmosSignallingTests {
   /// A field writer (most significant bit first).
   struct Bits {

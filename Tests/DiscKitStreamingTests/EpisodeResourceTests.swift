@@ -9,7 +9,7 @@ import Testing
 /// Episodes through the server core: an episode's key (`00010:e2`, ``Episode/titleKey``) is a
 /// title key, its resource serves the episode's bytes (`stream` and `stream.ts`), and the titles
 /// document the server serves lists the episodes with those keys.
-@Suite("Episode resources")
+@Suite("Episode resources", .toolThreads)
 struct EpisodeResourceTests {
   @Test func episodeKeysAreTitleKeys() {
     for key in ["00002:e3", "2:e1", "00800.mpls:e12", "3:e99"] { #expect(TitleKey.isTitle(key), "\(key)") }

@@ -7,7 +7,7 @@ import Testing
 
 /// The streaming fMP4 segment writer (``FMP4Segment``): planned first (the `moof`), its `mdat`
 /// payload written a buffer at a time.
-@Suite("fMP4 segments written in bounded memory")
+@Suite("fMP4 segments written in bounded memory", .toolThreads)
 struct FMP4SegmentTests {
   static func plan(_ folder: String) throws -> FMP4Title? {
     let path = Fixtures.generated(folder)

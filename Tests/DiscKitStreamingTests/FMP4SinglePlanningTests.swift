@@ -10,7 +10,7 @@ import Testing
 /// (``SingleFlightCache``): counted by the cache's makings, with each making held until every
 /// other caller has either joined it (waits) or started a making of its own, so that the callers
 /// do overlap whatever the scheduling (no timing involved).
-@Suite("fMP4 planning: once per segment for concurrent requests")
+@Suite("fMP4 planning: once per segment for concurrent requests", .toolThreads)
 struct FMP4SinglePlanningTests {
   static func have(_ folder: String) -> Bool {
     FileManager.default.fileExists(atPath: Fixtures.generated(folder) + "/BDMV")

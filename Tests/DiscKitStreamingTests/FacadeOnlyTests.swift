@@ -5,7 +5,7 @@ import Testing
 /// The server core, the server and the command line (but `disckit author`, which writes parse
 /// trees) are built on `DiscKit`'s public façade alone: none of their files imports the
 /// `Formats` SPI. The compiler then proves that the façade carries everything they use.
-@Suite("Façade-only consumers")
+@Suite("Façade-only consumers", .toolThreads)
 struct FacadeOnlyTests {
   static let consumers = [
     "Sources/DiscKitStreaming", "Sources/DiscKitServer", "Sources/DiscKitCLI",

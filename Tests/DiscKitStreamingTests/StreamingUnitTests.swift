@@ -5,7 +5,7 @@ import Testing
 
 @testable import DiscKitStreaming
 
-@Suite("Streaming core parts")
+@Suite("Streaming core parts", .toolThreads)
 struct StreamingUnitTests {
   /// RFC 9110 §14.1.2's examples on a 10000-byte representation.
   @Test func byteRangesFollowRFC9110() {

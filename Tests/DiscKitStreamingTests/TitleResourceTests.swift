@@ -7,7 +7,7 @@ import Testing
 
 /// Title resources, their answers to range and conditional requests (RFC 9110 §13, §14) and HLS
 /// playlists, on the committed sample Blu-ray and a generated DVD, with no web framework.
-@Suite("Title resources, validators and HLS")
+@Suite("Title resources, validators and HLS", .toolThreads)
 struct TitleResourceTests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
   static let dvd = Fixtures.generated("dvd-pal.iso")

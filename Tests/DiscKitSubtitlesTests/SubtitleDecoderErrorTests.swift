@@ -1,5 +1,6 @@
 import DiscKit
 import DiscKitSubtitles
+import DiscKitTestSupport
 import Testing
 
 /// Malformed PGS segments and DVD subpicture units, crafted here byte by byte from the formats'
@@ -8,7 +9,7 @@ import Testing
 /// the decoders draw what parses (the expected pictures come from the crafted layout: a white
 /// 4x2 rectangle), give the errors a caller should know (code, structure and byte offset as
 /// crafted), and skip without an error what a stream read from the middle holds.
-@Suite("Subtitle decoders: malformed input")
+@Suite("Subtitle decoders: malformed input", .toolThreads)
 struct SubtitleDecoderErrorTests {
   // MARK: PGS
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `disckit extract --subtitles` end to end (through the `disckit-subtitles` helper) and the
 /// on-disk cache the server uses.
-@Suite("Subtitle extraction and cache")
+@Suite("Subtitle extraction and cache", .toolThreads)
 struct SubtitleExtractionTests {
   static let disckit = Fixtures.builtExecutable("disckit")
   static let ready =
@@ -112,7 +112,7 @@ struct SubtitleExtractionTests {
 
 /// `extract --format mkv --text-subtitles`: the recognised text as `S_TEXT/UTF8` tracks beside
 /// the PGS track, read back with mkvmerge and ffprobe.
-@Suite("Subtitle text in Matroska")
+@Suite("Subtitle text in Matroska", .toolThreads)
 struct SubtitleMatroskaTests {
   @Test(
     "Text tracks beside the bitmap track: codec, name, forced flag, cue times and text",

@@ -7,7 +7,7 @@ import Testing
 /// (`Tests/Fuzz/regressions/pgs/`, `.../dvdsub/`, kept by `Scripts/fuzz.sh --keep`) through the
 /// harnesses' own bodies (``SubtitleFuzzHarness``), and hand-made inputs at the decoders' limits.
 /// A trap would end the test process; a decoded event, or none, is the expected answer.
-@Suite("Subtitle decoder fuzz regressions")
+@Suite("Subtitle decoder fuzz regressions", .toolThreads)
 struct SubtitleFuzzRegressionTests {
   static let root = Fixtures.packageRoot.appendingPathComponent("Tests/Fuzz/regressions")
 

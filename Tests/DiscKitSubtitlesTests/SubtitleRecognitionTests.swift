@@ -7,7 +7,7 @@ import Testing
 /// The recognised text of PGS streams drawn with known text (five languages, eight fonts, four
 /// sizes, one and two lines, oblique and italic faces, light yellow fills, top and bottom
 /// captions, forced flags), against the text drawn (make-subtitle-text.py's manifest).
-@Suite("Subtitle recognition")
+@Suite("Subtitle recognition", .toolThreads)
 struct SubtitleRecognitionTests {
   /// The character error rate each language must stay within (issue 30).
   static let bounds: [String: Double] = [
@@ -98,7 +98,7 @@ struct SubtitleRecognitionTests {
 }
 
 /// The text formats, against the WebVTT, SRT and HLS (RFC 8216 3.5) forms written out by hand.
-@Suite("Subtitle text formats")
+@Suite("Subtitle text formats", .toolThreads)
 struct SubtitleTextFormatTests {
   static let cues = [
     SubtitleCue(

@@ -10,7 +10,7 @@ import Testing
 /// the disc's own clips (Blu-ray) with libbluray's clip start, in and out times, and ffprobe's
 /// decoded subpictures of the continuous program stream (DVD). Discs from make-subtitles.sh: a
 /// Blu-ray title of two clips in different PTS epochs, a DVD title of two VOBs.
-@Suite("Subtitle timing")
+@Suite("Subtitle timing", .toolThreads)
 struct SubtitleTimingTests {
   /// The PTS (90 kHz) of the subtitle packets ffprobe reads in `file` that start a display set
   /// (their first byte is a presentation composition segment, 0x16).

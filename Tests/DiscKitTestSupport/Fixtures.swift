@@ -135,7 +135,9 @@ public enum Tool {
     public var text: String { String(decoding: stdout, as: UTF8.self) }
   }
 
-  /// Runs `executable` with `arguments`, capturing stdout and stderr.
+  /// Runs `executable` with `arguments`, capturing stdout and stderr. It blocks its thread until
+  /// the tool exits: suites that call it run with `.toolThreads` (``ToolThreadsTrait``), so the
+  /// wait holds a thread of their own and never one of the cooperative pool's.
   @discardableResult
   public static func run(
     _ executable: String, _ arguments: [String], stdin: Data? = nil,

@@ -4,7 +4,7 @@ import Testing
 
 /// Every file the README, the DocC articles and the code comments point at exists, and the README's
 /// library example compiles (it is `ReadmeExampleTests`).
-@Suite("Documentation links")
+@Suite("Documentation links", .toolThreads)
 struct DocumentationLinkTests {
   static let root = Fixtures.packageRoot
 

@@ -12,7 +12,7 @@ import Testing
 /// drift. ``libraryExample(_:)`` holds the same lines as code (between its two markers, the only
 /// indentation added). Its parameter is named `Disc`, so `Disc.open(path: "movie.iso")` in the
 /// verbatim lines calls ``SampleDisc/open(path:)``, which opens the sample image for that name.
-@Suite("README example")
+@Suite("README example", .toolThreads)
 struct ReadmeExampleTests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
   static let hasSample = FileManager.default.fileExists(atPath: sample)

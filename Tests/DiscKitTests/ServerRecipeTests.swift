@@ -5,7 +5,7 @@ import Testing
 
 /// The README's streaming-server recipe, compiled and run on a Blu-ray and on a DVD image: one
 /// disc API (`Disc`, `DiscTitle`) and one time type (`MediaTime`) for both kinds.
-@Suite("Streaming server recipe")
+@Suite("Streaming server recipe", .toolThreads)
 struct ServerRecipeTests {
   struct Startup {
     var title: DiscTitle

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Bad input gives a typed error and leaves nothing behind.
-@Suite("BDMV builder: bad input")
+@Suite("BDMV builder: bad input", .toolThreads)
 struct BDMVBuilderBadInputTests {
   static func expectNothingLeft(_ dir: TemporaryDirectory, besides: [String]) {
     #expect(AuthoringFixtures.contents(dir.path) == besides.sorted())

@@ -10,7 +10,7 @@ import Testing
 #endif
 
 /// Bad input gives a typed error naming the culprit and leaves no image (and no temporary file).
-@Suite("UDF image writer: bad input")
+@Suite("UDF image writer: bad input", .toolThreads)
 struct UDFImageWriterBadInputTests {
   /// Runs `body` and checks that it throws `code` and that `dir` then holds only `keep`.
   func expectFailure(

@@ -7,7 +7,7 @@ import Testing
 
 /// Images written by ``UDFImageWriter`` read back by independent Debian tools: `udfinfo`
 /// (udftools) and 7-Zip. (libudfread reads them in DiscKitOracleTests' suite of the same name.)
-@Suite("UDF image writer")
+@Suite("UDF image writer", .toolThreads)
 struct UDFImageWriterTests {
   static let revisions = UDFImageWriter.Revision.allCases
 

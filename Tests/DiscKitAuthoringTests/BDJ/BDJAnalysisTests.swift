@@ -9,7 +9,7 @@ import Testing
 /// the expected playlists are the ones the test itself put into the BDJO, JAR and project file.
 /// The disc authored with the BDMV builder and read by libbluray too is in DiscKitOracleTests'
 /// suite of the same name.
-@Suite("BD-J evidence")
+@Suite("BD-J evidence", .toolThreads)
 struct BDJAnalysisTests {
   @Test func mentionsInStrings() {
     func numbers(_ s: String) -> [Int: PlaylistMention.Form] {

@@ -7,7 +7,7 @@ import Testing
 
 /// BD-J objects authored here (``BDJTestObjects``), read back by DiscKit; DiscKitOracleTests' suite
 /// of the same name reads them with libbluray's `bd_read_bdjo`.
-@Suite("BDJO")
+@Suite("BDJO", .toolThreads)
 struct BDJObjectTests {
   @Test func parsesWhatWasAuthored() throws {
     for sample in BDJTestObjects.samples() {

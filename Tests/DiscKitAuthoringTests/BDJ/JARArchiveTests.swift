@@ -6,7 +6,7 @@ import Testing
 
 /// Python's zipfile and zlib (independent DEFLATE encoders) make the archives and streams; every
 /// member must come back byte for byte as the test wrote it.
-@Suite("JAR archives and inflate", .enabled(if: PythonZip.available, "python3 is not installed"))
+@Suite("JAR archives and inflate", .enabled(if: PythonZip.available, "python3 is not installed"), .toolThreads)
 struct JARArchiveTests {
   /// Members of several kinds: empty, text, incompressible, runs (long matches), one larger.
   static func members() -> [(String, [UInt8])] {

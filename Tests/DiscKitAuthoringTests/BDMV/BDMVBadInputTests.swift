@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Malformed BDMV input gives typed errors or documented degradations, never a crash.
-@Suite("BDMV bad input")
+@Suite("BDMV bad input", .toolThreads)
 struct BDMVBadInputTests {
   static let items = [
     SyntheticBluray.item("00001", from: 0, to: 60), SyntheticBluray.item("00002", from: 5, to: 50),

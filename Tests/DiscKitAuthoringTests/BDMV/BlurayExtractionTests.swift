@@ -7,7 +7,7 @@ import Testing
 /// Titles over real M2TS made by ffmpeg (``FFmpegTwoClipBluray``) read by many tasks at once.
 /// (The title bytes, seeks and extraction against libbluray are in DiscKitOracleTests' suite of
 /// the same name.)
-@Suite("Blu-ray title bytes, seek and extraction")
+@Suite("Blu-ray title bytes, seek and extraction", .toolThreads)
 struct BlurayExtractionTests {
   @Test(.enabled(if: Tool.has("ffmpeg"), "needs ffmpeg"))
   func concurrentReadersSeeTheSameBytes() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// two play-alls of three 10-minute clips share no clip and hold nothing of it): the episode
 /// answer is `ambiguous` with the two play-alls as candidates, in the list and in the titles
 /// document (valid against its schema); the construction's other layouts stay decided.
-@Suite("Episodes: undecided Blu-ray")
+@Suite("Episodes: undecided Blu-ray", .toolThreads)
 struct EpisodeAmbiguousTests {
   @Test func twoEqualPlayAllsAreCandidates() throws {
     let written = try EpisodeDiscs.twoEqualPlayAlls()

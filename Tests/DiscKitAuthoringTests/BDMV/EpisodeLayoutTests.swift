@@ -9,7 +9,7 @@ import Testing
 /// disc's construction: the playlist and range of every episode, the play-all, the extras and the
 /// copies; a movie is not split. The episodes' own titles are checked against the same
 /// construction (duration, chapters from 0, the clip ranges).
-@Suite("Episode layouts")
+@Suite("Episode layouts", .toolThreads)
 struct EpisodeLayoutTests {
   static let layouts: [(String, @Sendable () throws -> (SyntheticBluray, EpisodeDiscs.Truth))] = [
     ("playlist per episode, menu", { try EpisodeDiscs.playlistPerEpisode() }),

@@ -12,7 +12,7 @@ import Testing
 /// frames (`framemd5`) are the source clip's frames of its range, in order, none missing.
 @Suite(
   "Episode outputs decode to their range's frames",
-  .enabled(if: Tool.has("ffmpeg"), "needs ffmpeg"))
+  .enabled(if: Tool.has("ffmpeg"), "needs ffmpeg"), .toolThreads)
 struct EpisodeOutputTests {
   static let episode = 310
 

@@ -9,7 +9,7 @@ import Testing
 /// it writes by hand are valid to javap, and the listing names the feature from the autostart
 /// JAR as well as from the menu, while the other JARs' locators (random flood members, in
 /// classes no BDJO loads) do not count.
-@Suite("Flood disc with JARs")
+@Suite("Flood disc with JARs", .toolThreads)
 struct FloodDiscWriterTests {
   @Test(.enabled(if: Tool.has("javap"), "javap is not installed"))
   func handWrittenClassFilesAreValidToJavap() throws {

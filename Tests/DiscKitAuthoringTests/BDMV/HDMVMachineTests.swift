@@ -7,7 +7,7 @@ import Testing
 /// The HDMV machine against hand-derived facts of BD-ROM part 3 section 10 and libbluray's
 /// `hdmv_vm.c` (saturating arithmetic, skip-on-false comparisons, register rules, budgets). Every
 /// expected value below is computed by hand from the program the test writes.
-@Suite("HDMV machine")
+@Suite("HDMV machine", .toolThreads)
 struct HDMVMachineTests {
   typealias C = NavigationCommand
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The IG composition parser on compositions the test writes (with DiscKitAuthoring's serializer),
 /// and on damaged copies of them and of the real menus.
-@Suite("Interactive graphics: written compositions")
+@Suite("Interactive graphics: written compositions", .toolThreads)
 struct InteractiveCompositionRoundTripTests {
   static let samples: [String] = {
     guard let root = Fixtures.realData?.appendingPathComponent("bluray") else { return [] }

@@ -9,7 +9,7 @@ import Testing
 /// Reading a clip's menu: the incremental scanner against the whole-buffer reader, what a menu
 /// read costs in bytes (counted by the byte source the file system hands out), and that a
 /// listing reads menus only when they can change its answer.
-@Suite("Menu reading: bounded, once per clip, only when it can change the answer")
+@Suite("Menu reading: bounded, once per clip, only when it can change the answer", .toolThreads)
 struct MenuReadingTests {
   static let pid: UInt16 = 0x1400
 

@@ -9,7 +9,7 @@ import Testing
 /// that is larger than the disc and a top menu whose button leads to the feature. The expected
 /// main playlist is the one the test's own navigation program plays; the scenarios compared with
 /// libbluray's HDMV VM are in DiscKitOracleTests' suite of the same name.
-@Suite("Navigation scenarios")
+@Suite("Navigation scenarios", .toolThreads)
 struct NavigationScenarioTests {
   typealias S = BlurayScenarioDiscs
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The smart selector against decoy sets written by the test, where no libbluray comparison is
 /// needed (the sets also read by libbluray are in DiscKitOracleTests' suite of the same name).
-@Suite("Smart title selection")
+@Suite("Smart title selection", .toolThreads)
 struct SmartSelectionTests {
   func select(_ path: String) throws -> (smart: SmartTitleSelector.Result, disc: BlurayDisc) {
     try SmartSelectionProbe.select(path)

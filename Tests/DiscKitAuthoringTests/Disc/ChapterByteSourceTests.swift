@@ -7,7 +7,7 @@ import Testing
 /// `DiscTitle.byteSource(timeline:chapters:)` on the two-clip title of
 /// ``FFmpegTwoClipBluray/make()``, judged by ffprobe. (The ranges against libbluray's reads are
 /// in DiscKitOracleTests' suite of the same name.)
-@Suite("Chapter ranges of a title's bytes")
+@Suite("Chapter ranges of a title's bytes", .toolThreads)
 struct ChapterByteSourceTests {
   /// A chapter of the second item, as ffprobe reads it: on the original timeline it starts at the
   /// key frame its entry mark's EP-map entry names (2 s into clip B); on the continuous timeline

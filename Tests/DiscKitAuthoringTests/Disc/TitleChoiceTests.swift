@@ -6,7 +6,7 @@ import Testing
 
 /// `--playlist P` resolved by the library (``TitleChoice``) as users type it, on a disc the test
 /// wrote. The parity numbering against libbluray is in DiscKitOracleTests' suite of the same name.
-@Suite("Title choice")
+@Suite("Title choice", .toolThreads)
 struct TitleChoiceTests {
   @Test func playlistsAreNamedAsUsersTypeThem() throws {
     let synthetic = try BlurayScenarioDiscs.duplicatedFeature()

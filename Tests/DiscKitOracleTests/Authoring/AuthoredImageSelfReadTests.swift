@@ -8,7 +8,7 @@ import Testing
 
 /// Every image the writer produces reads identically through DiscKit's own UDF reader and through
 /// libudfread: the same listing (paths, sizes, kinds, order) and the same bytes.
-@Suite("Authored images through DiscKit's reader")
+@Suite("Authored images through DiscKit's reader", .toolThreads)
 struct AuthoredImageSelfReadTests {
   static let layouts: [(String, UDFImageWriter.Options)] = {
     let plain250 = UDFImageWriter.Options(revision: .udf250, volumeLabel: "SELF_250")

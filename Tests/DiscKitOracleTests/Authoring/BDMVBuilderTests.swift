@@ -11,7 +11,7 @@ import Testing
 @Suite(
   "BDMV builder",
   .enabled(if: BDMVTestClips.available, Comment(rawValue: BDMVTestClips.missing)),
-  .serialized)
+  .serialized, .toolThreads)
 struct BDMVBuilderTests {
   /// A disc: title 1 = a.ts + b.ts (chapters every second), title 2 = c.m2ts (192-byte input),
   /// one decoy of title 1.

@@ -8,7 +8,7 @@ import Testing
 
 /// Real disc metadata (../shared/realdata/bluray) wrapped into images: libbluray lists the same
 /// titles from the image as from the folder.
-@Suite("UDF image writer: real Blu-ray folders")
+@Suite("UDF image writer: real Blu-ray folders", .toolThreads)
 struct UDFImageWriterBlurayTests {
   /// Every real disc folder holding BDMV/.
   static let discs: [String] = {

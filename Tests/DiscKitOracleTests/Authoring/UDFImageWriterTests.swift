@@ -8,7 +8,7 @@ import Testing
 
 /// Images written by ``UDFImageWriter`` read back through libudfread (the reader libbluray uses).
 /// `udfinfo` (udftools) and 7-Zip read them in DiscKitAuthoringTests' suite of the same name.
-@Suite("UDF image writer")
+@Suite("UDF image writer", .toolThreads)
 struct UDFImageWriterTests {
   static let revisions = UDFImageWriter.Revision.allCases
 

@@ -9,7 +9,7 @@ import Testing
 /// The BD-J analysis over a disc authored with the BDMV builder: the expected playlist is the one
 /// the test put into the BDJO and JAR, and libbluray reads the BDJO the same way. The C-free
 /// checks are in DiscKitAuthoringTests' suite of the same name.
-@Suite("BD-J evidence")
+@Suite("BD-J evidence", .toolThreads)
 struct BDJAnalysisTests {
   /// A permutation flood authored with the BDMV builder (ffmpeg clips), named only by BD-J:
   /// the feature is the playlist the test put into the BDJO and the JAR.

@@ -8,7 +8,7 @@ import Testing
 
 /// BD-J objects authored here (``BDJTestObjects``), read back by libbluray's `bd_read_bdjo`; the
 /// C-free checks are in DiscKitAuthoringTests' suite of the same name.
-@Suite("BDJO")
+@Suite("BDJO", .toolThreads)
 struct BDJObjectTests {
   @Test func libblurayReadsTheSameFields() throws {
     let dir = try TemporaryDirectory("disckit-bdjo")

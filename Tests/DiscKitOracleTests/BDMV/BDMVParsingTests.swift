@@ -8,7 +8,7 @@ import Testing
 /// Every real playlist and clip information file parses exactly when libbluray parses it. The
 /// index and movie object files (no libbluray comparison) are in DiscKitTests' suite of the same
 /// name.
-@Suite("BDMV parsing on real discs")
+@Suite("BDMV parsing on real discs", .toolThreads)
 struct BDMVParsingTests {
   static func files(withExtensions exts: [String]) -> [String] {
     Fixtures.realFiles(under: "bluray", withSuffixes: exts)

@@ -9,7 +9,7 @@ import Testing
 /// Titles over real M2TS made by ffmpeg, with CLPI/MPLS written by the test
 /// (``FFmpegTwoClipBluray``), against libbluray. Concurrent reads (no C library) are checked in
 /// DiscKitAuthoringTests' suite of the same name.
-@Suite("Blu-ray title bytes, seek and extraction")
+@Suite("Blu-ray title bytes, seek and extraction", .toolThreads)
 struct BlurayExtractionTests {
   /// Equal except for packets libbluray wiped (``ClipJoinProbe/equalAfterNormalising(ours:libbluray:)``).
   static func equalAfterNormalising(ours: [UInt8], libbluray: [UInt8]) -> Bool {

@@ -8,7 +8,7 @@ import Testing
 /// Each clip's GStreamer segment puts the clip's in-time at the title time libbluray reports for
 /// that clip (`BLURAY_CLIP_INFO.start_time`), so PTS from every clip's epoch land on one timeline.
 /// The C-free check is in DiscKitTests' suite of the same name.
-@Suite("Blu-ray clip segments")
+@Suite("Blu-ray clip segments", .toolThreads)
 struct BlurayTimeSegmentTests {
   @Test(needsRealData)
   func clipSegmentsStartWhereLibblurayStartsEachClip() throws {

@@ -8,7 +8,7 @@ import Testing
 /// offsets from many tasks at once. The title's bytes equal libbluray's `bd_read` from the image
 /// (after normalising the packets libbluray wipes: it sets the PID of packets outside the in/out
 /// window to 0x1FFF), and every concurrent read equals the same range of them.
-@Suite("Concurrent title reads from an image")
+@Suite("Concurrent title reads from an image", .toolThreads)
 struct ConcurrentTitleReadTests {
   @Test func randomReadsFromManyTasksMatchLibbluray() async throws {
     let path = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path

@@ -10,7 +10,7 @@ import Testing
 /// `bd_get_titles(TITLES_RELEVANT)` (duplicate titles and playlists repeating a clip more than
 /// twice left out) and start `bd_get_main_title`; libbluray knows no episodes, so on every layout
 /// the answer is the play-all or less, while DiscKit's episode list is the construction's.
-@Suite("Episode layouts in libbluray's title list")
+@Suite("Episode layouts in libbluray's title list", .toolThreads)
 struct EpisodeLibblurayListTests {
   /// What libbluray lists, in playlist numbers, and its main title's playlist.
   struct Listed {

@@ -13,7 +13,7 @@ import Testing
 /// playlist libbluray then starts (`BD_EVENT_PLAYLIST`) and where it starts (`bd_tell_time` once
 /// the playlist is playing) must be the playlist and start of the episode DiscKit lists for that
 /// button, and the button order the episode order.
-@Suite("Episode menus against libbluray")
+@Suite("Episode menus against libbluray", .toolThreads)
 struct EpisodeMenuReferenceTests {
   /// libbluray: play with menus, press ENTER on the selected button, and return the first
   /// playlist started after the menu's, with the title time it plays from.

@@ -10,7 +10,7 @@ import Testing
 /// theatrical cut (801); title 2 plays an alternate cut (802) 2 s longer (one clip replaced by a
 /// longer one) with one more audio track. Length, chapters and streams all favour the alternate;
 /// the disc's own default is what First Play plays, and libbluray's HDMV VM says which that is.
-@Suite("Feature versions: the cut the default navigation plays, the others named as versions")
+@Suite("Feature versions: the cut the default navigation plays, the others named as versions", .toolThreads)
 struct FeatureVersionTests {
   typealias S = BlurayScenarioDiscs
 

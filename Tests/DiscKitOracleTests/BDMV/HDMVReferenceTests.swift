@@ -8,7 +8,7 @@ import Testing
 /// (../shared/realdata/bluray): no stream files there, so libbluray reports each playlist it
 /// starts (BD_EVENT_PLAYLIST), cannot open its clip, skips it and runs on: the playlists it
 /// reaches from First Play and from each index title (`bd_play_title`) are its VM's.
-@Suite("HDMV machine against libbluray on real discs", .enabled(if: Fixtures.hasRealData))
+@Suite("HDMV machine against libbluray on real discs", .enabled(if: Fixtures.hasRealData), .toolThreads)
 struct HDMVReferenceTests {
   /// Trees with index.bdmv and MovieObject.bdmv.
   static let trees: [String] = {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `--select libbluray` against libbluray itself, disc by disc.
-@Suite("libbluray title-list parity")
+@Suite("libbluray title-list parity", .toolThreads)
 struct LibblurayParityTests {
   static var discs: [String] {
     guard let root = Fixtures.realData?.appendingPathComponent("bluray"),

@@ -12,7 +12,7 @@ import Testing
 /// file under the disc), on discs whose every clip carries an IG stream with gigabytes of sparse
 /// stream files; and that reading menus only when they can change the answer leaves every answer
 /// as reading them all gives it, on every scenario disc and on the real trees given stream files.
-@Suite("Listing cost: titles against bd_list_titles, menus read only when they matter")
+@Suite("Listing cost: titles against bd_list_titles, menus read only when they matter", .toolThreads)
 struct ListingCostTests {
   /// Where the shim is built (removed when the test process exits).
   static let shimDirectory = try? TemporaryDirectory.processWide("disckit-read-count")

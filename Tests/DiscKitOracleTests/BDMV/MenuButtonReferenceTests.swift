@@ -14,7 +14,7 @@ import Testing
 /// playlist libbluray then starts (`BD_EVENT_PLAYLIST`) must be the one DiscKit's machine says
 /// the button leads to (``InteractiveGraphics/menuButtons(composition:name:)`` read back and run
 /// from the menu's state).
-@Suite("Menu buttons against libbluray's graphics controller")
+@Suite("Menu buttons against libbluray's graphics controller", .toolThreads)
 struct MenuButtonReferenceTests {
   typealias S = BlurayScenarioDiscs
   typealias C = NavigationCommand

@@ -13,7 +13,7 @@ import Testing
 /// presentation by ffprobe, its frames decoded alone), libbluray (durations, clips, chapters,
 /// `bd_seek_time`, `bd_read`). The clip information and the continuous output against the source
 /// streams alone are checked in DiscKitTests' suite of the same name.
-@Suite("Clips with several STC sequences")
+@Suite("Clips with several STC sequences", .toolThreads)
 struct MultiSTCClipTests {
   @Test(.enabled(if: EpochDiscs.stcReady, "\(EpochDiscs.stcMissing)"), arguments: [0, 1])
   func libblurayAgrees(_ playlist: Int) throws {

@@ -13,7 +13,7 @@ import Testing
 /// HDMV VM must reach the same playlists as DiscKit's. The scenarios without a libbluray
 /// comparison (a composite larger than the disc, a menu) are in DiscKitAuthoringTests' suite of
 /// the same name; the discs are ``BlurayScenarioDiscs``.
-@Suite("Navigation scenarios")
+@Suite("Navigation scenarios", .toolThreads)
 struct NavigationScenarioTests {
   typealias S = BlurayScenarioDiscs
 

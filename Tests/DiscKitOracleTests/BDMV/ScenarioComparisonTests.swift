@@ -14,7 +14,7 @@ import Testing
 /// the disc to ffmpeg). The feature of each disc is the playlist the test's own navigation program
 /// plays (or, on the flood without evidence, the order the test wrote as the real one). The test
 /// prints the comparison as a Markdown table (the README's).
-@Suite("Scenario discs: DiscKit, libbluray and the longest rule")
+@Suite("Scenario discs: DiscKit, libbluray and the longest rule", .toolThreads)
 struct ScenarioComparisonTests {
   typealias S = BlurayScenarioDiscs
 

@@ -8,7 +8,7 @@ import Testing
 /// TestImages/scripts/sample-bluray.sh: feature = first `--title` a.ts,b.ts → 00000.mpls, plus one
 /// shuffled decoy of it → the last playlist) still has a main title; an explicit minimum stays
 /// strict. libbluray, whose ties go to the later playlist, takes the equally long decoy.
-@Suite("Smart selection on a disc of short clips")
+@Suite("Smart selection on a disc of short clips", .toolThreads)
 struct ShortDiscSelectionTests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
 

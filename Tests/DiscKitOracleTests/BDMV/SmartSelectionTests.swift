@@ -7,7 +7,7 @@ import Testing
 
 /// The smart selector against decoy sets written by the test, with libbluray on the same folders.
 /// The sets without a libbluray comparison are in DiscKitAuthoringTests' suite of the same name.
-@Suite("Smart title selection")
+@Suite("Smart title selection", .toolThreads)
 struct SmartSelectionTests {
   func select(_ path: String) throws -> (smart: SmartTitleSelector.Result, disc: BlurayDisc) {
     try SmartSelectionProbe.select(path)

@@ -8,7 +8,7 @@ import Testing
 /// Every real disc's metadata, wrapped into a UDF 2.50 image (the Blu-ray layout: metadata
 /// partition), reads through DiscKit's UDF reader exactly like the folder it came from: the same
 /// files and bytes (libudfread agrees), the same playlists, titles, clips and main title.
-@Suite("Real discs through UDF 2.50 images")
+@Suite("Real discs through UDF 2.50 images", .toolThreads)
 struct WrappedRealDiscTests {
   @Test(needsRealData)
   func imageReadsLikeTheFolder() throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// An angle block made by marking cells 1-2 of the generated disc's title 1 as a two-angle block.
-@Suite struct DVDAngleTests {
+@Suite(.toolThreads) struct DVDAngleTests {
   static var haveGenerated: Bool {
     FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc"))
   }

@@ -20,7 +20,7 @@ import Testing
 ///   order: the episodes are numbered as the buttons libdvdnav presses start them.
 /// - `dvd-episodes-ambiguous`: three titles of similar length and no menu: ambiguous, the three
 ///   titles the candidates.
-@Suite("DVD episodes from the menus, against libdvdnav")
+@Suite("DVD episodes from the menus, against libdvdnav", .toolThreads)
 struct DVDEpisodeNavigationTests {
   static let names = ["dvd-episodes-chapters", "dvd-episodes-gprm", "dvd-episodes-ambiguous"]
   static let present = names.allSatisfy {

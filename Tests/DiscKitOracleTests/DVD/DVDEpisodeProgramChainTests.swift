@@ -23,7 +23,7 @@ import Testing
 /// - `dvd-episodes-wide`: a 16:9 menu whose wide group's button 3 plays title 3 where the other
 ///   groups' button 3 exits: libdvdnav (which reads the first group's buttons) starts title 3,
 ///   and so must the third episode's button.
-@Suite("DVD episodes as PGCs, by LinkPTTN and in other button groups, against libdvdnav")
+@Suite("DVD episodes as PGCs, by LinkPTTN and in other button groups, against libdvdnav", .toolThreads)
 struct DVDEpisodeProgramChainTests {
   static func present(_ name: String) -> Bool {
     FileManager.default.fileExists(atPath: Fixtures.generated(name) + "/VIDEO_TS/VIDEO_TS.IFO")

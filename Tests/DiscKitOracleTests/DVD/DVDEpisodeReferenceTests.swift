@@ -9,7 +9,7 @@ import Testing
 /// menu's buttons 2-4 play titles 1-3 and button 1 the play-all (title 4) in libdvdnav
 /// (`dvdnav_button_select_and_activate`); those must be DiscKit's episodes, in that order, and its
 /// play-all; the copy of episode 2 (title 5) is a variant; the movie disc is not episodic.
-@Suite("DVD episodes against libdvdnav")
+@Suite("DVD episodes against libdvdnav", .toolThreads)
 struct DVDEpisodeReferenceTests {
   static let names = ["dvd-episodes-playall", "dvd-episodes-copies", "dvd-episodes-movie"]
   static let present = names.allSatisfy {

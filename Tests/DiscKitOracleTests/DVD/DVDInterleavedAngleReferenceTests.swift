@@ -6,7 +6,7 @@ import Testing
 
 /// The interleaved two- and three-angle DVD against libdvdread (navigation packs) and libdvdnav
 /// (the blocks each angle plays).
-@Suite(.serialized)
+@Suite(.serialized, .toolThreads)
 struct DVDInterleavedAngleReferenceTests {
   static var enabled: Bool { InterleavedAngleDisc.toolsAvailable }
 

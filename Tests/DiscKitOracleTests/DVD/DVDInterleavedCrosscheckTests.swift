@@ -9,7 +9,7 @@ import Testing
 /// `disckit crosscheck` and `titles` on a disc with an interleaved angle block: the title's bytes are
 /// compared with libdvdnav's playback (not libdvdread's raw cell ranges), and the listed size is
 /// the bytes a player reads for one angle.
-@Suite("DVD interleaved angle block: crosscheck and titles")
+@Suite("DVD interleaved angle block: crosscheck and titles", .toolThreads)
 struct DVDInterleavedCrosscheckTests {
   @Test(.enabled(if: InterleavedAngleDisc.toolsAvailable, "needs ffmpeg and dvdauthor"))
   func crosscheckAgreesAndSizeIsOneAngle() throws {

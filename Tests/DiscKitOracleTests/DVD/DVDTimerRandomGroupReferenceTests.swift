@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The DVD timer and random menu discs against libdvdnav.
-@Suite
+@Suite(.toolThreads)
 struct DVDTimerRandomGroupReferenceTests {
   static let discs = ["dvd-menu-timer", "dvd-menu-timer-cut", "dvd-menu-random", "dvd-menu-decoy"]
 

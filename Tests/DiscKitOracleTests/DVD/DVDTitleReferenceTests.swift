@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// DVD titles against libdvdread (structure and bytes).
-@Suite
+@Suite(.toolThreads)
 struct DVDTitleReferenceTests {
   static var haveGenerated: Bool {
     FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc"))

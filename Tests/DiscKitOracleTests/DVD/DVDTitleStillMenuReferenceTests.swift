@@ -7,7 +7,7 @@ import Testing
 /// the title domain whose PCI shows buttons, libdvdnav (`dvdnav_button_select_and_activate` at
 /// the `DVDNAV_STILL_FRAME` event) and DiscKit's VM press the same button and reach the same
 /// title, PGC and cell, also after going round the still again.
-@Suite struct DVDTitleStillMenuReferenceTests {
+@Suite(.toolThreads) struct DVDTitleStillMenuReferenceTests {
   static let name = "dvd-menu-intitle"
 
   @Test(.enabled(if: DVDMenuDiscs.has(name), DVDMenuDiscs.missing))

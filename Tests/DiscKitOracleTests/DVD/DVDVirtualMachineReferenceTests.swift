@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The DVD virtual machine against libdvdnav: button paths and highlight information.
-@Suite
+@Suite(.toolThreads)
 struct DVDVirtualMachineReferenceTests {
   static let menuDiscs = DVDMenuDiscs.names
   static func has(_ name: String) -> Bool { DVDMenuDiscs.has(name) }

@@ -10,7 +10,7 @@ import Testing
 /// the second item is non-seamless, so its range starts after its clip's first PSI packets).
 /// The chapter starts as ffprobe reads them and the DVD chapter ranges (no C library) are in
 /// DiscKitAuthoringTests' and DiscKitTests' suites of the same name.
-@Suite("Chapter ranges of a title's bytes")
+@Suite("Chapter ranges of a title's bytes", .toolThreads)
 struct ChapterByteSourceTests {
   /// libbluray's `bd_read` after `bd_seek_chapter(A - 1)`, up to chapter B + 1's offset (the
   /// title's end after the last chapter), and the original-timeline cut: the same bytes (up to

@@ -9,7 +9,7 @@ import Testing
 /// libbluray's title list on the same folder as the oracle of the parity numbering. The playlist
 /// names as users type them and the DVD title numbers are checked in DiscKitAuthoringTests' and
 /// DiscKitTests' suites of the same name.
-@Suite("Title choice")
+@Suite("Title choice", .toolThreads)
 struct TitleChoiceTests {
   /// The parity selection lists the titles libbluray lists and picks its main title. (The
   /// numbers follow the enumeration order, which on a folder is the file system's `readdir`

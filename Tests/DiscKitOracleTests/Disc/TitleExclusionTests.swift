@@ -8,7 +8,7 @@ import Testing
 /// Exclusion reasons and warnings as the library reports them, on a synthetic decoy disc (with
 /// libbluray's title list on the same folder as the oracle of what is left out) and on real discs.
 /// The DVD reasons (no C library) are in DiscKitTests' suite of the same name.
-@Suite("Title exclusions and warnings")
+@Suite("Title exclusions and warnings", .toolThreads)
 struct TitleExclusionTests {
   /// One playlist per Blu-ray reason: each is set aside with its case, and the titles document
   /// carries the reason's description.

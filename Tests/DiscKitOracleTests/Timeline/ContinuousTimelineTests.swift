@@ -8,7 +8,7 @@ import Testing
 /// TestImages/scripts/make-epochs.sh, judged by ffprobe (timestamps it reads) and libbluray
 /// (playlist durations and chapters). The checks that need no C library (ffprobe, lsdvd and the
 /// bytes alone) are in DiscKitTests' suite of the same name.
-@Suite("Continuous timeline")
+@Suite("Continuous timeline", .toolThreads)
 struct ContinuousTimelineTests {
   // MARK: Blu-ray
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Malformed UDF images where libudfread is the oracle for what should still be read.
-@Suite("UDF bad input vs libudfread")
+@Suite("UDF bad input vs libudfread", .toolThreads)
 struct UDFBadInputReferenceTests {
   typealias B = UDFTestImageBuilder
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// DiscKit's UDF reader against libudfread (listing, sizes, bytes) and udfinfo (label, revision).
-@Suite("UDF reader vs libudfread")
+@Suite("UDF reader vs libudfread", .toolThreads)
 struct UDFReferenceTests {
   typealias B = UDFTestImageBuilder
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Class files compiled by javac from sources the test writes: the constant pool's string
 /// literals must be exactly the literals of the source.
-@Suite("Java class files", .enabled(if: Javac.available, "javac is not installed"))
+@Suite("Java class files", .enabled(if: Javac.available, "javac is not installed"), .toolThreads)
 struct JavaClassFileTests {
   static let literals = [
     "bd://0.PLAYLIST:00800", "00801.mpls", "plain ASCII", "", "NUL\u{0}inside", "é ß ñ",

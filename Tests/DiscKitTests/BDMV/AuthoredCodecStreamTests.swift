@@ -6,7 +6,7 @@ import Testing
 /// What `titles` reports per stream on discs DiscKit authored from ffmpeg clips of each coding
 /// (TestImages/scripts/make-codecs.sh), against ffprobe on the clip and mkvmerge -J on the
 /// playlist.
-@Suite("Authored codec streams")
+@Suite("Authored codec streams", .toolThreads)
 struct AuthoredCodecStreamTests {
   static let names = ["hdr10-eac3", "dts", "truehd", "lpcm", "ac3", "hevc-sdr"]
   static let root = Fixtures.generated("codecs")

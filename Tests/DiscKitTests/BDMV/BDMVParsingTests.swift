@@ -6,7 +6,7 @@ import Testing
 /// The real discs' index and movie object files parse, and their navigation plays playlists.
 /// (Playlists and clip information against libbluray are in DiscKitOracleTests' suite of the
 /// same name.)
-@Suite("BDMV parsing on real discs")
+@Suite("BDMV parsing on real discs", .toolThreads)
 struct BDMVParsingTests {
   static func files(withExtensions exts: [String]) -> [String] {
     Fixtures.realFiles(under: "bluray", withSuffixes: exts)

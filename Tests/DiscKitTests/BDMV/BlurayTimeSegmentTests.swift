@@ -1,3 +1,4 @@
+import DiscKitTestSupport
 import Testing
 
 @_spi(Formats) @testable import DiscKit
@@ -5,7 +6,7 @@ import Testing
 /// A clip's GStreamer segment where no libbluray comparison is needed: a play item whose in-time
 /// is past its out-time has none. (The segments against libbluray's clip start times are in
 /// DiscKitOracleTests' suite of the same name.)
-@Suite("Blu-ray clip segments")
+@Suite("Blu-ray clip segments", .toolThreads)
 struct BlurayTimeSegmentTests {
   @Test func brokenPlayItemHasNoSegment() throws {
     let clip = BlurayTitle.Clip(

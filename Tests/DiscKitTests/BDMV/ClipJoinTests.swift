@@ -6,7 +6,7 @@ import Testing
 /// Clip joins on the continuous timeline (issue 20): every PID's continuity counter follows
 /// ISO/IEC 13818-1 §2.4.3.3 across every join, ffmpeg reads the bytes without a warning, and
 /// the decoded frames are those of the source clips (their in..<out presentation) decoded alone.
-@Suite("Clip joins")
+@Suite("Clip joins", .toolThreads)
 struct ClipJoinTests {
   static func generated(_ name: String) -> String { Fixtures.generated(name) }
   static let ready =
@@ -115,7 +115,7 @@ struct ClipJoinTests {
 
 /// Damaged stream files: the join scan and the rewrite read them in bounded time, never trap,
 /// and every read still equals the same range of a full read.
-@Suite("Clip joins on damaged streams")
+@Suite("Clip joins on damaged streams", .toolThreads)
 struct ClipJoinByteFlipTests {
   @Test(.enabled(if: ClipJoinTests.ready, "\(ClipJoinTests.missing)"))
   func seededByteFlips() throws {

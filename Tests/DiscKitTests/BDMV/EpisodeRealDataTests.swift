@@ -20,7 +20,7 @@ import Testing
 ///   (the test checks that the bdpl end is that mark's clip time);
 /// - a disc of one episode (disc4, 5, 9, 17, 18) is one feature: DiscKit lists no episodes, and
 ///   the playlist bdpl names plays the main title's long clip.
-@Suite("Episodes on real Blu-rays")
+@Suite("Episodes on real Blu-rays", .toolThreads)
 struct EpisodeRealDataTests {
   /// One row of EPISODES.md.
   struct Row: Sendable, CustomStringConvertible {

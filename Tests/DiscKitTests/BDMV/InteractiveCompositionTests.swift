@@ -5,7 +5,7 @@ import Testing
 
 /// The IG composition parser on the real menus of ../shared/realdata (ICS segments extracted by
 /// yxbh/bdpl), on compositions the test writes, and on damaged input.
-@Suite("Interactive graphics")
+@Suite("Interactive graphics", .toolThreads)
 struct InteractiveCompositionTests {
   static let samples: [String] = {
     guard let root = Fixtures.realData?.appendingPathComponent("bluray") else { return [] }

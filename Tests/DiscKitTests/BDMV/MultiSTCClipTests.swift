@@ -8,7 +8,7 @@ import Testing
 /// first packet lies in the concatenation, its video presentation, key frames and frames by
 /// ffprobe and ffmpeg). The comparisons with libbluray are in
 /// DiscKitOracleTests' suite of the same name.
-@Suite("Clips with several STC sequences")
+@Suite("Clips with several STC sequences", .toolThreads)
 struct MultiSTCClipTests {
   @Test(.enabled(if: EpochDiscs.stcReady, "\(EpochDiscs.stcMissing)"))
   func clipInformationListsThreeSequences() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The per-stream attributes `titles` reports (dynamic range, colour space, channels, sample
 /// rate), checked against the stream number table bytes decoded here by hand from the spec layout.
-@Suite("Stream attributes")
+@Suite("Stream attributes", .toolThreads)
 struct StreamAttributeTests {
   /// The first video stream's coding type and the two UHD attribute bytes after its
   /// `video_format`/`frame_rate` byte, read from the MPLS by the layout of the Blu-ray spec

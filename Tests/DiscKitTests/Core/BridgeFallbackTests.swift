@@ -5,7 +5,7 @@ import Testing
 
 /// A bridge image whose UDF volume is destroyed is read through its ISO9660 side, with a note;
 /// the listing then equals what the UDF side listed before the damage.
-@Suite("UDF to ISO9660 fallback")
+@Suite("UDF to ISO9660 fallback", .toolThreads)
 struct BridgeFallbackTests {
   static let image = Fixtures.generated("dvd-pal.iso")
 

@@ -4,7 +4,7 @@ import Foundation
 import SystemPackage
 import Testing
 
-@Suite("Byte sources")
+@Suite("Byte sources", .toolThreads)
 struct ByteSourceTests {
   let pattern: [UInt8] = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
 
@@ -113,7 +113,7 @@ struct ByteSourceTests {
   }
 }
 
-@Suite("Binary reader")
+@Suite("Binary reader", .toolThreads)
 struct BinaryReaderTests {
   @Test func readsIntegersInBothByteOrders() throws {
     var reader = BinaryReader([1, 2, 3, 4, 5, 6, 7, 8, 9], baseOffset: 1_000, structure: "test")
@@ -161,7 +161,7 @@ struct BinaryReaderTests {
   }
 }
 
-@Suite("Errors")
+@Suite("Errors", .toolThreads)
 struct ErrorTests {
   @Test func descriptionNamesStructureAndOffset() {
     let error = DiscKitError.malformed("UDF File Entry", at: 0x8f800, "bad")

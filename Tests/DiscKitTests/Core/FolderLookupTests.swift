@@ -6,7 +6,7 @@ import Testing
 /// The folder reader's direct lookups (one `stat` for `entry(atPath:)`, the whole path first in
 /// `resolve`) and the disc-kind probe gated on one root listing (issue 11) must answer exactly
 /// as the plain way does: listing each parent directory and probing every marker path.
-@Suite("Folder lookups and disc kind")
+@Suite("Folder lookups and disc kind", .toolThreads)
 struct FolderLookupTests {
   /// The entry as the protocol's listing-based lookup finds it: exact name first, then a
   /// case-insensitive match, in the parent's listing order.

@@ -6,7 +6,7 @@ import Testing
 /// option (`--force`) or a `disckit` command (`disckit titles`). The CLI adds those hints when it
 /// prints an error (`DiscKitError.commandLineHint`, tested in `DiscKitCLITests`). Comments and
 /// documentation may mention the CLI; only the text a program can show is checked.
-@Suite("Library text has no CLI words")
+@Suite("Library text has no CLI words", .toolThreads)
 struct LibraryTextTests {
   static let sources = Fixtures.packageRoot.appendingPathComponent("Sources/DiscKit")
 

@@ -7,7 +7,7 @@ import Testing
 /// that would need the disk is `wouldBlock`. The page cache is the oracle: a file the test has
 /// just read is in it; after `fsync` and `posix_fadvise(POSIX_FADV_DONTNEED)` its clean pages are
 /// not, as `mincore` confirms (`PageCache`).
-@Suite("Resident reads")
+@Suite("Resident reads", .toolThreads)
 struct ResidentReadsTests {
   #if os(Linux)
     @Test(.enabled(if: PageCache.canDrop, PageCache.cannotDrop))

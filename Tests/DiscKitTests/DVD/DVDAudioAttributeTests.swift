@@ -5,7 +5,7 @@ import Testing
 
 /// Audio sample rate and LPCM bit depth per title and stream, against lsdvd's `frequency` and
 /// `quantization` (libdvdread's `audio_attr_t`) on the same folder.
-@Suite struct DVDAudioAttributeTests {
+@Suite(.toolThreads) struct DVDAudioAttributeTests {
   static func compare(_ folder: String) throws {
     let disc = try DVDDisc(fileSystem: try FolderFileSystem(root: folder))
     let theirs = try LsdvdOracle.run(folder)

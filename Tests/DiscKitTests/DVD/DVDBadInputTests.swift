@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Malformed IFOs and VOBs give typed errors naming the structure and offset, never a crash.
-@Suite struct DVDBadInputTests {
+@Suite(.toolThreads) struct DVDBadInputTests {
   static func read(_ path: String) throws -> [UInt8] {
     try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
   }

@@ -6,7 +6,7 @@ import Testing
 /// Interleaved angle blocks: DiscKit's title bytes per angle against libdvdnav's playback of the
 /// same angle, the navigation pack parser against libdvdread's `navRead_PCI`/`navRead_DSI`, the
 /// decoded pictures of each angle (ffprobe), and broken navigation packs.
-@Suite(.serialized) struct DVDInterleavedAngleTests {
+@Suite(.serialized, .toolThreads) struct DVDInterleavedAngleTests {
   static var enabled: Bool { InterleavedAngleDisc.toolsAvailable }
 
   static func disc() throws -> InterleavedAngleDisc { try InterleavedAngleDisc.shared.get() }

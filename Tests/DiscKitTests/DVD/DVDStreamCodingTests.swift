@@ -6,7 +6,7 @@ import Testing
 /// The typed codec of a DVD title's video and audio streams (``DiscKit/DiscTitle/Stream/coding``)
 /// against ffprobe on the title set's first VOB, stream by stream (matched by MPEG stream id and
 /// private-stream-1 substream id, as ffprobe numbers them).
-@Suite("DVD stream codings vs ffprobe")
+@Suite("DVD stream codings vs ffprobe", .toolThreads)
 struct DVDStreamCodingTests {
   static let discs = ["dvd-pal", "dvd-ntsc", "dvd-menu-clean", "dvd-menu-decoy"]
 

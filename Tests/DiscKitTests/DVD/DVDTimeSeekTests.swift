@@ -5,7 +5,7 @@ import Testing
 
 /// DVD time seek lands on the VOBU playing at the requested time, checked with ffprobe: the first
 /// keyframe of the title cut at the returned offset is as far into the title as the seek says.
-@Suite("DVD time seek")
+@Suite("DVD time seek", .toolThreads)
 struct DVDTimeSeekTests {
   static let folder = Fixtures.generated("dvd-ntsc")
   static let ready = FileManager.default.fileExists(atPath: folder) && Tool.has("ffprobe")

@@ -14,7 +14,7 @@ import Testing
 /// libdvdread's `navRead_PCI` for the group fields, and libdvdnav for every path that involves
 /// no timer. libdvdnav 6.1 stores SPRM 9/10 but never counts the timer down, so the timer's
 /// effect is checked against the authoring and the spec facts only.
-@Suite struct DVDTimerRandomGroupTests {
+@Suite(.toolThreads) struct DVDTimerRandomGroupTests {
   static let discs = ["dvd-menu-timer", "dvd-menu-timer-cut", "dvd-menu-random", "dvd-menu-decoy"]
   static let haveDiscs = discs.allSatisfy(DVDMenuDiscs.has)
   static let missing = DVDMenuDiscs.missing

@@ -10,7 +10,7 @@ import Testing
 ///
 /// Oracles: the disc's authoring (which title each button plays), lsdvd (the longest title), and
 /// the title VOB's navigation packs read byte by byte as the PCI layout gives them.
-@Suite struct DVDTitleStillMenuTests {
+@Suite(.toolThreads) struct DVDTitleStillMenuTests {
   static let name = "dvd-menu-intitle"
   static let ready = DVDMenuDiscs.has(name)
 

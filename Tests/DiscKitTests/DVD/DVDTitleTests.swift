@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Titles and title bytes of the generated discs, against libdvdread and the authoring script.
-@Suite struct DVDTitleTests {
+@Suite(.toolThreads) struct DVDTitleTests {
   static var haveGenerated: Bool {
     FileManager.default.fileExists(atPath: Fixtures.generated("dvd-ntsc"))
   }

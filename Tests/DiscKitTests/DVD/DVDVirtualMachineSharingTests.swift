@@ -11,7 +11,7 @@ import Testing
 /// menu and the same press; the menu VM the forks were copied from must be left as it was; and
 /// the main-feature search (where every button, `rnd` outcome and cell runs on a copy) must give
 /// the same result on a disc it already searched and on a freshly opened one.
-@Suite struct DVDVirtualMachineSharingTests {
+@Suite(.toolThreads) struct DVDVirtualMachineSharingTests {
   static let discs = [
     "dvd-menu-clean", "dvd-menu-decoy", "dvd-menu-lying", "dvd-menu-register", "dvd-menu-99",
     "dvd-menu-timer", "dvd-menu-timer-cut", "dvd-menu-random", "dvd-menu-damaged",

@@ -9,7 +9,7 @@ import Testing
 /// and cell reached must match), libdvdread's `navRead_PCI` (buttons), the authoring of the
 /// generated discs (TestImages/scripts/make-dvd-menus.sh says which title each menu plays), and
 /// DVD command encodings derived by hand from the command layout.
-@Suite struct DVDVirtualMachineTests {
+@Suite(.toolThreads) struct DVDVirtualMachineTests {
   static let menuDiscs = DVDMenuDiscs.names
   static func has(_ name: String) -> Bool { DVDMenuDiscs.has(name) }
   static let haveDiscs = DVDMenuDiscs.present

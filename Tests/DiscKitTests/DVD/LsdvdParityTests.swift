@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `--select lsdvd` parity: DiscKit's lsdvd report equals `lsdvd -x -Ox` on the same folder.
-@Suite struct LsdvdParityTests {
+@Suite(.toolThreads) struct LsdvdParityTests {
   @Test(
     .enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)),
     .enabled(if: Tool.has("lsdvd"), "lsdvd missing"))

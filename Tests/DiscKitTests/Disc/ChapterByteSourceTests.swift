@@ -6,7 +6,7 @@ import Testing
 /// `DiscTitle.byteSource(timeline:chapters:)` on the DVD of TestImages/scripts/make-epochs.sh.
 /// (The Blu-ray chapter ranges against libbluray and ffprobe are in DiscKitOracleTests' suite of
 /// the same name.)
-@Suite("Chapter ranges of a title's bytes")
+@Suite("Chapter ranges of a title's bytes", .toolThreads)
 struct ChapterByteSourceTests {
   /// A DVD's chapter range on the original timeline is the chapters' cells
   /// (``DVDDisc/byteSource(title:angle:chapters:)``, checked against libdvdread elsewhere), and on

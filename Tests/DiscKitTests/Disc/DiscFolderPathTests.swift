@@ -5,7 +5,7 @@ import Testing
 
 /// A path to the disc's own `BDMV` or `VIDEO_TS` folder opens the disc holding it (as lsdvd,
 /// libdvdread and VLC accept it), in any case.
-@Suite("A BDMV or VIDEO_TS folder opens its disc")
+@Suite("A BDMV or VIDEO_TS folder opens its disc", .toolThreads)
 struct DiscFolderPathTests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
   static let hasSample = FileManager.default.fileExists(atPath: sample)

@@ -5,7 +5,7 @@ import Testing
 
 /// `Disc.open(path:limits:)` applies its limits to the navigation files too, not only to the file
 /// system: a navigation file over `maxMetadataFileBytes` is a typed `limitExceeded` error.
-@Suite("Parsing limits reach the navigation parsers")
+@Suite("Parsing limits reach the navigation parsers", .toolThreads)
 struct DiscLimitsTests {
   static let sample = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
   static let hasSample = FileManager.default.fileExists(atPath: sample)

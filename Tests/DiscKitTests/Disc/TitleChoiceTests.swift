@@ -6,7 +6,7 @@ import Testing
 /// `--title N` and `--main` resolved by the library (``TitleChoice``) on a generated DVD: the
 /// disc's own title numbers. (The Blu-ray cases are in DiscKitAuthoringTests' and
 /// DiscKitOracleTests' suites of the same name.)
-@Suite("Title choice")
+@Suite("Title choice", .toolThreads)
 struct TitleChoiceTests {
   @Test(
     .enabled(

@@ -5,7 +5,7 @@ import Testing
 
 /// Exclusion reasons as the library reports them on the generated DVDs. (The Blu-ray reasons,
 /// against libbluray's title list, are in DiscKitOracleTests' suite of the same name.)
-@Suite("Title exclusions and warnings")
+@Suite("Title exclusions and warnings", .toolThreads)
 struct TitleExclusionTests {
   /// The DVD reasons the generated discs can produce, typed, with their summary categories.
   @Test(

@@ -7,7 +7,7 @@ import Testing
 /// HARNESS/`, kept by `Scripts/fuzz.sh --keep`) through its harness's own body
 /// (``FuzzHarness``, shared with the libFuzzer entry points in `Tests/Fuzz`). A trap would end the
 /// test process; a typed error, or a result, is the expected answer.
-@Suite("Fuzz regressions")
+@Suite("Fuzz regressions", .toolThreads)
 struct FuzzRegressionTests {
   static let root = Fixtures.packageRoot.appendingPathComponent("Tests/Fuzz/regressions")
 

@@ -7,7 +7,7 @@ import Testing
 /// The fuzzers' sparse image encoding (`Tests/Fuzz/sparse-image.py`, read by `SparseImage`) keeps
 /// the structure the harnesses need: an image turned into its metadata sectors lists the same
 /// files (paths and sizes) and, for a Blu-ray, the same playlists as the whole image.
-@Suite("Sparse fuzz images")
+@Suite("Sparse fuzz images", .toolThreads)
 struct SparseImageTests {
   static let script = Fixtures.packageRoot.appendingPathComponent("Tests/Fuzz/sparse-image.py").path
   static let ready = Tool.has("python3")

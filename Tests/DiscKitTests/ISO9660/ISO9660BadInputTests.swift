@@ -5,7 +5,7 @@ import Testing
 
 /// Damaged images: copies of generated images with bytes patched or cut. Each case gives a
 /// typed error naming the structure and absolute offset (or the documented behaviour).
-@Suite("ISO9660 bad input")
+@Suite("ISO9660 bad input", .toolThreads)
 struct ISO9660BadInputTests {
   /// A record found by walking a directory extent of the raw image.
   struct RawRecord {

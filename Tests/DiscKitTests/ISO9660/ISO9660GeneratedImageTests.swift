@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Generated images (TestImages/scripts/make-iso9660.sh) read by DiscKit and by xorriso.
-@Suite("ISO9660 generated images against xorriso")
+@Suite("ISO9660 generated images against xorriso", .toolThreads)
 struct ISO9660GeneratedImageTests {
   static func image(_ name: String) throws -> String {
     let path = Fixtures.generated(name)

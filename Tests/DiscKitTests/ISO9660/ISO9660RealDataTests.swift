@@ -7,7 +7,7 @@ import Testing
 /// iso-info `.right` listings, exiftool's PVD fields, the kdomanski source manifest) and xorriso.
 @Suite(
   "ISO9660 real images",
-  .enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)))
+  .enabled(if: Fixtures.hasRealData, Comment(rawValue: Fixtures.realDataMissing)), .toolThreads)
 struct ISO9660RealDataTests {
   static func open(_ name: String, names: ISO9660FileSystem.NamePreference = .automatic) throws
     -> ISO9660FileSystem

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The program-stream scanner against ffprobe on DVD titles authored by TestImages/scripts/make-dvd.sh.
-@Suite("MPEG program stream scanner")
+@Suite("MPEG program stream scanner", .toolThreads)
 struct ProgramStreamScannerTests {
   static let discs = ["dvd-ntsc", "dvd-pal"].map { Fixtures.generated($0) }
   static let haveDiscs = discs.allSatisfy { FileManager.default.fileExists(atPath: $0) }

@@ -7,7 +7,7 @@ import Testing
 /// name mean: `firstIDROffset` is an offset in the source (not from the scan start) and
 /// `avOffsetSeconds` is audio minus the first video PTS (the offset from the random access point
 /// is each audio stream's `offsetFromIDRSeconds`), judged by ffprobe on a cut of a DVD VOB.
-@Suite("Scan report fields: one meaning on DVD and Blu-ray")
+@Suite("Scan report fields: one meaning on DVD and Blu-ray", .toolThreads)
 struct ScanFieldMeaningTests {
   @Test(
     .enabled(

@@ -6,7 +6,7 @@ import Testing
 /// The PMT's DOVI video descriptor (tag 0xB0) as DiscKit parses it: against ffprobe's "DOVI
 /// configuration record" of the authored test clip, against the spec's bit layout for a
 /// descriptor the test builds, and under seeded byte flips.
-@Suite("Dolby Vision configuration")
+@Suite("Dolby Vision configuration", .toolThreads)
 struct DolbyVisionConfigurationTests {
   static let clip = Fixtures.generated("codecs") + "/dolby-vision.m2ts"
 

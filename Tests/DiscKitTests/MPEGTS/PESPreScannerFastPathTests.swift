@@ -7,7 +7,7 @@ import Testing
 /// The pre-scanner's fast path (packets that only extend a PES skip the general per-packet path)
 /// gives exactly the report of the general path, on every stream fixture and under every read
 /// chunking.
-@Suite("PES pre-scanner fast path")
+@Suite("PES pre-scanner fast path", .toolThreads)
 struct PESPreScannerFastPathTests {
   /// Every transport-stream fixture: generated streams and the real samples.
   static let fixtures: [String] = {

@@ -11,7 +11,7 @@ import Testing
 /// PAT/PMT while probing, then seeks back and delivers every PES of the known PIDs), whereas the
 /// scanner ignores them like GStreamer's tsdemux. So the oracle value is ffprobe's first packet
 /// whose `pos` (the unit where its PES starts) is at or after the first PAT.
-@Suite("PES pre-scanner vs ffprobe")
+@Suite("PES pre-scanner vs ffprobe", .toolThreads)
 struct PESPreScannerOracleTests {
   static let streams = [
     "h264-ac3.ts", "h264-ac3.m2ts", "h264-eac3.ts", "h264-aac.ts", "h264-mp2.ts", "h264-dts.m2ts",

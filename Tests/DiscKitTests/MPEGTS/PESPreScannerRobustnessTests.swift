@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Chunking independence and bad input: reports with warnings or typed errors, never a crash.
-@Suite("PES pre-scanner robustness")
+@Suite("PES pre-scanner robustness", .toolThreads)
 struct PESPreScannerRobustnessTests {
   static let ready = FileManager.default.fileExists(atPath: Fixtures.generated("ts/h264-ac3.ts"))
   static let notReady = Comment(

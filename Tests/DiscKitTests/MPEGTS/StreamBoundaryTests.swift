@@ -5,7 +5,7 @@ import Testing
 
 /// A Blu-ray title concatenates clips whose continuity counters restart at each clip: told where
 /// the clips begin, the scanner does not report those restarts, and nothing else changes.
-@Suite("Scanning across clip boundaries")
+@Suite("Scanning across clip boundaries", .toolThreads)
 struct StreamBoundaryTests {
   @Test func clipBoundariesAreNotContinuityErrors() throws {
     let path = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
@@ -31,7 +31,7 @@ struct StreamBoundaryTests {
 /// Playback from any chapter of the sample's main title, clip boundary included, starts with the
 /// PAT before the IDR (the PSI of a non-seamless clip is spliced in as libbluray delivers it), so a
 /// PAT-gated demuxer drops nothing.
-@Suite("Playback start at chapters")
+@Suite("Playback start at chapters", .toolThreads)
 struct PlaybackStartTests {
   @Test func everyChapterStartsWithThePATBeforeTheIDR() throws {
     let path = Fixtures.testImages.appendingPathComponent("sample-bluray.iso").path
@@ -54,7 +54,7 @@ struct PlaybackStartTests {
 }
 
 /// ISO/IEC 13818-1 §2.4.3.3: a packet may be sent twice (one duplicate); a third copy is an error.
-@Suite("Continuity counters")
+@Suite("Continuity counters", .toolThreads)
 struct ContinuityCounterTests {
   @Test func oneDuplicateIsAllowedASecondIsNot() {
     var tracker = ContinuityCounterTracker()

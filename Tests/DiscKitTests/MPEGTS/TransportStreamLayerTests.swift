@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The transport-stream layer on its own: CRC, time stamps, packet sizes, PMT, access points.
-@Suite("Transport stream layer")
+@Suite("Transport stream layer", .toolThreads)
 struct TransportStreamLayerTests {
   static let ready =
     Tool.has("ffprobe")

@@ -7,7 +7,7 @@ import Testing
 /// the last keyframe ffprobe lists whose PTS is at most T after the first video PTS (after the PAT),
 /// at the position ffprobe gives for it; the PSI back-up is checked by an independent packet walk
 /// and by scanning from the returned offset.
-@Suite("Transport stream time seek")
+@Suite("Transport stream time seek", .toolThreads)
 struct TransportStreamTimeSeekTests {
   static let ready =
     Tool.has("ffprobe")

@@ -7,7 +7,7 @@ import Testing
 /// `title.scan(at:timeline:)` says the first keyframe's PTS is, ffprobe reads first in
 /// `title.byteSource(timeline:startingAt:)`, on both timelines, at a time in every clip of a title
 /// whose clips have their own PTS epochs (TestImages/scripts/make-epochs.sh).
-@Suite("Scan on the continuous timeline")
+@Suite("Scan on the continuous timeline", .toolThreads)
 struct ContinuousScanTests {
   static let disc = Fixtures.generated("epochs/bd-epochs.iso")
   static let ready = FileManager.default.fileExists(atPath: disc) && Tool.has("ffprobe")

@@ -8,7 +8,7 @@ import Testing
 /// titles as one timeline (ffprobe, lsdvd), reads in parallel against one full read, and a
 /// truncated stream file. The comparisons with libbluray are in DiscKitOracleTests' suite of
 /// the same name.
-@Suite("Continuous timeline")
+@Suite("Continuous timeline", .toolThreads)
 struct ContinuousTimelineTests {
   // MARK: Blu-ray
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The rewrite of hand-made packets: the expected bytes are the same packets built with the
 /// moved timestamps (encoded by the test from the field layouts of ISO/IEC 13818-1).
-@Suite("Timestamp rewrite")
+@Suite("Timestamp rewrite", .toolThreads)
 struct TimestampRewriteTests {
   /// A 5-byte PES timestamp field: `prefix(4) t[32..30] 1 t[29..15] 1 t[14..0] 1`.
   static func pes(_ prefix: UInt8, _ t: UInt64) -> [UInt8] {

@@ -5,7 +5,7 @@ import Testing
 /// The startup audio alignment, with every segment computation it depends on evaluated by
 /// GStreamer (python3-gst) and the strategy rules applied to GStreamer's numbers here.
 @Suite(
-  "Audio startup alignment", .enabled(if: GstSegmentOracle.available, GstSegmentOracle.missing))
+  "Audio startup alignment", .enabled(if: GstSegmentOracle.available, GstSegmentOracle.missing), .toolThreads)
 struct AudioStartupAlignmentTests {
   struct Scenario {
     var name: String

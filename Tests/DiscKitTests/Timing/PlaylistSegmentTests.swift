@@ -5,7 +5,7 @@ import Testing
 
 /// Tick conversions and playlist clip segments, checked against GStreamer's `gst_util_uint64_scale`
 /// (what tsdemux uses for PTS) and GStreamer's stream time.
-@Suite("Playlist clip segments", .enabled(if: GstSegmentOracle.available, GstSegmentOracle.missing))
+@Suite("Playlist clip segments", .enabled(if: GstSegmentOracle.available, GstSegmentOracle.missing), .toolThreads)
 struct PlaylistSegmentTests {
   /// `gst_util_uint64_scale (ticks90k, GST_MSECOND / 10, 9)` for each value, by GStreamer.
   static func gstScale(_ ticks90k: [UInt64]) throws -> [UInt64] {

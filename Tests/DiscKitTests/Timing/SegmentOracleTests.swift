@@ -3,7 +3,7 @@ import DiscKitTestSupport
 import Testing
 
 /// DiscKit's Segment against GStreamer's GstSegment (python3-gst), bit for bit.
-@Suite("Segment vs GStreamer", .enabled(if: GstSegmentOracle.available, GstSegmentOracle.missing))
+@Suite("Segment vs GStreamer", .enabled(if: GstSegmentOracle.available, GstSegmentOracle.missing), .toolThreads)
 struct SegmentOracleTests {
   static let casesPerOperation = 2500
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Malformed UDF images: each gives a typed error naming the structure and absolute offset.
-@Suite("UDF bad input")
+@Suite("UDF bad input", .toolThreads)
 struct UDFBadInputTests {
   typealias B = UDFTestImageBuilder
 

@@ -6,7 +6,7 @@ import Testing
 /// Reading what libudfread reads where the meaning is unambiguous: short allocation descriptors of
 /// files in the metadata partition that point outside it (the file data is in the physical
 /// partition). The oracle is libudfread on the same image; DiscKit also says so in `info`.
-@Suite("UDF lenient reads")
+@Suite("UDF lenient reads", .toolThreads)
 struct UDFLenientReadTests {
   typealias B = UDFTestImageBuilder
 

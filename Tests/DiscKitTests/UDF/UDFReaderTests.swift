@@ -6,7 +6,7 @@ import Testing
 /// DiscKit's UDF reader on images of Debian tools (pycdlib, mkudffs; udfinfo as the oracle) and on
 /// built images read under other layouts (split metadata, sparing table), chunkings and tasks.
 /// The comparisons with libudfread are in `DiscKitOracleTests` (`UDFReferenceTests`).
-@Suite("UDF reader")
+@Suite("UDF reader", .toolThreads)
 struct UDFReaderTests {
   typealias B = UDFTestImageBuilder
 

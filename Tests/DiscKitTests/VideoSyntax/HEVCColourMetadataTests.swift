@@ -7,7 +7,7 @@ import Testing
 /// filter (libavcodec's own syntax tables print every field it reads) and ffprobe, on raw HEVC
 /// streams x265 wrote (TestImages/scripts/make-codecs.sh), and against SEI NAL units the test
 /// builds itself.
-@Suite("HEVC colour metadata")
+@Suite("HEVC colour metadata", .toolThreads)
 struct HEVCColourMetadataTests {
   static let root = Fixtures.generated("codecs")
   static let streams = ["hdr10.hevc", "sdr-422-full.hevc"]

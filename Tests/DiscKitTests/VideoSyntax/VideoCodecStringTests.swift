@@ -6,7 +6,7 @@ import Testing
 /// RFC 6381 codec strings from the sequence parameter set: `hvc1` against ffmpeg's
 /// `trace_headers` bits (``HEVCTraceOracle``), `avc1` and the H.264 picture size against ffmpeg
 /// and ffprobe, and a seeded byte-flip loop over both SPS parsers.
-@Suite("Video codec strings")
+@Suite("Video codec strings", .toolThreads)
 struct VideoCodecStringTests {
   static let root = Fixtures.generated("codecs")
 
