@@ -12,15 +12,7 @@ order their first packets had in IN (continuity counters renumbered), the AC-3 P
 the PMT (CRC recomputed); every other packet copied. `disckit author` turns it into a clip."""
 import sys
 
-
-def crc32_mpeg(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b << 24
-        for _ in range(8):
-            crc = (crc << 1) ^ 0x04C11DB7 if crc & 0x80000000 else crc << 1
-            crc &= 0xFFFFFFFF
-    return crc
+from mpeg_crc import crc32_mpeg
 
 
 def packets(path):

@@ -23,6 +23,8 @@ side data, DOVI configuration record) is the oracle that the result is valid.
 """
 import sys
 
+from mpeg_crc import crc32_mpeg
+
 
 class Bits:
     def __init__(self):
@@ -49,16 +51,6 @@ class Bits:
         assert len(self.bits) % 8 == 0
         return bytes(
             int("".join(map(str, self.bits[i:i + 8])), 2) for i in range(0, len(self.bits), 8))
-
-
-def crc32_mpeg2(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b << 24
-        for _ in range(8):
-            crc = (crc << 1) ^ 0x04C11DB7 if crc & 0x80000000 else crc << 1
-            crc &= 0xFFFFFFFF
-    return crc
 
 
 def escape(rbsp):
@@ -143,7 +135,7 @@ def rpu_nal(frame):
     w.u(4, 0)          # ext_dm_alignment_zero_bit (40 - 36 bits)
     w.align()
     body = w.bytes()
-    body += crc32_mpeg2(body).to_bytes(4, "big") + b"\x80"
+    body += crc32_mpeg(body).to_bytes(4, "big") + b"\x80"
     return b"\x7c\x01" + escape(b"\x19" + body)
 
 
@@ -264,7 +256,7 @@ def patch_pmt(src, dst, el_pid, bl_pid):
         new_len = len(out) - 3 + 4
         out[1] = (out[1] & 0xF0) | (new_len >> 8)
         out[2] = new_len & 0xFF
-        out += crc32_mpeg2(bytes(out)).to_bytes(4, "big")
+        out += crc32_mpeg(bytes(out)).to_bytes(4, "big")
         end = p + 188
         assert s + len(out) <= end, "the new PMT does not fit in one packet"
         data[s:s + len(out)] = out
