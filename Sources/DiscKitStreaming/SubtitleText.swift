@@ -130,9 +130,17 @@ public protocol SubtitleTextProvider: Sendable {
 public struct SubtitleHelperProvider: SubtitleTextProvider {
   /// The helper's path.
   public var executable: String
+  /// Given what the helper wrote to stderr when it succeeded (the malformed subtitle data it
+  /// skipped while recognising a stream, `SubtitleRecognizer`'s report), one line at a time:
+  /// `disckit serve` logs them as warnings, so that a caption missing from the text has a cause
+  /// in the log.
+  public var warning: @Sendable (String) -> Void
 
-  /// A provider running `executable`.
-  public init(executable: String) { self.executable = executable }
+  /// A provider running `executable`, handing its warnings to `warning`.
+  public init(executable: String, warning: @escaping @Sendable (String) -> Void = { _ in }) {
+    self.executable = executable
+    self.warning = warning
+  }
 
   public func streams(of title: DiscTitle, in disc: OpenedDisc) throws(StreamingError)
     -> [SubtitleStreamOffer]
@@ -210,6 +218,10 @@ public struct SubtitleHelperProvider: SubtitleTextProvider {
           code, "subtitle helper", at: nil,
           "\(line) (\(URL(fileURLWithPath: executable).lastPathComponent) exited with \(process.terminationStatus))"
         ))
+    }
+    for line in String(decoding: stderr.get(), as: UTF8.self).split(separator: "\n")
+    where !line.allSatisfy(\.isWhitespace) {
+      warning(String(line))
     }
     return String(decoding: data, as: UTF8.self)
   }

@@ -90,14 +90,17 @@ public struct SubtitleCache: Sendable {
   }
 
   /// The cues of `stream` of `title` on `timeline`: from the cache when there, else recognised
-  /// (``SubtitleRecognizer/track(of:stream:timeline:workers:)``) and stored.
+  /// (``SubtitleRecognizer/track(of:stream:timeline:workers:skipped:)``) and stored.
+  ///
+  /// - Parameter skipped: given each error of the malformed subtitle data skipped while
+  ///   recognising (a cached track was reported when it was recognised).
   ///
   /// - Throws: the recogniser's errors (a language without Tesseract data is not cached, so
   ///   installing the data is enough); ``DiscKitError/Code/cannotCreate`` when the cache folder
   ///   cannot be made or written.
   public func track(
     of title: DiscTitle, stream: SubtitleStreamInfo, timeline: TitleTimeline = .continuous,
-    workers: Int = SubtitleRecognizer.defaultWorkers
+    workers: Int = SubtitleRecognizer.defaultWorkers, skipped: (DiscKitError) -> Void = { _ in }
   ) throws(DiscKitError) -> SubtitleTrack {
     let identity = try Self.identity(of: title)
     let file = path(identity: identity, title: title, stream: stream, timeline: timeline)
@@ -105,7 +108,7 @@ public struct SubtitleCache: Sendable {
       return SubtitleTrack(stream: stream, cues: Self.decode(String(decoding: data, as: UTF8.self)))
     }
     let track = try SubtitleRecognizer.track(
-      of: title, stream: stream, timeline: timeline, workers: workers)
+      of: title, stream: stream, timeline: timeline, workers: workers, skipped: skipped)
     let folder = directory + "/" + identity
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

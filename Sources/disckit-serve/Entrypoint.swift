@@ -44,7 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
     // WebVTT subtitle renditions: recognised by the `disckit-subtitles` helper (the only program
     // linking libtesseract), run as a child process; without it, HLS has no subtitles.
     if let helper = HelperProgram.locate(SubtitleExtraction.helperProgram) {
-      options.configuration.subtitles = SubtitleHelperProvider(executable: helper)
+      options.configuration.subtitles = SubtitleHelperProvider(executable: helper) {
+        [logger] line in logger.warning("\(line)")
+      }
     } else {
       logger.warning(
         "disckit-subtitles is not installed beside disckit-serve or on PATH: the HLS playlists have no subtitle renditions"

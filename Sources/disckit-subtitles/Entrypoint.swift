@@ -90,7 +90,9 @@ struct Entrypoint {
 ///         (and then cached): WebVTT whose forced cues have the identifier `forced`
 ///         (`SubtitleCache.encode`); runs at a lower priority (nice 10); with
 ///         `--exit-with-stdin`, ends (removing its temporary files) when its standard input
-///         closes, that is when the server that started it is gone
+///         closes, that is when the server that started it is gone; when it recognised the
+///         stream and skipped malformed subtitle data, one line on stderr says so (the server
+///         logs it as a warning)
 ///
 /// Exit status: 0; 64 for a bad command line; DiscKit's error code's status otherwise (65 for a
 /// language without Tesseract data), with one line on stderr.
@@ -132,7 +134,14 @@ enum ServerMode {
       }
       if watch { exitWhenStandardInputCloses() }
       _ = nice(10)
-      let track = try SubtitleCache().track(of: title, stream: stream, timeline: .continuous)
+      var skipped: [DiscKitError] = []
+      let track = try SubtitleCache().track(of: title, stream: stream, timeline: .continuous) {
+        skipped.append($0)
+      }
+      // The server logs what the helper writes to stderr when it succeeds as a warning.
+      if let report = SubtitleRecognizer.skippedReport(skipped, stream: stream) {
+        fail("disckit-subtitles: " + report)
+      }
       FileHandle.standardOutput.write(Data(SubtitleCache.encode(track.cues).utf8))
       return 0
     } catch let error as DiscKitError {

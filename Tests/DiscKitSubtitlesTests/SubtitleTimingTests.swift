@@ -106,6 +106,20 @@ struct SubtitleTimingTests {
       extract.stderr.contains(
         "subtitle stream 1: skipped 1 malformed part(s), the first: PGS segment at byte"),
       "\(extract.stderr)")
+    // The server's helper (`hls-cues`, through the subtitle cache) says so on stderr when it
+    // recognises the stream, and succeeds; from the cache it has nothing more to say.
+    let helper = Fixtures.builtExecutable("disckit-subtitles")
+    let arguments = ["hls-cues", folder, title.key, "1", String(stream.id)]
+    let cache = ["XDG_CACHE_HOME": dir.path + "/cache"]
+    let recognised = try Tool.run(helper, arguments, environment: cache)
+    #expect(recognised.status == 0, "\(recognised.stderr)")
+    #expect(recognised.text.hasPrefix("WEBVTT"))
+    #expect(
+      recognised.stderr.contains(
+        "subtitle stream 1: skipped 1 malformed part(s), the first: PGS segment at byte"),
+      "\(recognised.stderr)")
+    let cached = try Tool.run(helper, arguments, environment: cache)
+    #expect(cached.status == 0 && cached.stderr.isEmpty && cached.stdout == recognised.stdout)
   }
 
   @Test(
