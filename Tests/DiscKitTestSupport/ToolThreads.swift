@@ -10,7 +10,7 @@ import Testing
 /// of them waiting, the async tests beside them (a live server and its client, which need pool
 /// turns for every chunk) starved until their reads timed out. With this trait:
 /// - each test case waits for one of ``ToolThreads/slots`` admissions (awaited, not blocked on,
-///   so the pool stays free), which keeps as many tool-running tests at once as before;
+///   so the pool stays free), which bounds how many run at once;
 /// - its body then runs with ``ToolThreadExecutor`` as its task executor preference: every job
 ///   of the test and of its child tasks runs on a thread of an overcommitting dispatch queue,
 ///   which starts another thread when all of its threads are blocked, so a test that waits on
@@ -45,9 +45,14 @@ extension Trait where Self == ToolThreadsTrait {
 
 /// The admissions shared by every ``ToolThreadsTrait`` test.
 public enum ToolThreads {
-  /// As many tool-running tests at once as the machine has cores (the cooperative pool's width,
-  /// which bounded them before), at least two.
-  public static let slots = AsyncSlots(max(2, ProcessInfo.processInfo.activeProcessorCount))
+  /// Twice as many test cases at once as the machine has cores (`DISCKIT_TEST_SLOTS` overrides):
+  /// the cooperative pool bounded the blocked ones to its width before, while the async ones
+  /// waiting on a server or a client were not counted; most of a test case's time is spent
+  /// waiting on a child process.
+  public static let slots = AsyncSlots(
+    Int(ProcessInfo.processInfo.environment["DISCKIT_TEST_SLOTS"] ?? "").flatMap {
+      $0 > 0 ? $0 : nil
+    } ?? 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
 }
 
 /// A counting semaphore that suspends its waiters (first come, first served) instead of blocking.
