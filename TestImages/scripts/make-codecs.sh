@@ -139,3 +139,15 @@ ffmpeg -hide_banner -loglevel error -y -threads 1 \
   -x265-params "log-level=error:pools=1:frame-threads=1:keyint=24:min-keyint=24:open-gop=1:bframes=3:b-adapt=0:scenecut=0" \
   -c:a ac3 -ac 2 "${ts[@]}" hevc-opengop.m2ts
 "$disckit" author --clips hevc-opengop.m2ts --folder "$out/hevc-opengop" >/dev/null
+
+# h264-opengop: 14 s of H.264 in open GOPs (x264 open-gop: an IDR first, then every 24 pictures
+# an I picture with a recovery point SEI, after it in decode order three B pictures (one a
+# reference, B-pyramid) that refer to the GOP before) with AC-3; the builder puts the EP entries
+# at those I pictures, as retail discs have them: fMP4 HLS segments that start at an H.264 I
+# picture that is not an IDR (ServerFMP4HLSTests).
+ffmpeg -hide_banner -loglevel error -y -threads 1 \
+  -f lavfi -i "testsrc2=size=160x90:rate=24000/1001:duration=14" \
+  -f lavfi -i "sine=frequency=440:sample_rate=48000:duration=14" \
+  "${h264[@]}" -x264opts "open_gop=1:keyint=24:min-keyint=24:bframes=3:b-adapt=0:scenecut=0" \
+  -c:a ac3 -ac 2 "${ts[@]}" h264-opengop.m2ts
+"$disckit" author --clips h264-opengop.m2ts --folder "$out/h264-opengop" >/dev/null

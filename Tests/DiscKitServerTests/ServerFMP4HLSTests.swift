@@ -28,6 +28,10 @@ struct ServerFMP4HLSTests {
     // 14 s of HEVC in open GOPs (a CRA every 24 pictures with RASL pictures referring to the
     // GOP before): segments that start at a CRA.
     "hevc-opengop": ("codecs/hevc-opengop", ["codecs/hevc-opengop.m2ts"]),
+    // 14 s of H.264 in open GOPs (x264: an I picture with a recovery point SEI every 24
+    // pictures, leading B pictures referring to the GOP before; the EP entries there):
+    // segments that start at an I picture that is not an IDR.
+    "h264-opengop": ("codecs/h264-opengop", ["codecs/h264-opengop.m2ts"]),
   ]
 
   /// The disc stream (`-map` of `stream.ts`) that a disc's first copied rendition (`audio-PID`)
@@ -315,12 +319,22 @@ struct ServerFMP4HLSTests {
   /// there reads them): ffmpeg prints no warning, and the pictures it gives are the disc's own,
   /// in a run without a gap (a segment starting at an open GOP's CRA gives all of its pictures
   /// but the RASL ones, which need the segment before and which its decoder drops); played in
-  /// order, the segments give every picture (ffmpegDecodesWhatTheDiscHolds).
+  /// order, the segments give every picture (ffmpegDecodesWhatTheDiscHolds). The pictures it
+  /// does not give are the first picture's leading pictures flagged is_leading 1. An H.264 segment starting at an open GOP's I
+  /// picture: ffmpeg's decoder complains of the references its leading pictures make to the
+  /// GOP before ("mmco: unref short failure") as it does reading the disc's clip from that I
+  /// picture (its PAT): the same lines, and nothing else.
   @Test func videoSegmentsDecodeAlone() throws {
     let dir = try Self.root()
     let server = try ServerProcess(root: dir.path, ["--quiet"])
     let scratch = try TemporaryDirectory("disckit-fmp4-alone")
-    for name in ["hevc-opengop", "simple", "hdr10-eac3"] {
+    // ffmpeg's messages without the decoder's address ("[h264 @ 0x55…] …").
+    func messages(_ text: String) -> [String] {
+      text.split(separator: "\n").map {
+        $0.replacing(/@ 0x[0-9a-f]+\]/, with: "]").trimmingCharacters(in: .whitespaces)
+      }.filter { !$0.isEmpty }
+    }
+    for name in ["hevc-opengop", "h264-opengop", "simple", "hdr10-eac3"] {
       let disc = try #require(Self.discs[name])
       let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/fmp4/"
       func hashes(_ input: String, level: String = "error") throws -> (Tool.Result, [String]) {
@@ -339,27 +353,83 @@ struct ServerFMP4HLSTests {
       for clip in disc.clips { source += try hashes(Fixtures.generated(clip)).1 }
       let initSegment = try Self.bytes(base + "video-init.mp4")
       let playlist = Self.media(try Self.text(base + "video.m3u8"))
+      let hevc = name != "simple" && name != "h264-opengop"
       var cra = 0
+      var openI = 0
       for (_, segment) in playlist.segments {
         let bytes = try Self.bytes(base + segment)
         let fragment = try #require(MP4Fragment(bytes))
-        if fragment.firstSampleNALTypes(hevc: true).contains(21) { cra += 1 }
+        let types = fragment.firstSampleNALTypes(hevc: hevc)
+        if hevc, types.contains(21) { cra += 1 }
+        let open = !hevc && !types.contains(5)
+        if open { openI += 1 }
         let path = scratch.path + "/" + segment + ".mp4"
         try Data(initSegment + bytes).write(to: URL(fileURLWithPath: path))
         let (run, frames) = try hashes(path, level: "warning")
         #expect(run.status == 0, "\(name) \(segment)")
-        #expect(
-          run.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == "",
-          "\(name) \(segment): \(run.stderr)")
         let start = try #require(
           frames.first.flatMap { source.firstIndex(of: $0) }, "\(name) \(segment)")
         #expect(
           start + frames.count <= source.count
             && Array(source[start..<(start + frames.count)]) == frames,
           "\(name) \(segment): \(frames.count) pictures")
+        // The first picture's own leading pictures (right after it in decode order; later
+        // ones of the segment have their references in it).
+        let leading = fragment.samples.dropFirst().prefix { $0.flags >> 26 & 3 != 0 }.filter {
+          $0.flags >> 26 & 3 == 1
+        }.count
+        #expect(
+          fragment.samples.count - frames.count == leading,
+          "\(name) \(segment): \(fragment.samples.count) samples, \(frames.count) pictures, \(leading) flagged leading"
+        )
+        var expected: [String] = []
+        if open {
+          // The disc's clip read from the PAT before its picture `start` (presentation order).
+          expected = messages(try Self.clipFrom(Fixtures.generated(disc.clips[0]), picture: start))
+          #expect(
+            !expected.isEmpty, "\(name) \(segment): ffmpeg reads the clip from there silently")
+        }
+        #expect(messages(run.stderr) == expected, "\(name) \(segment): \(run.stderr)")
       }
       if name == "hevc-opengop" { #expect(cra > 0, "no segment starts at a CRA") }
+      if name == "h264-opengop" {
+        #expect(openI > 0, "no segment starts at an I picture that is not an IDR")
+      }
     }
+  }
+
+  /// What `ffmpeg -v warning` prints decoding the video of `clip` (an m2ts file) from the PAT
+  /// before the packet of its picture `picture` (in presentation order, as ffprobe numbers
+  /// them).
+  static func clipFrom(_ clip: String, picture: Int) throws -> String {
+    let probe = try Tool.run(
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,pos", "-of",
+        "csv=p=0", clip,
+      ])
+    let packets = probe.text.split(separator: "\n").compactMap { line -> (Int, Int)? in
+      let fields = line.split(separator: ",")
+      guard fields.count >= 2, let pts = Int(fields[0]), let pos = Int(fields[1]) else {
+        return nil
+      }
+      return (pts, pos)
+    }.sorted { $0.0 < $1.0 }
+    guard packets.indices.contains(picture) else { return "" }
+    let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
+    var unit = packets[picture].1 / 192
+    while unit > 0 {
+      let p = unit * 192 + 4
+      if data[p] == 0x47, Int(data[p + 1] & 0x1F) << 8 | Int(data[p + 2]) == 0 { break }
+      unit -= 1
+    }
+    let scratch = try TemporaryDirectory("disckit-fmp4-clip")
+    let cut = scratch.path + "/cut.m2ts"
+    try Data(data[(unit * 192)...]).write(to: URL(fileURLWithPath: cut))
+    return try Tool.run(
+      "ffmpeg",
+      ["-nostdin", "-hide_banner", "-v", "warning", "-i", cut, "-map", "0:v", "-f", "null", "-"]
+    ).stderr
   }
 
   /// A segment is a function of the disc and its URL: fetched first thing by a fresh server,

@@ -4,6 +4,11 @@
 public struct AccessUnitFlags: Sendable, Hashable {
   /// H.264: a coded slice of an IDR picture (NAL unit type 5).
   public var h264IDR = false
+  /// H.264: a recovery point SEI message (payload type 6) in an SEI NAL unit (type 6).
+  public var h264RecoveryPoint = false
+  /// H.264: the first coded slice (NAL unit type 1 or 5) is an I slice starting the picture
+  /// (`first_mb_in_slice` 0, `slice_type` 2 or 7).
+  public var h264ISlice = false
   /// H.264 MVC: a coded slice extension (NAL unit type 20) of an IDR view component
   /// (`non_idr_flag` 0).
   public var mvcIDR = false
@@ -21,10 +26,16 @@ public struct AccessUnitFlags: Sendable, Hashable {
   /// Creates flags with nothing found.
   public init() {}
 
-  /// The random access point this PES begins, read under `codec`.
-  public func accessPoint(for codec: StreamCodec) -> AccessPointKind? {
+  /// The random access point this PES begins, read under `codec`. With `h264RecoveryPoints`
+  /// an H.264 I picture with a recovery point SEI (an open GOP's entry, where retail Blu-ray
+  /// discs put their EP entries) is one too (`.iPicture`), as ffmpeg's parser takes it.
+  public func accessPoint(for codec: StreamCodec, h264RecoveryPoints: Bool = false)
+    -> AccessPointKind?
+  {
     switch codec {
-    case .h264: return h264IDR ? .idr : nil
+    case .h264:
+      if h264IDR { return .idr }
+      return h264RecoveryPoints && h264RecoveryPoint && h264ISlice ? .iPicture : nil
     case .h264MVC: return (mvcIDR || h264IDR) ? .idr : nil
     case .hevc:
       guard let t = hevcIRAPType else { return nil }

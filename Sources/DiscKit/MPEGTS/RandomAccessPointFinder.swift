@@ -1,7 +1,8 @@
 /// Finds every random access point of one video PID: for each PES that begins an IDR (H.264,
 /// MVC, HEVC), a CRA/BLA (HEVC), an I-picture after a sequence header (MPEG-2) or an entry point
 /// (VC-1), the packet where the PES starts, its PTS/DTS and the kind. This is what a Blu-ray
-/// clip information file's EP map lists.
+/// clip information file's EP map lists. With `h264RecoveryPoints`, an H.264 I picture carrying a
+/// recovery point SEI (an open GOP's entry) is one too.
 ///
 /// Feed it packets (``consume(_:)``, e.g. from your own ``TransportPacketReader``) or raw bytes
 /// (``feed(_:)``), then call ``finish()``. Allocation-free per packet (the result array grows).
@@ -12,6 +13,8 @@ package struct RandomAccessPointFinder {
     package let pid: UInt16
     /// The codec the PID's payloads are read as.
     package let codec: StreamCodec
+    /// Whether H.264 I pictures with a recovery point SEI count (open GOPs).
+    package let h264RecoveryPoints: Bool
     /// The access points found so far.
     package private(set) var accessPoints: [RandomAccessPoint] = []
     /// The PTS of the first and of the last PES with a PTS on the PID.
@@ -25,9 +28,10 @@ package struct RandomAccessPointFinder {
     var tracker: PESStreamTracker
     var continuity = ContinuityCounterTracker()
 
-    init(pid: UInt16, codec: StreamCodec, payloadBound: Int) {
+    init(pid: UInt16, codec: StreamCodec, payloadBound: Int, h264RecoveryPoints: Bool) {
       self.pid = pid
       self.codec = codec
+      self.h264RecoveryPoints = h264RecoveryPoints
       self.tracker = PESStreamTracker(payloadBound: payloadBound, scanMode: .always)
     }
 
@@ -60,7 +64,10 @@ package struct RandomAccessPointFinder {
     mutating func record(_ finished: PESStreamTracker.Finished) {
       guard let header = finished.start.header else { return }
       pesCount += 1
-      guard let kind = finished.flags.accessPoint(for: codec) else { return }
+      guard
+        let kind = finished.flags.accessPoint(
+          for: codec, h264RecoveryPoints: h264RecoveryPoints)
+      else { return }
       accessPoints.append(
         RandomAccessPoint(
           pid: pid, kind: kind, pts: header.pts, dts: header.dts, offset: finished.start.offset,
@@ -82,12 +89,14 @@ package struct RandomAccessPointFinder {
   /// - Parameters:
   ///   - baseOffset: the absolute offset of the first byte given to ``feed(_:)``.
   ///   - payloadBound: payload bytes scanned per PES for start codes.
+  ///   - h264RecoveryPoints: H.264 I pictures with a recovery point SEI are access points too.
   package init(
     pid: UInt16, codec: StreamCodec, baseOffset: Int64 = 0, format: TransportPacketFormat? = nil,
-    payloadBound: Int = 4096
+    payloadBound: Int = 4096, h264RecoveryPoints: Bool = false
   ) {
     reader = TransportPacketReader(baseOffset: baseOffset, format: format)
-    collector = Collector(pid: pid, codec: codec, payloadBound: payloadBound)
+    collector = Collector(
+      pid: pid, codec: codec, payloadBound: payloadBound, h264RecoveryPoints: h264RecoveryPoints)
   }
 
   /// Feeds raw stream bytes.

@@ -7,6 +7,15 @@ package struct StartCodeScanner: Sendable {
   private var code: UInt8 = 0
   private var follow = 0  // follow bytes still wanted after `code`
   private var first: UInt8 = 0
+  // The H.264 SEI messages walked (for a recovery point): 0 none, 1 the payload type, 2 the
+  // payload size, 3 skipping the payload; the value summed, the bytes left, zeros seen (an
+  // emulation prevention byte 03 after two is not payload).
+  private var sei: UInt8 = 0
+  private var seiValue = 0
+  private var seiType = 0
+  private var seiLeft = 0
+  private var seiZeros = 0
+  private var sliceSeen = false
 
   /// Creates a scanner with nothing found.
   package init() {}
@@ -16,12 +25,15 @@ package struct StartCodeScanner: Sendable {
     flags = AccessUnitFlags()
     window = 0xFFFF_FFFF
     follow = 0
+    sei = 0
+    sliceSeen = false
   }
 
   /// Scans more payload bytes.
   package mutating func scan(_ bytes: UnsafeRawBufferPointer) {
     var w = window
     for b in bytes {
+      if sei != 0 { walkSEI(b) }
       if follow > 0 {
         if follow == 2 {
           first = b
@@ -35,9 +47,47 @@ package struct StartCodeScanner: Sendable {
       if w & 0xFFFF_FF00 == 0x0000_0100 {
         code = b
         follow = 2
+        // An H.264 SEI NAL unit (forbidden bit 0, nal_ref_idc 0, type 6): walk its messages.
+        sei = b & 0x9F == 0x06 ? 1 : 0
+        seiValue = 0
+        seiZeros = 0
       }
     }
     window = w
+  }
+
+  /// One byte of an H.264 SEI NAL unit's payload: message types and sizes (ff bytes adding 255),
+  /// payloads skipped, until a recovery point (payload type 6) or the RBSP's trailing bits.
+  private mutating func walkSEI(_ b: UInt8) {
+    if seiZeros >= 2, b == 0x03 {
+      seiZeros = 0
+      return
+    }
+    seiZeros = b == 0 ? seiZeros + 1 : 0
+    switch sei {
+    case 1, 2:
+      if sei == 1, seiValue == 0, b == 0x80 {
+        sei = 0
+      } else if b == 0xFF {
+        seiValue += 255
+      } else if sei == 1 {
+        seiType = seiValue + Int(b)
+        seiValue = 0
+        sei = 2
+      } else {
+        seiLeft = seiValue + Int(b)
+        seiValue = 0
+        if seiType == 6 {
+          flags.h264RecoveryPoint = true
+          sei = 0
+        } else {
+          sei = seiLeft == 0 ? 1 : 3
+        }
+      }
+    default:
+      seiLeft -= 1
+      if seiLeft <= 0 { sei = 1 }
+    }
   }
 
   /// Evaluates a start code with whatever follow bytes arrived (called at the end of a PES).
@@ -51,7 +101,14 @@ package struct StartCodeScanner: Sendable {
   private mutating func evaluate(_ c: UInt8, _ f1: UInt8, _ f2: UInt8, partial: Bool = false) {
     // H.264 (forbidden_zero_bit must be 0).
     if c & 0x80 == 0 {
-      switch c & 0x1F {
+      let h264Type = c & 0x1F
+      if h264Type == 1 || h264Type == 5, !sliceSeen {
+        // The picture's first slice: first_mb_in_slice 0 (ue 1) and slice_type 2 or 7 (ue 011
+        // or 0001000).
+        sliceSeen = true
+        flags.h264ISlice = !partial && (f1 & 0xF0 == 0xB0 || f1 == 0x88)
+      }
+      switch h264Type {
       case 5: flags.h264IDR = true
       case 15: flags.mvcDependentView = true
       case 20:

@@ -480,7 +480,10 @@ struct ConvertingConsumer: TransportPacketConsumer {
     self.pcrPID = pcrPID
     self.passThrough = passThrough
     self.capturePIDs = capturePIDs
-    self.finder = RandomAccessPointFinder(pid: videoPID, codec: videoCodec)
+    // H.264 EP entries at IDRs and at open GOPs' I pictures with a recovery point SEI, as
+    // retail discs have them.
+    self.finder = RandomAccessPointFinder(
+      pid: videoPID, codec: videoCodec, h264RecoveryPoints: true)
     self.isAudioTiming = videoCodec.kind == .audio
     out.reserveCapacity(ClipConverter.chunkSize + ClipConverter.chunkSize / 8)
   }
