@@ -222,21 +222,35 @@ final class FLACSession: AudioTranscodeSession, @unchecked Sendable {  // one th
     throws(StreamingError)
   {
     var decodedAny = false
+    var firstOfPacket = true
     for bytes in AudioFrames.split(packet.payload, decoder.source) {
       for frame in decoder.decode(bytes) {
         decodedAny = true
         guard packet.kept else { continue }
+        let format = encoder?.format ?? wanted ?? frame.format
+        let rate = Int64(max(1, format.sampleRate))
+        let packetSample = max(0, (packet.time * rate + 45_000).floorDivided(by: 90_000))
         if encoder == nil {
-          let format = wanted ?? frame.format
-          let rate = Int64(max(1, format.sampleRate))
-          let firstSample = max(0, (packet.time * rate + 45_000).floorDivided(by: 90_000))
           encoder = try FLACEncoder(
             format: format, blockSize: LibAVAudioTranscoder.flacBlockSize,
-            firstSample: firstSample)
+            firstSample: packetSample)
         }
         guard let encoder, let values = frame.integers(channels: encoder.format.channels) else {
           continue
         }
+        // A packet whose time is not where the samples before it end (a clip join's gap or
+        // overlap, more than a third of a millisecond): the block so far ends there (a shorter
+        // frame) and the next one is numbered from the packet's time, so each sample keeps its
+        // place on the title's timeline.
+        let channels = encoder.format.channels
+        if firstOfPacket,
+          abs(packetSample - (encoder.next + Int64(pending.count / channels))) > rate / 3000
+        {
+          try encoder.encode(pending[...], emit: emit)
+          pending = []
+          encoder.jump(to: packetSample)
+        }
+        firstOfPacket = false
         pending += values
         let block = LibAVAudioTranscoder.flacBlockSize * encoder.format.channels
         var used = 0

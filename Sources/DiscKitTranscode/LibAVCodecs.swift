@@ -347,9 +347,10 @@ final class AACEncoder {
 final class FLACEncoder {
   private let encoder: Encoder
   let format: AudioTranscodeFormat
-  private var number: Int64
-  /// The sizes of the blocks sent whose frames have not come back yet.
-  private var waiting: [Int] = []
+  /// The first sample of the next block sent.
+  private(set) var next: Int64
+  /// The blocks sent whose frames have not come back yet: their sizes and first samples.
+  private var waiting: [(count: Int, first: Int64)] = []
 
   init(format: AudioTranscodeFormat, blockSize: Int, firstSample: Int64) throws(StreamingError) {
     let channels = format.channels
@@ -359,7 +360,7 @@ final class FLACEncoder {
         "FLAC holds 1 to 8 channels of 16 or 24 bits, not \(channels) of \(format.bitsPerSample)")
     }
     self.format = format
-    number = firstSample
+    next = firstSample
     encoder = try Encoder(AV_CODEC_ID_FLAC, named: "FLAC")
     let (codec, context) = (encoder.codec, encoder.context)
     context.pointee.sample_fmt = format.bitsPerSample > 16 ? AV_SAMPLE_FMT_S32 : AV_SAMPLE_FMT_S16
@@ -403,13 +404,18 @@ final class FLACEncoder {
         }
       }
     }
-    frame.pointee.pts = number + Int64(waiting.reduce(0, +))
+    frame.pointee.pts = next
     guard avcodec_send_frame(context, frame) >= 0 else {
       throw LibAVAudioTranscoder.failure("the FLAC encoder refused a frame")
     }
-    waiting.append(n)
+    waiting.append((n, next))
+    next += Int64(n)
     try drain(emit)
   }
+
+  /// Numbers the next block from `sample` (a clip join: the samples after it start where their
+  /// packet's time says, not where the ones before end).
+  func jump(to sample: Int64) { next = sample }
 
   /// Ends the stream: the frames the encoder still holds.
   func flush(_ emit: ([UInt8], Int) -> Void) throws(StreamingError) {
@@ -429,14 +435,13 @@ final class FLACEncoder {
       guard !waiting.isEmpty else {
         throw LibAVAudioTranscoder.failure("the FLAC encoder gave more frames than blocks")
       }
-      let n = waiting.removeFirst()
+      let (n, first) = waiting.removeFirst()
       let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
-      guard let renumbered = FLACFrameNumber.renumber(bytes, firstSample: UInt64(max(0, number)))
+      guard let renumbered = FLACFrameNumber.renumber(bytes, firstSample: UInt64(max(0, first)))
       else {
         throw LibAVAudioTranscoder.failure(
           "the FLAC encoder wrote a frame header DiscKit cannot read")
       }
-      number += Int64(n)
       emit(renumbered, n)
     }
   }

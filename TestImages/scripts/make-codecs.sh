@@ -151,3 +151,23 @@ ffmpeg -hide_banner -loglevel error -y -threads 1 \
   "${h264[@]}" -x264opts "open_gop=1:keyint=24:min-keyint=24:bframes=3:b-adapt=0:scenecut=0" \
   -c:a ac3 -ac 2 "${ts[@]}" h264-opengop.m2ts
 "$disckit" author --clips h264-opengop.m2ts --folder "$out/h264-opengop" >/dev/null
+
+# audio-gaps: a title of two 14 s clips (H.264, a key frame a second) whose audio (AC-3 stereo,
+# DTS 5.1) stops early, 2 s and 3 s into each: fMP4 HLS audio segments in which the audio ends
+# before the video, segments without audio between the clips and at the title's end (empty
+# fragments), a gap taken up at a segment's end (ServerFMP4HLSTests). The audio is encoded first
+# and muxed by its timestamps, one frame a PES (-pes_payload_size 0), so that no audio PES is
+# left to the end of the clip's bytes, as a disc's multiplexer has them.
+for i in 1 2; do
+  ffmpeg -hide_banner -loglevel error -y -threads 1 \
+    -f lavfi -i "sine=frequency=$((300 + i * 200)):sample_rate=48000:duration=$((i + 1))" \
+    -map 0:a -map 0:a -c:a:0 ac3 -ac:a:0 2 -c:a:1 dca -strict -2 -ac:a:1 6 "audio-gaps$i.mka"
+  ffmpeg -hide_banner -loglevel error -y -threads 1 \
+    -f lavfi -i "testsrc2=size=160x90:rate=24000/1001:duration=14" -i "audio-gaps$i.mka" \
+    -map 0:v -map 1:a:0 -map 1:a:1 "${h264[@]}" -g 24 -c:a copy \
+    -metadata:s:a:0 language=eng -metadata:s:a:1 language=eng -mpegts_m2ts_mode 1 \
+    -pes_payload_size 0 -fflags +bitexact "audio-gaps$i.m2ts"
+  rm -f "audio-gaps$i.mka"
+done
+"$disckit" author --clips audio-gaps1.m2ts audio-gaps2.m2ts \
+  --title audio-gaps1.m2ts,audio-gaps2.m2ts --folder "$out/audio-gaps" >/dev/null

@@ -60,7 +60,9 @@ struct MP4Box {
   }
 }
 
-/// A media segment's `moof`: `tfdt` and the `trun` samples, and its `mdat` payload.
+/// A media segment's `moof`: `tfdt` and the `trun` samples, and its `mdat` payload; an empty
+/// track fragment (no `trun`, `tfhd`'s duration-is-empty flag, ISO/IEC 14496-12 8.8.7) has no
+/// samples and lasts its `tfhd`'s default sample duration.
 struct MP4Fragment {
   struct Sample {
     var duration: Int
@@ -72,12 +74,16 @@ struct MP4Fragment {
   var decodeTime: UInt64
   var samples: [Sample]
   var mdat: ArraySlice<UInt8>
+  /// An empty fragment's duration (nil for one with a `trun`).
+  var emptyDuration: Int?
+  /// How long the fragment lasts: its samples' durations, or an empty one's.
+  var duration: Int { emptyDuration ?? samples.reduce(0) { $0 + $1.duration } }
 
   init?(_ bytes: [UInt8]) {
     let all = bytes[...]
     guard let mfhd = MP4Box.find("moof/mfhd", in: all),
       let tfdt = MP4Box.find("moof/traf/tfdt", in: all),
-      let trun = MP4Box.find("moof/traf/trun", in: all),
+      let tfhd = MP4Box.find("moof/traf/tfhd", in: all),
       let mdat = MP4Box.boxes(all).first(where: { $0.type == "mdat" })
     else { return nil }
     sequence = Int(MP4Box.u32(mfhd.body, mfhd.bodyStart + 4))
@@ -86,6 +92,19 @@ struct MP4Fragment {
       version == 1
       ? MP4Box.u64(tfdt.body, tfdt.bodyStart + 4)
       : UInt64(MP4Box.u32(tfdt.body, tfdt.bodyStart + 4))
+    self.mdat = mdat.body
+    guard let trun = MP4Box.find("moof/traf/trun", in: all) else {
+      // tfhd: version/flags, track_ID, then the optional fields its flags name.
+      let h = tfhd.body
+      let flags = MP4Box.u32(h, h.startIndex) & 0xFFFFFF
+      guard flags & 0x01_0000 != 0, flags & 0x08 != 0 else { return nil }
+      var i = h.startIndex + 8
+      if flags & 0x01 != 0 { i += 8 }
+      if flags & 0x02 != 0 { i += 4 }
+      emptyDuration = Int(MP4Box.u32(h, i))
+      samples = []
+      return
+    }
     let b = trun.body
     let flags = MP4Box.u32(b, b.startIndex) & 0xFFFFFF
     let count = Int(MP4Box.u32(b, b.startIndex + 4))
@@ -120,7 +139,6 @@ struct MP4Fragment {
       samples.append(sample)
     }
     self.samples = samples
-    self.mdat = mdat.body
   }
 
   /// The NAL unit types of the first sample (4-byte lengths), HEVC or H.264 numbering.

@@ -76,6 +76,33 @@ struct ServerAudioRenditionTests {
     }
   }
 
+  /// A clip join inside a FLAC segment (`truehd-joins`: three 2 s TrueHD encodes played by one
+  /// title, each clip's audio ending about 2 ms before its video): decoded with each frame placed
+  /// at its time (ffmpeg's `aresample` filling every gap and trimming every overlap of over 5
+  /// samples that the timestamps show), the FLAC rendition gives the samples ffmpeg decodes
+  /// from the title's TrueHD (`stream.ts`) placed the same way: the frames after each join sit
+  /// where the title's timeline has them, not back to back with the ones before. (Back to back,
+  /// as a plain decode lays them, the disc's samples are not those: the joins have gaps.)
+  @Test func flacKeepsTheTimelineAcrossClipJoins() throws {
+    let dir = try TemporaryDirectory("disckit-serve-flac-joins")
+    try FileManager.default.copyItem(
+      atPath: Fixtures.generated("codecs/truehd-joins"), toPath: dir.path + "/truehd-joins")
+    let server = try ServerProcess(root: dir.path, ["--quiet"])
+    let base = server.base + "/discs/\(try ServerFixture.id(server, "truehd-joins"))/titles/00000/"
+    let uri = "fmp4/flac-4352.m3u8"
+    #expect(try ServerFMP4HLSTests.text(base + "master.m3u8").contains("URI=\"\(uri)\""))
+    let placed = ["-af", "aresample=async=1:min_hard_comp=0.0001"]
+    func decoded(_ url: String, _ map: String, _ filter: [String]) throws -> Data {
+      try Tool.run(
+        "ffmpeg", ["-nostdin", "-v", "error", "-i", url, "-map", map] + filter + ["-f", "s32le", "-"]
+      ).stdout
+    }
+    let flac = try decoded(base + uri, "0:a:0", placed)
+    let disc = try decoded(base + "stream.ts", "0:a:0", placed)
+    #expect(!flac.isEmpty && flac == disc, "\(flac.count) vs \(disc.count) bytes")
+    #expect(try decoded(base + "stream.ts", "0:a:0", []) != disc, "the joins have no gap")
+  }
+
   /// The first PTS (seconds) of a stream of `url`.
   static func firstTime(_ url: String, _ stream: String) throws -> Double {
     let run = try Tool.run(

@@ -152,7 +152,7 @@ struct ServerLosslessSourceTests {
       let fragment = try #require(MP4Fragment(bytes), "\(what) \(segment)")
       #expect(fragment.sequence == k + 1, "\(what) \(segment)")
       if let expected { #expect(fragment.decodeTime == expected, "\(what) \(segment): tfdt") }
-      let total = fragment.samples.reduce(0) { $0 + $1.duration }
+      let total = fragment.duration
       expected = fragment.decodeTime + UInt64(total)
       #expect(
         abs(Double(total) / 90_000 - duration) < 0.000_01,

@@ -122,6 +122,27 @@ package enum FLACFromLPCM {
     return (w, count)
   }
 
+  /// The number in a FLAC frame header (RFC 9639 §9.1.5: the first sample's with the
+  /// variable-block-size strategy, the frame's with the fixed one), nil when it is not one.
+  package static func frameNumber(_ frame: [UInt8]) -> UInt64? {
+    guard frame.count > 5, frame[0] == 0xFF, frame[1] & 0xFE == 0xF8 else { return nil }
+    let lead = frame[4]
+    guard lead & 0x80 != 0 else { return UInt64(lead) }
+    var length = 0
+    var bit: UInt8 = 0x80
+    while lead & bit != 0, length < 8 {
+      length += 1
+      bit >>= 1
+    }
+    guard (2...7).contains(length), frame.count > 4 + length else { return nil }
+    var value = UInt64(lead) & ((UInt64(1) << UInt64(7 - length)) - 1)
+    for k in 5..<(4 + length) {
+      guard frame[k] & 0xC0 == 0x80 else { return nil }
+      value = value << 6 | UInt64(frame[k] & 0x3F)
+    }
+    return value
+  }
+
   /// FLAC's "UTF-8" coding of a frame or sample number (up to 36 bits).
   package static func utf8Number(_ value: UInt64) -> [UInt8] {
     if value < 0x80 { return [UInt8(value)] }

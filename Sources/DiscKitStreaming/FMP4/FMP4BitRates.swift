@@ -13,13 +13,20 @@ import DiscKit
 /// figures follow each segment's size, without the audio, subtitle, enhancement-layer and
 /// transport overhead the disc's bytes carry (the transport stream's rates, ``FMP4Title/bandwidth``,
 /// bound them from above). Audio: a copied rendition's rate is its last segment's (AC-3 and
-/// E-AC-3 are constant); a transcoded one's is a bound from above (``transcoded(_:)``).
+/// E-AC-3 are constant); a transcoded one's is a bound from above (``transcoded(_:)``). The
+/// I-frame playlist's: its segments' own sizes where read (every segment of a short title, 16
+/// spread over a long one), carried over to the others by their video segments' sizes.
 package struct FMP4BitRates: Sendable, Hashable {
   /// The video segments' peak and average bit rate, bits per second.
   package var videoPeak: Int
   package var videoAverage: Int
   /// Each audio rendition's bit rate by its file stem (`audio-4352`, `aac-4352`).
   package var audio: [String: Int]
+  /// A copied rendition's average over the title, by stem, where it differs (audio that stops
+  /// before the video); `audio` otherwise.
+  package var audioAverage: [String: Int] = [:]
+  /// The I-frame playlist's peak bit rate (``iFrames(segments:measured:videoSizes:)``).
+  package var iFrames: Int
 
   /// A segment the plan read whole: its index, the video's transport packets in its range and
   /// the size of its fMP4 video segment.
@@ -33,6 +40,44 @@ package struct FMP4BitRates: Sendable, Hashable {
   static func video(
     segments: [FMP4Title.Segment], calibration: [Calibration], frameRate: Double?
   ) -> (peak: Int, average: Int) {
+    let sizes = videoSizes(segments: segments, calibration: calibration, frameRate: frameRate)
+    var peak = 0.0
+    var total = 0.0
+    var time = 0.0
+    for (k, segment) in segments.enumerated() {
+      let duration = segment.duration.seconds
+      guard duration > 0 else { continue }
+      peak = max(peak, sizes[k] * 8 / duration)
+      total += sizes[k] * 8
+      time += duration
+    }
+    return (Int(peak.rounded(.up)), time > 0 ? Int((total / time).rounded(.up)) : 0)
+  }
+
+  /// The I-frame playlist's peak bit rate: each segment's I-frame segment (its first picture,
+  /// `moof` + `mdat`) over the segment's duration (its `EXTINF`). `measured` are the sizes of
+  /// the I-frame segments read (index → bytes); another segment's is its video segment's size
+  /// (`videoSizes`) times the largest share of it the first picture has where both are known.
+  static func iFrames(
+    segments: [FMP4Title.Segment], measured: [Int: Int64], videoSizes: [Double]
+  ) -> Int {
+    var share = 0.0
+    for (k, bytes) in measured where videoSizes.indices.contains(k) && videoSizes[k] > 0 {
+      share = max(share, min(1, Double(bytes) / videoSizes[k]))
+    }
+    var peak = 0.0
+    for (k, segment) in segments.enumerated() where segment.duration.seconds > 0 {
+      let size = measured[k].map(Double.init) ?? share * (k < videoSizes.count ? videoSizes[k] : 0)
+      peak = max(peak, size * 8 / segment.duration.seconds)
+    }
+    return Int(peak.rounded(.up))
+  }
+
+  /// Each video segment's fMP4 size: exact for the calibration's segments, the others from
+  /// their transport packets (see the type).
+  static func videoSizes(
+    segments: [FMP4Title.Segment], calibration: [Calibration], frameRate: Double?
+  ) -> [Double] {
     var calibrated: [Int: Int64] = [:]
     var packets = 0
     var others = 0.0
@@ -50,24 +95,12 @@ package struct FMP4BitRates: Sendable, Hashable {
     let perPacket = packets > 0 ? Double(bytes) / Double(packets) : 184
     let otherRate = seconds > 0 ? others / seconds : 0
     let fps = frameRate ?? 24
-    var peak = 0.0
-    var total = 0.0
-    var time = 0.0
-    for (k, segment) in segments.enumerated() {
-      let duration = segment.duration.seconds
-      guard duration > 0 else { continue }
-      let size: Double
-      if let exact = calibrated[k] {
-        size = Double(exact)
-      } else {
-        let video = max(0, Double(segment.range.count / 192) - otherRate * duration)
-        size = video * perPacket + 96 + 16 * (duration * fps).rounded(.up)
-      }
-      peak = max(peak, size * 8 / duration)
-      total += size * 8
-      time += duration
+    return segments.enumerated().map { k, segment in
+      if let exact = calibrated[k] { return Double(exact) }
+      let duration = max(0, segment.duration.seconds)
+      let video = max(0, Double(segment.range.count / 192) - otherRate * duration)
+      return video * perPacket + 96 + 16 * (duration * fps).rounded(.up)
     }
-    return (Int(peak.rounded(.up)), time > 0 ? Int((total / time).rounded(.up)) : 0)
   }
 
   /// The AAC renditions' bit rate: the transcoder's 192 kb/s AAC-LC (README, Serving), with the

@@ -39,22 +39,36 @@ package struct FMP4Segment: Sendable {
   }
 
   /// A segment of `samples` (their sizes add up to the payload's size), the first decoded at
-  /// `decodeTime`, numbered `sequence` (`mfhd`).
+  /// `decodeTime`, numbered `sequence` (`mfhd`); without samples, an empty fragment lasting
+  /// `emptyDuration` (``FMP4Writer/fragmentHeader(sequence:decodeTime:samples:payloadSize:emptyDuration:)``).
   package init(
-    sequence: UInt32, decodeTime: UInt64, samples: [FMP4Writer.Sample],
+    sequence: UInt32, decodeTime: UInt64, samples: [FMP4Writer.Sample], emptyDuration: UInt32 = 0,
     payload: @escaping @Sendable () -> any FMP4PayloadReader
   ) {
     let size = samples.reduce(Int64(0)) { $0 + Int64($1.size) }
     self.init(
       header: FMP4Writer.fragmentHeader(
-        sequence: sequence, decodeTime: decodeTime, samples: samples, payloadSize: Int(size)),
+        sequence: sequence, decodeTime: decodeTime, samples: samples, payloadSize: Int(size),
+        emptyDuration: emptyDuration),
       payloadSize: size, payload: payload)
+  }
+
+  /// An empty fragment (no samples) at `decodeTime` lasting `duration` ticks.
+  package static func empty(sequence: UInt32, decodeTime: UInt64, duration: Int64)
+    -> FMP4Segment
+  {
+    FMP4Segment(
+      sequence: sequence, decodeTime: decodeTime, samples: [],
+      emptyDuration: UInt32(clamping: max(0, duration))
+    ) { MemoryPayload(bytes: []) }
   }
 
   /// The size of a segment of `samples` (`moof`, `mdat` header and payload), without making it.
   package static func size(of samples: [FMP4Writer.Sample]) -> Int64 {
+    // An empty fragment: moof 8, mfhd 16, traf 8, tfhd 20, tfdt 20, mdat header 8.
+    if samples.isEmpty { return 80 }
     // moof 8, mfhd 16, traf 8, tfhd 16, tfdt 20, trun 20 + 16 a sample, mdat header 8.
-    96 + 16 * Int64(samples.count) + samples.reduce(Int64(0)) { $0 + Int64($1.size) }
+    return 96 + 16 * Int64(samples.count) + samples.reduce(Int64(0)) { $0 + Int64($1.size) }
   }
 
   /// The segment's bytes as a source (each read continues the last one's payload pass; a read

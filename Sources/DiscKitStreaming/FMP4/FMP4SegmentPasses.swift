@@ -429,6 +429,8 @@ struct DolbyPass: AudioPESPass {
   var started = false
   var keep = false
   var kept: [(pts: UInt64, nominal: Int64, size: Int)] = []
+  /// Where the segment's audio ends (media time on `clock`): the last sample lasts to it.
+  var segmentEnd: AudioSegmentEnd?
 
   init(coreOnly: Bool, clock: MediaClock, writing: Bool) {
     self.coreOnly = coreOnly
@@ -479,12 +481,9 @@ struct DolbyPass: AudioPESPass {
     guard !writing, let first = kept.first else { return }
     plan.firstDecodeTime = UInt64(max(0, clock.time(first.pts)))
     for (k, sample) in kept.enumerated() {
-      let next = k + 1 < kept.count ? kept[k + 1].pts : nextPTS
-      var duration = sample.nominal
-      if let next, case let d = FMP4Samples.delta(next, sample.pts), d > 0, d <= 2 * sample.nominal
-      {
-        duration = d
-      }
+      let duration = AudioSegmentEnd.duration(
+        of: sample.pts, nominal: sample.nominal, next: k + 1 < kept.count ? kept[k + 1].pts : nil,
+        end: segmentEnd, nextPTS: nextPTS, clock: clock)
       plan.samples.append(
         FMP4Writer.Sample(
           size: UInt32(sample.size), duration: UInt32(duration), compositionOffset: 0,
@@ -502,6 +501,14 @@ struct FLACPass: AudioPESPass {
   var plan = SegmentPlan()
   var format: FLACFromLPCM.Format?
   var frames: [(pts: UInt64, size: Int, samples: Int)] = []
+  /// Where the segment's audio ends (media time on `clock`): the last sample lasts to it.
+  var segmentEnd: AudioSegmentEnd?
+
+  /// The frames' own durations (ticks).
+  var nominalDuration: Int64 {
+    guard let format else { return 0 }
+    return frames.reduce(0) { $0 + Int64($1.samples * 90_000 / format.sampleRate) }
+  }
 
   init(clock: MediaClock, writing: Bool) {
     self.clock = clock
@@ -530,15 +537,47 @@ struct FLACPass: AudioPESPass {
     plan.firstDecodeTime = UInt64(max(0, clock.time(first.pts)))
     for (k, frame) in frames.enumerated() {
       let nominal = Int64(frame.samples * 90_000 / format.sampleRate)
-      let next = k + 1 < frames.count ? frames[k + 1].pts : nextPTS
-      var duration = nominal
-      if let next, case let d = FMP4Samples.delta(next, frame.pts), d > 0, d <= 2 * nominal {
-        duration = d
-      }
+      let duration = AudioSegmentEnd.duration(
+        of: frame.pts, nominal: nominal, next: k + 1 < frames.count ? frames[k + 1].pts : nil,
+        end: segmentEnd, nextPTS: nextPTS, clock: clock)
       plan.samples.append(
         FMP4Writer.Sample(
           size: UInt32(frame.size), duration: UInt32(duration), compositionOffset: 0,
           isSync: true))
     }
+  }
+}
+
+/// Where a copied audio rendition's segment ends on its timeline, so that the next segment's
+/// `tfdt` is this one's plus its samples' durations: at the next frame after the segment
+/// (`exact`: the last sample lasts to it, a gap taken up, an overlap cut short; the segments
+/// without audio between are left out of the playlist), or, when the stream has no frame after
+/// it, at least at the title's end (the last sample lasts at least to it).
+struct AudioSegmentEnd: Sendable, Hashable {
+  var time: Int64
+  var exact: Bool
+
+  /// A sample's duration: inside the segment the disc's timestamps (to the next frame: a gap
+  /// taken up by the frame before it, an overlap cut short), its own length when they go back
+  /// or jump by more than 20 s;
+  /// the segment's last sample to `end` (or, without one, to the next PES after the segment when
+  /// that is within two of its lengths).
+  static func duration(
+    of pts: UInt64, nominal: Int64, next: UInt64?, end: AudioSegmentEnd?, nextPTS: UInt64?,
+    clock: MediaClock
+  ) -> Int64 {
+    if let next {
+      // (A jump of more than a segment's length is a clip join on the original timeline.)
+      let d = FMP4Samples.delta(next, pts)
+      return d > 0 && d < 20 * 90_000 ? d : nominal
+    }
+    if let end {
+      let d = end.time - clock.time(pts)
+      return end.exact ? (d > 0 ? d : nominal) : max(nominal, d)
+    }
+    if let nextPTS, case let d = FMP4Samples.delta(nextPTS, pts), d > 0, d <= 2 * nominal {
+      return d
+    }
+    return nominal
   }
 }

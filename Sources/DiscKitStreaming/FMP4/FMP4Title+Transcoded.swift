@@ -126,6 +126,9 @@ extension FMP4Title {
     /// Each segment's first packet time; a segment without a packet of its own starts where
     /// the next one with packets does.
     var starts: [Int64]
+    /// The segments without a packet of their own before the last one with packets: they last
+    /// 0 s (the segment before lasts to the next packet) and are left out of the playlist.
+    var empty: Set<Int> = []
     /// The last segment with packets of the stream: it ends where its decoded samples do.
     var lastAudio: Int
     /// That segment's duration (ticks) in the rendition, once it was made.
@@ -194,7 +197,8 @@ extension FMP4Title {
         if let t = found[k], k <= lastAudio { following = t }
         starts[k] = following
       }
-      return TranscodedTiming(starts: starts, lastAudio: lastAudio)
+      let empty = Set(found.indices.filter { $0 < lastAudio && found[$0] == nil })
+      return TranscodedTiming(starts: starts, empty: empty, lastAudio: lastAudio)
     }
   }
 
@@ -224,29 +228,36 @@ extension FMP4Title {
         .transcoded(pid: rendition.pid, target: rendition.target), index: timing.lastAudio)
     }
     let last = transcodedTimings.lastDuration(rendition.stem)
-    return segments.indices.map { k in
+    var durations = segments.indices.prefix(timing.lastAudio + 1).map { k in
       if k == timing.lastAudio { return MediaTime(ticks: last ?? 0) }
-      if k > timing.lastAudio { return MediaTime(ticks: 0) }
       switch rendition.target {
       case .aac: return MediaTime(ticks: Int64(aacFrames(timing, k).count) * 1920)
       case .flac: return MediaTime(ticks: max(0, timing.starts[k + 1] - timing.starts[k]))
       }
     }
+    // After the last segment with packets: none (left out of the playlist; that segment lasts
+    // to the title's end).
+    durations += repeatElement(MediaTime.zero, count: segments.count - durations.count)
+    return durations
   }
 
   /// The difference between the clips' own timestamps and the continuous timeline's at
   /// segment `index` (its first video DTS on each), 0 on the continuous timeline.
   func originalOffset(_ index: Int) throws(StreamingError) -> Int64 {
-    guard timeline == .original else { return 0 }
-    let range = segments[index].range
     do {
-      guard let original = try Self.firstDecodeTime(source, range: range, pid: videoPID),
-        let continuous = try Self.firstDecodeTime(continuousSource, range: range, pid: videoPID)
-      else { return 0 }
-      return FMP4Samples.delta(original, continuous)
+      return try originalOffset(index, throwing: DiscKitError.self)
     } catch {
       throw .disc(error)
     }
+  }
+
+  func originalOffset(_ index: Int, throwing: DiscKitError.Type) throws(DiscKitError) -> Int64 {
+    guard timeline == .original else { return 0 }
+    let range = segments[index].range
+    guard let original = try Self.firstDecodeTime(source, range: range, pid: videoPID),
+      let continuous = try Self.firstDecodeTime(continuousSource, range: range, pid: videoPID)
+    else { return 0 }
+    return FMP4Samples.delta(original, continuous)
   }
 
   /// Media segment `index` of the transcoded rendition `rendition`: planned by a first pass of
@@ -285,9 +296,11 @@ extension FMP4Title {
         timeline == .original
         ? UInt64(bitPattern: Int64(bitPattern: origin) &+ at &+ offset) & FMP4Samples.mask
         : UInt64(max(0, at))
-      return FMP4Segment(sequence: sequence, decodeTime: time, samples: []) {
-        MemoryPayload(bytes: [])
-      }
+      return FMP4Segment.empty(sequence: sequence, decodeTime: time, duration: 0)
+    }
+    if timing.empty.contains(index) {
+      // No packet of the stream here, some after (left out of the playlist).
+      return FMP4Segment.empty(sequence: sequence, decodeTime: decodeTime, duration: 0)
     }
     let source = continuousSource
     let origin = origin
@@ -320,24 +333,40 @@ extension FMP4Title {
           FMP4Writer.Sample(size: UInt32($0.size), duration: 1920, compositionOffset: 0, isSync: true)
         }
       } else {
+        // Each frame from its first sample (its header's number: the encoder starts a frame
+        // at a clip join's packet, numbered by its time) to the next frame's, so the samples
+        // after a join are where the title's timeline has them (a gap or overlap taken up by
+        // the frame before the join); a frame without a number follows the one before.
         let rate = Int64(max(1, rendition.format.sampleRate))
-        var count: Int64 = 0
-        var ticks: Int64 = 0
+        func tick(_ sample: Int64) -> Int64 { (sample * 90_000 + rate / 2) / rate }
+        var firsts: [Int64] = []
         for frame in pass.frames {
-          count += Int64(frame.samples)
-          let end = (count * 90_000 + rate / 2) / rate
+          let previous = firsts.last.map { $0 + Int64(pass.frames[firsts.count - 1].samples) }
+          firsts.append(frame.first ?? previous ?? 0)
+        }
+        var ticks: Int64 = 0
+        for (k, frame) in pass.frames.enumerated() {
+          let end =
+            k + 1 < firsts.count ? tick(firsts[k + 1]) : tick(firsts[k] + Int64(frame.samples))
+          let duration = max(1, end - tick(firsts[k]))
           samples.append(
             FMP4Writer.Sample(
-              size: UInt32(frame.size), duration: UInt32(clamping: end - ticks),
+              size: UInt32(frame.size), duration: UInt32(clamping: duration),
               compositionOffset: 0, isSync: true))
-          ticks = end
+          ticks += duration
         }
         if index < timing.lastAudio, let lastSample = samples.last {
           let d = timing.starts[index + 1] - timing.starts[index] - (ticks - Int64(lastSample.duration))
           if d > 0 { samples[samples.count - 1].duration = UInt32(clamping: d) }
         }
       }
-      if index == timing.lastAudio {
+      if index == timing.lastAudio, let last = samples.indices.last {
+        // The stream's last segment lasts at least to the title's end (its last sample).
+        let total = samples.reduce(Int64(0)) { $0 + Int64($1.duration) }
+        let short = presentationStarts[segments.count] - (start + total)
+        if short > 0 {
+          samples[last].duration = UInt32(clamping: Int64(samples[last].duration) + short)
+        }
         transcodedTimings.setLastDuration(
           rendition.stem, samples.reduce(Int64(0)) { $0 + Int64($1.duration) })
       }
@@ -491,7 +520,8 @@ struct TranscodePass: AudioPESPass {
   var nextPTS: UInt64?
   var session: (any AudioTranscodeSession)?
   var abandoned = false
-  var frames: [(size: Int, samples: Int)] = []
+  /// Each frame's size, samples and (FLAC) first sample on the media timeline, from its header.
+  var frames: [(size: Int, samples: Int, first: Int64?)] = []
   var bytes: [UInt8] = []
   var written = 0
   var differs = false
@@ -531,7 +561,9 @@ struct TranscodePass: AudioPESPass {
       written += 1
       out.write(frame)
     } else {
-      frames.append((frame.count, samples))
+      let first =
+        job.target == .flac ? FLACFromLPCM.frameNumber(frame).map { Int64(bitPattern: $0) } : nil
+      frames.append((frame.count, samples, first))
       if keepBytes { bytes += frame }
     }
   }

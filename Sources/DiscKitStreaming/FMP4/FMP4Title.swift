@@ -42,9 +42,17 @@ package struct FMP4Title: Sendable {
     /// Each segment's duration in this rendition (its frames', which start and end a little
     /// apart from the video's).
     package var durations: [MediaTime] = []
-    /// Its segments' bit rate (`moof` + `mdat`), measured on the title's last segment (AC-3 and
-    /// E-AC-3 have a constant one).
+    /// Its segments' bit rate (`moof` + `mdat`), measured on the last segment with audio over
+    /// its frames' own durations (AC-3 and E-AC-3 have a constant one).
     package var bitRate = 0
+    /// Its average over the title: `bitRate` where it has audio, the planned segments' bytes,
+    /// an empty fragment's where it has none.
+    package var averageBitRate = 0
+    /// Each segment's first frame (media time on the continuous timeline), nil for a segment
+    /// without audio (an empty fragment).
+    var starts: [Int64?] = []
+    /// Where each segment's audio ends (the next one's `tfdt`).
+    var ends: [AudioSegmentEnd] = []
   }
 
   package let key: String
@@ -64,6 +72,9 @@ package struct FMP4Title: Sendable {
   package let origin: UInt64
   /// Media time of title time 0 (the first picture's composition offset).
   package let presentationDelay: MediaTime
+  /// Each video segment's start on the media timeline (presentation, continuous), and the
+  /// title's end: where audio without frames there starts and ends (empty fragments).
+  let presentationStarts: [Int64]
   /// Frames per second, from the stream number table.
   package let frameRate: Double?
   /// Peak and average bit rate of the title's transport stream bytes (all streams, bits per
@@ -260,6 +271,27 @@ package struct FMP4Title: Sendable {
     self.segments = segments
     let videoRates = FMP4BitRates.video(
       segments: segments, calibration: calibration, frameRate: frameRate)
+    // The I-frame playlist's segments (each segment's first picture) of every segment of a
+    // short title, of 16 spread over a long one: a picture each.
+    var iFrameSizes: [Int: Int64] = [:]
+    let picks =
+      segments.count <= 16
+      ? Array(segments.indices) : (0..<16).map { $0 * (segments.count - 1) / 15 }
+    for k in Set(picks) {
+      do {
+        var input = PESStream(
+          source: continuous, range: segments[k].range, pid: videoPID, firstOnly: true)
+        var pass = VideoPass(hevc: hevc, clock: MediaClock(origin: origin), firstPictureOnly: true)
+        try pass.run(&input)
+        if !pass.plan.samples.isEmpty { iFrameSizes[k] = FMP4Segment.size(of: pass.plan.samples) }
+      } catch {
+        throw .disc(error)
+      }
+    }
+    let iFrameRate = FMP4BitRates.iFrames(
+      segments: segments, measured: iFrameSizes,
+      videoSizes: FMP4BitRates.videoSizes(
+        segments: segments, calibration: calibration, frameRate: frameRate))
     // The original timeline: the clips' own timestamps, which jump where a clip starts on
     // another epoch (EXT-X-DISCONTINUITY there).
     var discontinuities: Set<Int> = []
@@ -311,9 +343,14 @@ package struct FMP4Title: Sendable {
       entry.lpcm = true
       audio.append(entry)
     }
-    // Each audio rendition's EXTINF: from its first frame in a segment to its first in the next
-    // (its segments hold the frames whose PES start in the range, not the video's times); the
-    // last one its samples' durations.
+    // Each audio rendition's segments: from its first frame in a segment to the next frame
+    // after it, in the next segment with audio (its segments hold the frames whose PES start in
+    // the range, not the video's times), the last one with audio to at least the title's end;
+    // a segment without audio is left out of its playlist (ffmpeg's HLS demuxer, reading several
+    // renditions at once, gives an empty fragment's predecessor's last packet again).
+    let base = max(0, decodeTimes.first ?? 0) + presentationDelay.ticks
+    let videoStarts = segments.map { base + $0.time.ticks } + [base + time]
+    presentationStarts = videoStarts
     for k in audio.indices {
       var starts: [Int64?] = []
       for segment in segments {
@@ -325,39 +362,73 @@ package struct FMP4Title: Sendable {
           throw .disc(error)
         }
       }
-      var lastTotal: Int64?
-      var lastBytes: Int64 = 0
-      if let last = segments.last {
-        var input = PESStream(source: continuous, range: last.range, pid: audio[k].pid)
-        let clock = MediaClock(origin: origin)
-        do {
-          if audio[k].lpcm {
-            var pass = FLACPass(clock: clock, writing: false)
-            try pass.run(&input)
-            lastTotal = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
-            lastBytes = FMP4Segment.size(of: pass.plan.samples)
-          } else {
-            var pass = DolbyPass(coreOnly: audio[k].core, clock: clock, writing: false)
-            try pass.run(&input)
-            lastTotal = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
-            lastBytes = FMP4Segment.size(of: pass.plan.samples)
+      var ends: [AudioSegmentEnd] = []
+      var durations: [MediaTime] = []
+      var plannedBytes: [Int: Int64] = [:]
+      var previous: Int64 = 0
+      for n in segments.indices {
+        let following = n + 1 < segments.count ? starts[n + 1] : nil
+        let nextAudio = starts[(n + 1)...].first { $0 != nil } ?? nil
+        var end = AudioSegmentEnd(
+          time: nextAudio ?? videoStarts[segments.count], exact: nextAudio != nil)
+        if let start = starts[n] {
+          if following == nil {
+            // Its frames' end (and, the latest such segment, the rendition's bit rate).
+            var input = PESStream(source: continuous, range: segments[n].range, pid: audio[k].pid)
+            let clock = MediaClock(origin: origin)
+            var total: Int64 = 0
+            var nominal: Int64 = 0
+            var bytes: Int64 = 0
+            do {
+              if audio[k].lpcm {
+                var pass = FLACPass(clock: clock, writing: false)
+                pass.segmentEnd = end
+                try pass.run(&input)
+                total = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
+                nominal = pass.nominalDuration
+                bytes = FMP4Segment.size(of: pass.plan.samples)
+              } else {
+                var pass = DolbyPass(coreOnly: audio[k].core, clock: clock, writing: false)
+                pass.segmentEnd = end
+                try pass.run(&input)
+                total = pass.plan.samples.reduce(0) { $0 + Int64($1.duration) }
+                nominal = pass.kept.reduce(0) { $0 + $1.nominal }
+                bytes = FMP4Segment.size(of: pass.plan.samples)
+              }
+            } catch {
+              throw .disc(error)
+            }
+            if nominal > 0 {
+              audio[k].bitRate = Int((Double(bytes) * 8 * 90_000 / Double(nominal)).rounded(.up))
+            }
+            plannedBytes[n] = bytes
+            end.time = start + total
           }
-        } catch {
-          throw .disc(error)
+          durations.append(MediaTime(ticks: max(0, end.time - start)))
+        } else {
+          end.time = previous
+          durations.append(.zero)
+        }
+        ends.append(end)
+        previous = end.time
+      }
+      audio[k].starts = starts
+      audio[k].ends = ends
+      audio[k].durations = durations
+      // The average: the planned segments' bytes, the others' at `bitRate` (empty: 80 bytes).
+      var bits = 0.0
+      var seconds = 0.0
+      for n in segments.indices {
+        let duration = durations[n].seconds
+        seconds += duration
+        if let bytes = plannedBytes[n] {
+          bits += Double(bytes) * 8
+        } else {
+          bits += starts[n] == nil ? 640 : Double(audio[k].bitRate) * duration
         }
       }
-      if let lastTotal, lastTotal > 0 {
-        audio[k].bitRate = Int((Double(lastBytes) * 8 * 90_000 / Double(lastTotal)).rounded(.up))
-      }
-      audio[k].durations = segments.indices.map { n in
-        if n + 1 < segments.count, let start = starts[n], let next = starts[n + 1], next > start {
-          return MediaTime(ticks: next - start)
-        }
-        if n + 1 == segments.count, let lastTotal, lastTotal > 0 {
-          return MediaTime(ticks: lastTotal)
-        }
-        return segments[n].duration
-      }
+      audio[k].averageBitRate =
+        seconds > 0 ? Int((bits / seconds).rounded(.up)) : audio[k].bitRate
     }
     self.audio = audio
     self.transcoder = transcoder
@@ -368,10 +439,15 @@ package struct FMP4Title: Sendable {
       } ?? []
     self.transcoded = transcoded
     var audioRates: [String: Int] = [:]
-    for a in audio { audioRates["audio-\(a.pid)"] = a.bitRate }
+    var audioAverages: [String: Int] = [:]
+    for a in audio {
+      audioRates["audio-\(a.pid)"] = a.bitRate
+      audioAverages["audio-\(a.pid)"] = a.averageBitRate
+    }
     for t in transcoded { audioRates[t.stem] = FMP4BitRates.transcoded(t) }
     bitRates = FMP4BitRates(
-      videoPeak: videoRates.peak, videoAverage: videoRates.average, audio: audioRates)
+      videoPeak: videoRates.peak, videoAverage: videoRates.average, audio: audioRates,
+      audioAverage: audioAverages, iFrames: iFrameRate)
     self.leftOut = leftOut.filter { entry in
       !transcoded.contains {
         entry.hasPrefix("0x" + String($0.pid, radix: 16, uppercase: true) + " ")
@@ -536,9 +612,30 @@ package struct FMP4Title: Sendable {
         @Sendable func stream() -> PESStream {
           PESStream(source: source, range: segment.range, pid: pid)
         }
+        // Media time on the continuous timeline as this timeline's.
+        let offset = try originalOffset(index, throwing: DiscKitError.self)
+        func onTimeline(_ t: Int64) -> Int64 {
+          timeline == .original
+            ? Int64(
+              bitPattern: UInt64(bitPattern: Int64(bitPattern: origin) &+ t &+ offset)
+                & FMP4Samples.mask) : t
+        }
+        var end: AudioSegmentEnd?
+        if audio.ends.indices.contains(index) {
+          end = audio.ends[index]
+          end?.time = onTimeline(audio.ends[index].time)
+          if audio.starts[index] == nil {
+            // No audio in the segment (left out of the playlist): an empty fragment where the
+            // one before ends.
+            let from = index > 0 ? audio.ends[index - 1].time : 0
+            return FMP4Segment.empty(
+              sequence: sequence, decodeTime: UInt64(max(0, onTimeline(from))), duration: 0)
+          }
+        }
         var input = stream()
         if audio.lpcm {
           var planning = FLACPass(clock: clock, writing: false)
+          planning.segmentEnd = end
           try planning.run(&input)
           return FMP4Segment(
             sequence: sequence, decodeTime: planning.plan.firstDecodeTime ?? 0,
@@ -547,6 +644,7 @@ package struct FMP4Title: Sendable {
         }
         let core = audio.core
         var planning = DolbyPass(coreOnly: core, clock: clock, writing: false)
+        planning.segmentEnd = end
         try planning.run(&input)
         return FMP4Segment(
           sequence: sequence, decodeTime: planning.plan.firstDecodeTime ?? 0,
@@ -642,9 +740,11 @@ package struct FMP4Title: Sendable {
     // The variant's bit rates: the video's and its group's largest rendition's.
     func rates(_ members: [AudioMember]) -> [String] {
       let audio = members.map { bitRates.audio[$0.stem] ?? 0 }.max() ?? 0
+      let average =
+        members.map { bitRates.audioAverage[$0.stem] ?? bitRates.audio[$0.stem] ?? 0 }.max() ?? 0
       return [
         "BANDWIDTH=\(max(bitRates.videoPeak + audio, 1))",
-        "AVERAGE-BANDWIDTH=\(max(bitRates.videoAverage + audio, 1))",
+        "AVERAGE-BANDWIDTH=\(max(bitRates.videoAverage + average, 1))",
       ]
     }
     let resolution = "RESOLUTION=\(video.width)x\(video.height)"
@@ -685,7 +785,7 @@ package struct FMP4Title: Sendable {
         + (rates([]) + ["CODECS=\"\(video.codecs)\""] + tail).joined(separator: ","))
     lines.append("fmp4/video.m3u8" + query)
     let common = [
-      "BANDWIDTH=\(max(bitRates.videoPeak / 10, 1))", "CODECS=\"\(video.codecs)\"", resolution,
+      "BANDWIDTH=\(max(bitRates.iFrames, 1))", "CODECS=\"\(video.codecs)\"", resolution,
     ]
     lines.append(
       "#EXT-X-I-FRAME-STREAM-INF:"
@@ -738,8 +838,14 @@ package struct FMP4Title: Sendable {
     if iFrames { lines.append("#EXT-X-I-FRAMES-ONLY") }
     lines.append(
       "#EXT-X-MAP:URI=\"\(rendition == .video ? "video" : prefix)-init.mp4\(query)\"")
+    var discontinuity = false
     for (k, duration) in durations.enumerated() {
-      if discontinuities.contains(k) { lines.append("#EXT-X-DISCONTINUITY") }
+      discontinuity = discontinuity || discontinuities.contains(k)
+      // An audio segment without audio (the stream paused or ended: the one before lasts
+      // through it) is left out.
+      if rendition != .video, duration.ticks == 0 { continue }
+      if discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
+      discontinuity = false
       lines.append(String(format: "#EXTINF:%.5f,", duration.seconds))
       lines.append("\(prefix)-\(k).m4s\(query)")
     }

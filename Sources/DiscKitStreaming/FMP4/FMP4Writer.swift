@@ -137,11 +137,31 @@ package enum FMP4Writer {
   /// - Parameters:
   ///   - sequence: `mfhd`'s sequence number (the segment's number from 1).
   ///   - decodeTime: `tfdt`'s base media decode time of the first sample.
+  ///   - emptyDuration: without samples, how long the fragment lasts: an empty track fragment
+  ///     (ISO/IEC 14496-12 8.8.7: `tfhd` with duration-is-empty and that default sample
+  ///     duration, no `trun`; the next fragment's `tfdt` is this one's plus it).
   package static func fragmentHeader(
-    sequence: UInt32, decodeTime: UInt64, samples: [Sample], payloadSize: Int
+    sequence: UInt32, decodeTime: UInt64, samples: [Sample], payloadSize: Int,
+    emptyDuration: UInt32 = 0
   ) -> [UInt8] {
     var w = MP4BoxWriter(capacity: 128 + samples.count * 16)
     var dataOffsetField = 0
+    if samples.isEmpty {
+      w.box("moof") { w in
+        w.fullBox("mfhd") { $0.u32(sequence) }
+        w.box("traf") { w in
+          // default-base-is-moof, duration-is-empty, default-sample-duration present.
+          w.fullBox("tfhd", flags: 0x03_0008) { w in
+            w.u32(1)
+            w.u32(emptyDuration)
+          }
+          w.fullBox("tfdt", version: 1) { $0.u64(decodeTime) }
+        }
+      }
+      w.u32(8)
+      w.fourCC("mdat")
+      return w.bytes
+    }
     w.box("moof") { w in
       w.fullBox("mfhd") { $0.u32(sequence) }
       w.box("traf") { w in
