@@ -42,6 +42,25 @@ extension DVDMainFeatureSearch {
     return explore(vm, budget: &budget, warnings: &warnings, sampled: &sampled, step)
   }
 
+  /// The first run ``explore(_:budget:warnings:_:)`` makes, alone: `step` on a copy of `vm`
+  /// with no planned outcomes, its commands taken from `budget`. When it draws no `rnd` that run
+  /// is every outcome (explore's one fork, without the list) and it is returned; when it draws
+  /// one, `nil` and nothing taken from `budget` (explore runs it again, outcome by outcome: the
+  /// VM is a value and the runs are deterministic).
+  static func single(
+    _ vm: DVDVirtualMachine, budget: inout Int, _ step: (inout DVDVirtualMachine) -> Bool
+  ) -> (vm: DVDVirtualMachine, linked: Bool)? {
+    var copy = vm
+    copy.plannedDraws = []
+    copy.drawLog = []
+    copy.commandsLeft = min(copy.commandsLeft, max(0, budget))
+    let allowance = copy.commandsLeft
+    let linked = step(&copy)
+    guard copy.drawLog.isEmpty else { return nil }
+    budget -= allowance - copy.commandsLeft
+    return (copy, linked)
+  }
+
   /// ``explore(_:budget:warnings:_:)`` with the sampling warnings already given recorded in
   /// `sampled` (so that a search names each once without building its text again).
   static func explore(

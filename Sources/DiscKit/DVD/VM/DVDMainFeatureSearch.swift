@@ -285,11 +285,20 @@ public enum DVDMainFeatureSearch {
             var menuName = ""
             for press in presses(groups, display: branch.vm.registers.sp[14]) {
               pressed += 1
-              // Forks are taken out of the list in order (moved, not copied).
-              var forks = explore(
-                branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
-                { $0.activate(button: press.button.number, command: press.button.command) })
-              forks.reverse()
+              func activate(_ vm: inout DVDVirtualMachine) -> Bool {
+                vm.activate(button: press.button.number, command: press.button.command)
+              }
+              // A press that draws no `rnd` (nearly every one) has one outcome; else every
+              // outcome is explored. Forks are taken out of the list in order (moved, not copied).
+              var forks: [Fork] = []
+              if let one = single(branch.vm, budget: &commandsLeft, activate) {
+                forks = one.linked ? [Fork(vm: one.vm, linked: true, draws: [])] : []
+              } else {
+                forks = explore(
+                  branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
+                  activate)
+                forks.reverse()
+              }
               while let fork = forks.popLast() {
                 guard fork.linked else { continue }
                 let step = Step.button(
@@ -400,23 +409,28 @@ public enum DVDMainFeatureSearch {
           break branchLoop
         }
         branch.visit?.played += content
-        var forks = explore(
-          branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled,
-          { vm in
-            vm.advance(seconds: seconds)
-            vm.finishCell()
-            return true
-          })
-        // The first outcome continues the branch, the others are queued (moved out in order).
-        forks.reverse()
-        guard let first = forks.popLast() else { break }
-        while let fork = forks.popLast() {
-          enqueue(fork.vm, branch.path, .random(draws: fork.draws), visit: branch.visit)
+        func playCell(_ vm: inout DVDVirtualMachine) -> Bool {
+          vm.advance(seconds: seconds)
+          vm.finishCell()
+          return true
         }
-        if !first.draws.isEmpty {
-          branch.path = paths.append(branch.path, .random(draws: first.draws))
+        if let one = single(branch.vm, budget: &commandsLeft, playCell) {
+          // No `rnd` drawn (nearly every cell): one outcome, the branch goes on.
+          branch.vm = one.vm
+        } else {
+          var forks = explore(
+            branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled, playCell)
+          // The first outcome continues the branch, the others are queued (moved out in order).
+          forks.reverse()
+          guard let first = forks.popLast() else { break }
+          while let fork = forks.popLast() {
+            enqueue(fork.vm, branch.path, .random(draws: fork.draws), visit: branch.visit)
+          }
+          if !first.draws.isEmpty {
+            branch.path = paths.append(branch.path, .random(draws: first.draws))
+          }
+          branch.vm = first.vm
         }
-        branch.vm = first.vm
         if branch.vm.domain == .title, let v = branch.visit, branch.vm.titleNumber == v.title,
           !branch.vm.stopped, branch.vm.currentCell != nil
         {
