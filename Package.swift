@@ -58,7 +58,9 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    // Without Hummingbird's default traits (FullFoundation, ConfigurationSupport): the server
+    // links FoundationEssentials only, no Foundation, CoreFoundation, ICU or swift-configuration.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
@@ -157,9 +159,16 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
       ]
     ),
+    // libavcodec, libavutil and libswresample loaded with dlopen at their first call, for
+    // DiscKitTranscode: `disckit serve` maps them (and the ~100 libraries libavcodec needs, 16 MiB
+    // resident) only once a title's HLS probes its audio, never for plain streams (issue 29).
+    .target(
+      name: "CDiscKitLibAV",
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     // AAC and FLAC renditions of disc audio over libavcodec/libswresample (the streaming core's
     // `AudioTranscoder`); linked by `disckit-serve` only.
-    .target(name: "DiscKitTranscode", dependencies: ["DiscKit", "DiscKitStreaming", "CFFmpeg"]),
+    .target(
+      name: "DiscKitTranscode", dependencies: ["DiscKit", "DiscKitStreaming", "CDiscKitLibAV"]),
     .executableTarget(
       name: "disckit-serve",
       dependencies: [

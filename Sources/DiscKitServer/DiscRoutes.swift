@@ -1,6 +1,10 @@
 import DiscKit
 import DiscKitStreaming
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -342,7 +346,9 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     ]
     if let match = request.headers[.ifNoneMatch],
       match.split(separator: ",").contains(where: {
-        let tag = $0.trimmingCharacters(in: .whitespaces)
+        var tag = $0  // without the optional white space around it (space, tab)
+        while tag.first == " " || tag.first == "\t" { tag.removeFirst() }
+        while tag.last == " " || tag.last == "\t" { tag.removeLast() }
         return tag == "*" || tag == resource.eTag || tag == "W/" + resource.eTag
       })
     {
@@ -478,7 +484,7 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
       chapters: title.chapters.map {
         .init(
           number: $0.number, start90k: $0.start.ticks, duration90k: $0.duration.ticks,
-          offset: $0.offset, stream: "stream?start=" + String(format: "%.6f", $0.start.seconds))
+          offset: $0.offset, stream: "stream?start=" + $0.start.seconds.fixed(6))
       })
   }
 }

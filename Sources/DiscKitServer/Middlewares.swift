@@ -1,5 +1,9 @@
 import DiscKitStreaming
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -50,6 +54,37 @@ public struct RequestTargetMiddleware<Context: RequestContext>: RouterMiddleware
   /// Creates the middleware.
   public init(maxLength: Int = 4096) { self.maxLength = maxLength }
 
+  /// `text` with its `%XX` escapes decoded (bytes that are not UTF-8 as U+FFFD), or nil when an
+  /// escape is malformed: Foundation's `removingPercentEncoding`, which FoundationEssentials
+  /// lacks.
+  static func percentDecoded(_ text: String) -> String? {
+    func hex(_ byte: UInt8) -> UInt8? {
+      switch byte {
+      case 0x30...0x39: byte - 0x30
+      case 0x41...0x46: byte - 0x41 + 10
+      case 0x61...0x66: byte - 0x61 + 10
+      default: nil
+      }
+    }
+    let bytes = Array(text.utf8)
+    var decoded: [UInt8] = []
+    decoded.reserveCapacity(bytes.count)
+    var i = 0
+    while i < bytes.count {
+      guard bytes[i] == 0x25 else {
+        decoded.append(bytes[i])
+        i += 1
+        continue
+      }
+      guard i + 2 < bytes.count, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]) else {
+        return nil
+      }
+      decoded.append(high << 4 | low)
+      i += 3
+    }
+    return String(decoding: decoded, as: UTF8.self)
+  }
+
   /// Answers 414 or 400 for a refused target; otherwise passes the request on.
   public func handle(
     _ request: Request, context: Context,
@@ -59,7 +94,7 @@ public struct RequestTargetMiddleware<Context: RequestContext>: RouterMiddleware
     guard target.utf8.count <= maxLength else {
       return ServerError(.uriTooLong, "request target longer than \(maxLength) bytes").response()
     }
-    let decoded = target.removingPercentEncoding ?? target
+    let decoded = Self.percentDecoded(target) ?? target
     if decoded.utf8.contains(0) || target.lowercased().contains("%00") {
       return ServerError(.badRequest, "NUL in the request target").response()
     }
@@ -112,6 +147,6 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let ms =
       Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     logger.info(
-      "\(request.method.rawValue) \(path) \(status) \(bytes) \(String(format: "%.1f", ms))ms")
+      "\(request.method.rawValue) \(path) \(status) \(bytes) \(ms.fixed(1))ms")
   }
 }

@@ -1,6 +1,10 @@
 import DiscKit
 import DiscKitStreaming
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 import HTTPTypes
 import Hummingbird
 

@@ -1,5 +1,4 @@
 import DiscKit
-import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -39,9 +38,7 @@ public struct DiscDiscovery: Sendable {
       throw DiscKitError(.cannotOpen, root, at: nil, "the root does not exist or cannot be read")
     }
     self.root = real
-    var isDirectory: ObjCBool = false
-    _ = FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory)
-    self.rootIsFile = !isDirectory.boolValue
+    self.rootIsFile = !LocalDirectory.isDirectory(real)
   }
 
   /// The real path of `path` (symbolic links resolved), or nil.
@@ -53,7 +50,7 @@ public struct DiscDiscovery: Sendable {
   /// Every disc under the root, sorted by relative path.
   public func discover() -> [DiscEntry] {
     if rootIsFile {
-      let name = (root as NSString).lastPathComponent
+      let name = root.split(separator: "/").last.map(String.init) ?? root
       return [DiscEntry(path: name, absolutePath: root)]
     }
     var options = DiscFinder.Options(confined: !followLinks)
@@ -72,9 +69,7 @@ public struct DiscDiscovery: Sendable {
 
   /// Whether `path` is a folder holding a disc (``DiscKit/DiscFinder/isDiscFolder(_:)``).
   package static func isDiscFolder(_ path: String) -> Bool {
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-      && isDirectory.boolValue && DiscFinder.isDiscFolder(path)
+    LocalDirectory.isDirectory(path) && DiscFinder.isDiscFolder(path)
   }
 
   /// The first entry inside a disc folder whose real path leaves the root (a symbolic link out),

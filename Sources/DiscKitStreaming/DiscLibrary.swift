@@ -1,6 +1,13 @@
 import DiscKit
-import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The discs under a root, found by ``DiscDiscovery`` and opened on demand into a bounded
 /// least-recently-used cache shared by all requests.
@@ -128,11 +135,10 @@ public final class DiscLibrary: Sendable {
   public var openCount: Int { state.withLock { $0.cache.count } }
 }
 
-/// Whether a path is a directory.
+/// Whether a path is a directory (symbolic links followed).
 enum LocalDirectory {
   static func isDirectory(_ path: String) -> Bool {
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-      && isDirectory.boolValue
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 }

@@ -1,5 +1,4 @@
 import DiscKit
-import Foundation
 
 /// An HLS media playlist (RFC 8216, version 4) of byte-range segments over the 188-byte view of a
 /// title's bytes (``TransportStreamView``): segments start at random access points about
@@ -90,7 +89,7 @@ public struct HLSPlaylist: Sendable, Hashable {
       "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS",
     ]
     for segment in segments {
-      lines.append(String(format: "#EXTINF:%.5f,", segment.duration.seconds))
+      lines.append("#EXTINF:\(segment.duration.seconds.fixed(5)),")
       lines.append("#EXT-X-BYTERANGE:\(segment.length)@\(segment.offset)")
       lines.append(uri)
     }

@@ -1,6 +1,5 @@
 import DiscKit
 import Dispatch
-import Foundation
 import Synchronization
 
 /// The WebVTT subtitle renditions of the titles' fMP4 HLS (`EXT-X-MEDIA TYPE=SUBTITLES`): for
@@ -354,7 +353,7 @@ package final class HLSSubtitles: Sendable {
       "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD",
     ]
     for (k, segment) in fmp4.segments.enumerated() {
-      lines.append(String(format: "#EXTINF:%.5f,", segment.duration.seconds))
+      lines.append("#EXTINF:\(segment.duration.seconds.fixed(5)),")
       lines.append("\(stem)-\(k).vtt\(query)")
     }
     lines.append("#EXT-X-ENDLIST")

@@ -1,5 +1,4 @@
 import DiscKit
-import Foundation
 
 /// The one variant of a title's HLS multivariant playlist (RFC 8216 4.3.4.2,
 /// `EXT-X-STREAM-INF`): what a client needs to choose it before loading the media playlist
@@ -77,7 +76,7 @@ package struct HLSVariant: Sendable, Hashable {
     width = sps?.width
     height = sps?.height
     videoRange = sps?.range
-    frameRate = sps?.frameRate.map { String(format: "%.3f", $0) }
+    frameRate = sps?.frameRate.map { $0.fixed(3) }
     var peak = 0.0
     var bits = 0.0
     var seconds = 0.0

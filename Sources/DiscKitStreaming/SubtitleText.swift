@@ -1,6 +1,4 @@
 import DiscKit
-import Dispatch
-import Foundation
 
 /// A subtitle stream of a title as the server may offer it as text.
 public struct SubtitleStreamOffer: Sendable, Hashable {
@@ -58,9 +56,24 @@ public struct SubtitleTextCue: Sendable, Hashable {
   /// timing line are skipped.
   public static func cues(webVTT text: String) -> [SubtitleTextCue] {
     var cues: [SubtitleTextCue] = []
-    let normalised = text.replacingOccurrences(of: "\r\n", with: "\n")
-    for block in normalised.components(separatedBy: "\n\n") {
-      let lines = block.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    // CR LF as LF, then the blocks: the runs of non-empty lines.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
+    for byte in text.utf8 {
+      if byte == 0x0A, bytes.last == 0x0D { bytes.removeLast() }
+      bytes.append(byte)
+    }
+    var blocks: [[String]] = [[]]
+    for line in String(decoding: bytes, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    {
+      if !line.isEmpty {
+        blocks[blocks.count - 1].append(String(line))
+      } else if blocks[blocks.count - 1].count > 0 {
+        blocks.append([])
+      }
+    }
+    for lines in blocks {
       guard let timing = lines.firstIndex(where: { $0.contains(" --> ") }) else { continue }
       let parts = lines[timing].split(separator: " ", omittingEmptySubsequences: true)
       guard parts.count >= 3, parts[1] == "-->", let start = milliseconds(parts[0]),
@@ -177,68 +190,36 @@ public struct SubtitleHelperProvider: SubtitleTextProvider {
 
   /// Runs the helper with `arguments`; its standard output, or its stderr line as the error.
   func run(_ arguments: [String]) throws(StreamingError) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    let input = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = input
+    let outcome: ChildProcess.Outcome
     do {
-      try process.run()
+      outcome = try ChildProcess.run(executable, arguments)
     } catch {
       throw .disc(
         DiscKitError(.unsupported, executable, at: nil, "cannot run the subtitle helper: \(error)"))
     }
-    let stderr = ErrorText()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) {
-      stderr.set(errors.fileHandleForReading.readDataToEndOfFile())
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    try? input.fileHandleForWriting.close()
-    guard process.terminationStatus == 0 else {
-      let message = String(decoding: stderr.get(), as: UTF8.self)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+    guard outcome.status == 0 else {
+      // The last line of what it wrote, white space around the whole left out.
+      var message = Substring(String(decoding: outcome.errors, as: UTF8.self))
+      while message.first?.isWhitespace == true { message.removeFirst() }
+      while message.last?.isWhitespace == true { message.removeLast() }
       let line = message.split(separator: "\n").last.map(String.init) ?? "exit status"
       // The helper's exit status is its DiscKit error's code (`disckit`'s statuses).
       let code: DiscKitError.Code =
-        switch process.terminationStatus {
+        switch outcome.status {
         case 65: .unsupported
         case 66: .notFound
         case 64: .invalidArgument
         default: .io
         }
+      let name = executable.split(separator: "/").last.map(String.init) ?? executable
       throw .disc(
         DiscKitError(
-          code, "subtitle helper", at: nil,
-          "\(line) (\(URL(fileURLWithPath: executable).lastPathComponent) exited with \(process.terminationStatus))"
-        ))
+          code, "subtitle helper", at: nil, "\(line) (\(name) exited with \(outcome.status))"))
     }
-    for line in String(decoding: stderr.get(), as: UTF8.self).split(separator: "\n")
+    for line in String(decoding: outcome.errors, as: UTF8.self).split(separator: "\n")
     where !line.allSatisfy(\.isWhitespace) {
       warning(String(line))
     }
-    return String(decoding: data, as: UTF8.self)
-  }
-}
-
-/// The helper's stderr, read on another thread.
-private final class ErrorText: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data = Data()
-  func set(_ value: Data) {
-    lock.lock()
-    data = value
-    lock.unlock()
-  }
-  func get() -> Data {
-    lock.lock()
-    defer { lock.unlock() }
-    return data
+    return String(decoding: outcome.output, as: UTF8.self)
   }
 }

@@ -1,4 +1,4 @@
-import CFFmpeg
+import CDiscKitLibAV
 import DiscKit
 import DiscKitStreaming
 
@@ -23,9 +23,8 @@ public struct LibAVAudioTranscoder: AudioTranscoder {
   static let lookAheadFrames: Int64 = 2
   static let flacBlockSize = 4096
 
-  public init() {
-    av_log_set_level(AV_LOG_QUIET)
-  }
+  /// Loads nothing: libavcodec is loaded (and its logging silenced) at the first call into it.
+  public init() {}
 
   public var version: String {
     let v = avcodec_version()

@@ -1,4 +1,4 @@
-import CFFmpeg
+import CDiscKitLibAV
 import DiscKit
 import DiscKitStreaming
 

@@ -23,6 +23,14 @@ struct ServeCommand: AsyncParsableCommand {
 
   @OptionGroup var arguments: ServeArguments
 
+  /// One malloc arena for the whole server, set before any other thread exists: glibc's default
+  /// (up to 8 a core) keeps each thread's freed buffers in an arena of its own, 4-5 MiB more
+  /// resident memory under 64 HLS clients (issue 29: 63-64 MiB peak against 67-71).
+  static func main() async {
+    MallocPolicy.singleArena()
+    await main(nil)
+  }
+
   func run() async throws {
     let (root, host, port, token) = (
       arguments.root, arguments.host, arguments.port, arguments.token
@@ -78,5 +86,20 @@ enum FileHandleOutput {
   static func error(_ text: String) {
     let line = text + "\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
+  }
+}
+
+/// glibc's `mallopt(M_ARENA_MAX, 1)`, looked up at run time (the Swift Glibc module does not
+/// declare `mallopt`); nothing elsewhere.
+enum MallocPolicy {
+  static func singleArena() {
+    #if canImport(Glibc)
+      guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "mallopt") else {
+        return
+      }
+      typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+      let arenaMax: Int32 = -8  // M_ARENA_MAX in <malloc.h>
+      _ = unsafeBitCast(symbol, to: Mallopt.self)(arenaMax, 1)
+    #endif
   }
 }

@@ -1,5 +1,12 @@
 import DiscKit
-import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// One rendition's reading of a segment's PES packets (``PESStream``), run twice over the same
 /// bytes: to plan (``emitting`` false: the samples' table, nothing kept of the payload) and to

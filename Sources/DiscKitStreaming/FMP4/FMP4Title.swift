@@ -1,5 +1,4 @@
 import DiscKit
-import Foundation
 
 /// A Blu-ray title as HLS with fragmented MP4 (CMAF) segments, planned on the disc's EP map: each
 /// segment is the title's bytes between two random access points about 6 s apart (the same cut
@@ -724,7 +723,7 @@ package struct FMP4Title: Sendable {
   }
 
   /// `FRAME-RATE`.
-  var frameRateText: String? { frameRate.map { String(format: "%.3f", $0) } }
+  var frameRateText: String? { frameRate.map { $0.fixed(3) } }
 
   /// The multivariant playlist: one variant per audio group (video + that group's codecs), then
   /// a video-only variant (for clients that decode none of the audio codings), the I-frame
@@ -846,7 +845,7 @@ package struct FMP4Title: Sendable {
       if rendition != .video, duration.ticks == 0 { continue }
       if discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
       discontinuity = false
-      lines.append(String(format: "#EXTINF:%.5f,", duration.seconds))
+      lines.append("#EXTINF:\(duration.seconds.fixed(5)),")
       lines.append("\(prefix)-\(k).m4s\(query)")
     }
     lines.append("#EXT-X-ENDLIST")

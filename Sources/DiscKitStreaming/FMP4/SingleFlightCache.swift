@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 
 /// A bounded cache (least recently used first out) whose values are made once per key however
@@ -10,8 +10,11 @@ import Synchronization
 /// making), and never a thread the maker needs: the maker runs on its own caller's thread.
 package final class SingleFlightCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   /// A value being made, and the callers waiting for it.
-  private final class Flight: @unchecked Sendable {  // `result`: only under `condition`
-    let condition = NSCondition()
+  /// `waiters` changes under the cache's state lock, and only while the flight is in
+  /// `flights`; `result` is set once, before `done` is signalled once per waiter.
+  private final class Flight: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var waiters = 0
     var result: Result<Value, StreamingError>?
   }
 
@@ -69,6 +72,7 @@ package final class SingleFlightCache<Key: Hashable & Sendable, Value: Sendable>
       }
       if let flight = state.flights[key] {
         state.waiting[key, default: 0] += 1
+        flight.waiters += 1
         return .wait(flight)
       }
       let flight = Flight()
@@ -80,10 +84,8 @@ package final class SingleFlightCache<Key: Hashable & Sendable, Value: Sendable>
     case .hit(let value):
       return value
     case .wait(let flight):
-      flight.condition.lock()
-      while flight.result == nil { flight.condition.wait() }
+      flight.done.wait()
       let result = flight.result
-      flight.condition.unlock()
       state.withLock { state in
         state.waiting[key, default: 1] -= 1
         if state.waiting[key] == 0 { state.waiting[key] = nil }
@@ -98,9 +100,10 @@ package final class SingleFlightCache<Key: Hashable & Sendable, Value: Sendable>
       } catch {
         result = .failure(error)
       }
-      state.withLock { state in
+      // Out of `flights`, the flight gets no more waiters: each one it has is woken once.
+      let waiters = state.withLock { state -> Int in
         state.flights[key] = nil
-        guard case .success(let value) = result else { return }
+        guard case .success(let value) = result else { return flight.waiters }
         state.clock += 1
         state.map[key] = (value, state.clock)
         while state.map.count > capacity,
@@ -108,11 +111,10 @@ package final class SingleFlightCache<Key: Hashable & Sendable, Value: Sendable>
         {
           state.map[oldest] = nil
         }
+        return flight.waiters
       }
-      flight.condition.lock()
       flight.result = result
-      flight.condition.broadcast()
-      flight.condition.unlock()
+      for _ in 0..<waiters { flight.done.signal() }
       return try result.get()
     }
   }
