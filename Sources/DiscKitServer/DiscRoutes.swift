@@ -1,15 +1,16 @@
 import DiscKit
 import DiscKitStreaming
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The HTTP routes over the discs of a ``DiscKitStreaming/DiscLibrary``, as a Hummingbird
 /// `RouteCollection` that any Hummingbird 2 router can mount (the streaming core,

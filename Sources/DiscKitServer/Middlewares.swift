@@ -1,12 +1,13 @@
 import DiscKitStreaming
+import HTTPTypes
+import Hummingbird
+import Logging
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import HTTPTypes
-import Hummingbird
-import Logging
 
 /// Requires `Authorization: Bearer TOKEN` (or `?token=TOKEN`) on every request; 401 otherwise.
 /// Compared in constant time.

@@ -1,12 +1,13 @@
 import DiscKit
 import DiscKitStreaming
+import HTTPTypes
+import Hummingbird
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-import HTTPTypes
-import Hummingbird
 
 /// An error answered with a status and `{"error": "..."}`: the streaming core's
 /// ``DiscKitStreaming/StreamingError`` as a Hummingbird response, and the adapter's own refusals

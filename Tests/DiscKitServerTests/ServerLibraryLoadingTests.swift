@@ -11,7 +11,7 @@ import Testing
 /// of the process's mappings (`/proc/PID/maps`); the debug build links the Swift libraries
 /// dynamically, so a linked Foundation would be listed there as `libFoundation.so`.
 @Suite(
-  "disckit serve maps libavcodec only for transcoded audio",
+  "disckit serve maps libavcodec only for transcoded audio", .toolThreads,
   .enabled(
     if: ServerProcess.haveBinary && Curl.available
       && FileManager.default.fileExists(atPath: "/proc/self/maps")
@@ -70,7 +70,7 @@ struct ServerLibraryLoadingTests {
 /// escapes. Escapes of bytes that are not UTF-8 decode to U+FFFD (Foundation gives that or nil
 /// depending on the bytes; the middleware checks the raw target when nil, so the decoded text
 /// is the stricter check).
-@Suite("Request target percent decoding")
+@Suite("Request target percent decoding", .toolThreads)
 struct PercentDecodingTests {
   static func decoded(_ target: String) -> String? {
     RequestTargetMiddleware<DiscRequestContext>.percentDecoded(target)

@@ -6,7 +6,7 @@ import Testing
 
 /// What the streaming core does itself since it links no Foundation (issue 29): `%.Nf` text for
 /// EXTINF, frame rates and start times, and running the subtitle helper.
-@Suite("Streaming core without Foundation")
+@Suite("Streaming core without Foundation", .toolThreads)
 struct FoundationFreeTests {
   /// `fixed(N)` equals Python's `'%.*f'` (correctly rounded on the binary value, ties to even, as
   /// glibc's printf) on HLS durations, frame rates, ties, tiny and large values.
@@ -21,7 +21,8 @@ struct FoundationFreeTests {
     let digits = [0, 1, 3, 5, 6]
     var cases: [(Double, Int)] = []
     for value in values { for d in digits { cases.append((value, d)) } }
-    let script = "import sys\nfor line in sys.stdin:\n  v, d = line.split()\n  print('%.*f' % (int(d), float(v)))\n"
+    let script =
+      "import sys\nfor line in sys.stdin:\n  v, d = line.split()\n  print('%.*f' % (int(d), float(v)))\n"
     let input = cases.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n"
     let run = try Tool.run("python3", ["-c", script], stdin: Data(input.utf8))
     let expected = run.text.split(separator: "\n").map(String.init)
