@@ -43,7 +43,7 @@ package enum FastCommandLine {
     do {
       switch command {
       case .version: Output.line(DiscKitVersion.string)
-      case .titles(let request): try request.run()
+      case .titles(let request): try request.run(exitAfterOutput: true)
       case .info(let request): try request.run()
       case .scan(let request): try request.run()
       }
