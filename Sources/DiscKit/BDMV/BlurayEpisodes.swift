@@ -189,7 +189,9 @@ package enum BlurayEpisodeFinder {
     let byNumber = Dictionary(playlists.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
     // Playlists the navigation plays (index titles, First Play, top menu, buttons).
     var played = Set<Int>()
-    for run in runs + menuRuns { for reach in run.reaches { played.insert(reach.playlist) } }
+    for list in [runs, menuRuns] {
+      for run in list { for reach in run.reaches { played.insert(reach.playlist) } }
+    }
     // Variants: the same segments in the same order.
     var groups: [[Segment]: [Int]] = [:]
     for p in playlists { groups[p.segments, default: []].append(p.number) }
@@ -250,6 +252,36 @@ package enum BlurayEpisodeFinder {
 
     // MARK: Navigation
 
+    /// A menu button starting a playlist, as the evidence names it (the sentence is built only
+    /// for the presses an answer keeps: a disc's menus hold hundreds of buttons).
+    struct Press {
+      enum How {
+        case playlist
+        case mark(Int)
+        case item(Int)
+      }
+      var button: Int
+      var page: Int
+      var menu: Int
+      var playlist: Int
+      var how: How
+      /// The command that started it, when the button's run went through a title or object.
+      var at: HDMVLocation?
+
+      /// `button 3 of page 1 of the menu in playlist 00010 starts it (PlayPLatMK 1 mark 4)`.
+      var text: String {
+        var how: String
+        switch self.how {
+        case .playlist: how = "PlayPL \(playlist)"
+        case .mark(let mark): how = "PlayPLatMK \(playlist) mark \(mark)"
+        case .item(let item): how = "PlayPLatPI \(playlist) item \(item)"
+        }
+        if let at { how += " in \(at)" }
+        return
+          "button \(button) of page \(page) of the menu in playlist \(TitleKeyText.five(menu)) starts it (\(how))"
+      }
+    }
+
     func fromNavigation(_ menuRuns: [HDMVRun]) -> Found? {
       struct Start: Hashable {
         var playlist: Int
@@ -259,7 +291,7 @@ package enum BlurayEpisodeFinder {
         var menu: Int
         var page: Int
       }
-      var pages: [Page: [(start: Start, text: String)]] = [:]
+      var pages: [Page: [(start: Start, press: Press)]] = [:]
       var order: [Page] = []
       for run in menuRuns {
         guard case .button(let page, let button, let menu) = run.entry,
@@ -267,37 +299,44 @@ package enum BlurayEpisodeFinder {
           let p = byNumber[reach.playlist]
         else { continue }
         var time: UInt32 = 0
-        var how = "PlayPL \(reach.playlist)"
+        var press = Press(
+          button: button, page: page, menu: menu, playlist: reach.playlist, how: .playlist,
+          at: reach.path.count > 1 ? reach.path.last : nil)
         let marks = p.playlist.marks
         if let mark = reach.mark, mark < marks.count {
           let m = marks[mark]
           let item = Int(m.playItemRef)
           guard item < p.segments.count else { continue }
           time = p.starts[item] &+ (m.time &- p.segments[item].inTime)
-          how = "PlayPLatMK \(reach.playlist) mark \(mark)"
+          press.how = .mark(mark)
         } else if let item = reach.playItem, item < p.starts.count {
           time = p.starts[item]
-          how = "PlayPLatPI \(reach.playlist) item \(item)"
+          press.how = .item(item)
         }
-        if reach.path.count > 1 { how += " in \(reach.path.last.map { "\($0)" } ?? "")" }
         let key = Page(menu: menu, page: page)
         if pages[key] == nil { order.append(key) }
-        let text =
-          "button \(button) of page \(page) of the menu in playlist \(TitleKeyText.five(menu)) starts it (\(how))"
-        pages[key, default: []].append((Start(playlist: reach.playlist, time: time), text))
+        pages[key, default: []].append((Start(playlist: reach.playlist, time: time), press))
       }
-      var best: Found?
+      // The best page so far; its sentences (the reason, each episode's button) are written once
+      // it has won.
+      var best: (found: Found, presses: [Press?], reason: () -> String)?
+      func consider(_ found: Found, _ presses: [Press?], _ reason: @escaping () -> String) {
+        if best.map({ $0.found.items.count < found.items.count }) ?? true {
+          best = (found, presses, reason)
+        }
+      }
       for key in order {
         let starts = pages[key] ?? []
         // A: one playlist started at two or more points.
-        var byPlaylist: [Int: [UInt32: String]] = [:]
+        var byPlaylist: [Int: [UInt32: Press]] = [:]
         for s in starts where byPlaylist[s.start.playlist]?[s.start.time] == nil {
-          byPlaylist[s.start.playlist, default: [:]][s.start.time] = s.text
+          byPlaylist[s.start.playlist, default: [:]][s.start.time] = s.press
         }
         for (number, points) in byPlaylist.sorted(by: { $0.key < $1.key }) where points.count >= 2 {
           guard let p = byNumber[number] else { continue }
           let times = points.keys.sorted()
           var items: [Item] = []
+          var presses: [Press?] = []
           for (i, t) in times.enumerated() {
             let end: UInt32
             if i + 1 < times.count {
@@ -306,10 +345,8 @@ package enum BlurayEpisodeFinder {
               guard let item = p.starts.lastIndex(where: { $0 <= t }) else { continue }
               end = p.end(ofItem: item)
             }
-            items.append(
-              Item(
-                playlist: number, start: t, end: end, whole: false,
-                evidence: [points[t] ?? ""], kind: .menu))
+            items.append(Item(playlist: number, start: t, end: end, whole: false, kind: .menu))
+            presses.append(points[t])
           }
           guard items.count >= 2,
             items.allSatisfy({ $0.end &- $0.start >= BlurayEpisodeFinder.longItem }),
@@ -317,40 +354,41 @@ package enum BlurayEpisodeFinder {
           else { continue }
           let layout: EpisodeLayout =
             items.allSatisfy { e in p.starts.contains(e.start) } ? .playItems : .chapters
-          var found = Found(
-            layout: layout, confidence: .navigation,
-            reason:
-              "the buttons of page \(key.page) of the menu in playlist \(TitleKeyText.five(key.menu)) start playlist \(TitleKeyText.five(number)) at \(items.count) points",
-            items: items)
+          var found = Found(layout: layout, confidence: .navigation, reason: "", items: items)
           // A play-all of items (chapter ranges of one clip are the title itself, not a
           // play-all beside the episodes).
           if layout == .playItems { found.playAll = [number] }
-          if best.map({ $0.items.count < found.items.count }) ?? true { best = found }
+          let count = items.count
+          consider(found, presses) {
+            "the buttons of page \(key.page) of the menu in playlist \(TitleKeyText.five(key.menu)) start playlist \(TitleKeyText.five(number)) at \(count) points"
+          }
         }
         // B: two or more long playlists started from their beginning.
         var seen = Set<Int>()
         var whole: [Item] = []
+        var presses: [Press?] = []
         for s in starts where s.start.time == 0 {
           let rep = representative[s.start.playlist] ?? s.start.playlist
           guard seen.insert(rep).inserted, let p = byNumber[rep],
             p.duration >= BlurayEpisodeFinder.longItem,
             !isPlayAll(p)
           else { continue }
-          whole.append(
-            Item(
-              playlist: rep, start: 0, end: p.duration, whole: true, evidence: [s.text], kind: .menu
-            ))
+          whole.append(Item(playlist: rep, start: 0, end: p.duration, whole: true, kind: .menu))
+          presses.append(s.press)
         }
         if whole.count >= 2, Self.alike(whole.map(\.end), ratio: 1.5) {
-          let found = Found(
-            layout: .titles, confidence: .navigation,
-            reason:
-              "the buttons of page \(key.page) of the menu in playlist \(TitleKeyText.five(key.menu)) start \(whole.count) playlists of similar length",
-            items: whole)
-          if best.map({ $0.items.count < found.items.count }) ?? true { best = found }
+          let found = Found(layout: .titles, confidence: .navigation, reason: "", items: whole)
+          let count = whole.count
+          consider(found, presses) {
+            "the buttons of page \(key.page) of the menu in playlist \(TitleKeyText.five(key.menu)) start \(count) playlists of similar length"
+          }
         }
       }
-      return best
+      guard let best else { return nil }
+      var found = best.found
+      found.reason = best.reason()
+      for (i, press) in best.presses.enumerated() { found.items[i].evidence = [press?.text ?? ""] }
+      return found
     }
 
     // MARK: Structure
@@ -677,7 +715,19 @@ package enum BlurayEpisodeFinder {
 enum TitleKeyText {
   /// `2` → `00002`.
   static func five(_ number: Int) -> String {
-    let digits = "\(number)"
-    return digits.count >= 5 ? digits : String(repeating: "0", count: 5 - digits.count) + digits
+    // Playlist numbers (0...99999) as five ASCII digits, written directly (interpolating and
+    // padding costs a thousand instructions a key); others as interpolation gives them.
+    guard (0...99_999).contains(number) else {
+      let digits = "\(number)"
+      return digits.count >= 5 ? digits : String(repeating: "0", count: 5 - digits.count) + digits
+    }
+    return String(unsafeUninitializedCapacity: 5) { buffer in
+      var rest = number
+      for i in (0..<5).reversed() {
+        buffer[i] = UInt8(0x30 + rest % 10)
+        rest /= 10
+      }
+      return 5
+    }
   }
 }
