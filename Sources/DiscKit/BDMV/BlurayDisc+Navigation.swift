@@ -162,6 +162,7 @@ extension BlurayDisc {
     var out: [HDMVRun] = []
     out.reserveCapacity(buttons)
     var memo = HDMVMachine.ButtonMemo()
+    memo.reserveCapacity(buttons)
     for (reach, composition) in shown {
       let group = memo.group(for: reach.state)
       for page in composition.pages {

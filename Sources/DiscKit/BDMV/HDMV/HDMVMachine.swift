@@ -131,15 +131,15 @@ package struct HDMVMachine: Sendable {
     memo: inout ButtonMemo, group: ButtonMemo.Group
   ) -> HDMVRun {
     let entry = HDMVEntry.button(page: page, button: button, menuPlaylist: reach.playlist)
-    let key = ButtonMemo.Commands(commands)
-    let raw: HDMVRun
-    if let done = memo.groups[group.index].runs[key] {
-      raw = done
+    let key = ButtonMemo.Key(group: group.index, commands: commands)
+    var run: HDMVRun
+    if let done = memo.done[key] {
+      run = memo.runs[done]
     } else {
-      raw = runButton(commands, entry: entry, state: reach.state, trail: [])
-      memo.groups[group.index].runs[key] = raw
+      run = runButton(commands, entry: entry, state: reach.state, trail: [])
+      memo.done[key] = memo.runs.count
+      memo.runs.append(run)
     }
-    var run = raw
     run.entry = entry
     for i in run.reaches.indices {
       run.reaches[i].entry = entry
@@ -159,32 +159,63 @@ package struct HDMVMachine: Sendable {
     package struct Group {
       fileprivate var index: Int
     }
-    /// A button's commands as a key: hashed as one 64-bit word per command (its three 32-bit
-    /// words folded), compared command for command.
-    fileprivate struct Commands: Hashable {
+    /// A starting state (its group) and a button's commands: hashed once, as one 64-bit word per
+    /// command (its three 32-bit words folded) mixed into one value, compared command for
+    /// command.
+    fileprivate struct Key: Hashable {
+      var group: Int
       var commands: [NavigationCommand]
-      init(_ commands: [NavigationCommand]) { self.commands = commands }
-      static func == (a: Self, b: Self) -> Bool { a.commands == b.commands }
-      func hash(into hasher: inout Hasher) {
-        hasher.combine(commands.count)
+      var hash: UInt64
+
+      init(group: Int, commands: [NavigationCommand]) {
+        self.group = group
+        self.commands = commands
+        var hash = 0xCBF2_9CE4_8422_2325 ^ UInt64(truncatingIfNeeded: group) &* 0x9E37_79B9
+        hash = (hash ^ UInt64(commands.count)) &* 0x0000_0100_0000_01B3
         for command in commands {
-          hasher.combine(
-            UInt64(command.instruction) << 32 | UInt64(command.destination) ^ UInt64(command.source)
-              << 17)
+          let word =
+            UInt64(command.instruction) << 32 | UInt64(command.destination)
+            ^ UInt64(command.source) << 17
+          hash = (hash ^ word) &* 0x0000_0100_0000_01B3
         }
+        self.hash = hash
       }
+
+      static func == (a: Self, b: Self) -> Bool {
+        a.hash == b.hash && a.group == b.group && a.commands == b.commands
+      }
+      func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
-    fileprivate var groups: [(state: HDMVState, runs: [Commands: HDMVRun])] = []
+    /// The starting states, a group each.
+    fileprivate var states: [HDMVState] = []
+    /// The runs by group and commands (indices into ``runs``: a dictionary that grows moves its
+    /// values, and a run is a large one).
+    fileprivate var done: [Key: Int] = [:]
+    /// Every run made.
+    fileprivate var runs: [HDMVRun] = []
 
     package init() {}
 
+    /// Room for `buttons` distinct runs.
+    package mutating func reserveCapacity(_ buttons: Int) {
+      done.reserveCapacity(buttons)
+      runs.reserveCapacity(buttons)
+    }
+
     /// The group of the runs that start from `state` (compared whole, once per menu).
     package mutating func group(for state: HDMVState) -> Group {
-      if let index = groups.firstIndex(where: { $0.state == state }) { return Group(index: index) }
-      groups.append((state, [:]))
-      return Group(index: groups.count - 1)
+      if let index = states.firstIndex(of: state) { return Group(index: index) }
+      states.append(state)
+      return Group(index: states.count - 1)
     }
   }
+}
+
+/// A `PlayPL` reached in a state: a movie object, a command and the state's fingerprint.
+private struct LoopKey: Equatable {
+  var object: Int
+  var pc: UInt32
+  var fingerprint: Int
 }
 
 /// One run in progress.
@@ -193,7 +224,10 @@ private struct Execution {
   var state: HDMVState
   var run: HDMVRun
   var trail: [HDMVLocation] = []
-  var seen = Set<[Int]>()
+  /// The `PlayPL` commands reached so far, with the state's fingerprint (loop detection; at
+  /// most ``HDMVMachine/playlistBudget`` of them, a few in most runs: searched in order, cheaper
+  /// than a set's hashing and allocation).
+  var seen: [LoopKey] = []
   /// The GPRs this run has written, a bit per GPR (allocated at the first write: cheaper than a
   /// set's hashing at every store).
   var written: [UInt64] = []
@@ -331,9 +365,12 @@ private struct Execution {
     }
   }
 
-  func operand(_ raw: UInt32, immediate: Bool, indirect: Indirect) -> UInt32 {
+  /// An operand's value. Static, given the registers: a method of the whole run copied the
+  /// run's state at every operand read.
+  static func operand(
+    _ raw: UInt32, immediate: Bool, indirect: Indirect, registers: borrowing HDMVRegisters
+  ) -> UInt32 {
     if immediate { return raw }
-    let registers = state.registers
     switch indirect {
     case .none:
       return registers.read(raw)
@@ -359,11 +396,15 @@ private struct Execution {
     let count = command.operandCount
     let dst =
       count > 0
-      ? operand(command.destination, immediate: command.destinationIsImmediate, indirect: indirect)
+      ? Self.operand(
+        command.destination, immediate: command.destinationIsImmediate, indirect: indirect,
+        registers: state.registers)
       : 0
     let src =
       count > 1
-      ? operand(command.source, immediate: command.sourceIsImmediate, indirect: indirect) : 0
+      ? Self.operand(
+        command.source, immediate: command.sourceIsImmediate, indirect: indirect,
+        registers: state.registers) : 0
     var advance: UInt32 = 1
     switch group {
     case 0:
@@ -491,11 +532,12 @@ private struct Execution {
       return
     }
     guard let object = state.object else { return }
-    let key = [object, Int(state.pc), state.fingerprint]
-    if !seen.insert(key).inserted {
+    let key = LoopKey(object: object, pc: state.pc, fingerprint: state.fingerprint)
+    if seen.contains(key) {
       stop(.loop(here))
       return
     }
+    seen.append(key)
     guard run.reaches.count < machine.playlistBudget else {
       warn("more than \(machine.playlistBudget) playlist starts")
       stop(.playlistBudget(run.reaches.count))

@@ -14,11 +14,13 @@ package struct HDMVRegisters: Sendable, Hashable {
   /// Bit 31 of a register reference: the reference names a PSR.
   package static let playerFlag: UInt32 = 0x8000_0000
 
-  /// The GPRs that are not zero, by number. Sparse so that a machine state (copied into every
-  /// playlist reach a run records, hashed at every `PlayPL` for loop detection) costs what the
-  /// program wrote, not 16 KiB; zero values are removed, so equal register files compare and
-  /// hash equal.
-  private var general: [Int: UInt32] = [:]
+  /// The GPRs that are not zero, as `number << 32 | value` words sorted by number. Sparse so
+  /// that a machine state (copied into every playlist reach a run records, hashed at every
+  /// `PlayPL` for loop detection) costs what the program wrote, not 16 KiB; zero values are
+  /// removed, so equal register files compare and hash equal. A sorted array rather than a
+  /// dictionary: a program writes a few dozen GPRs, found by a binary search without hashing,
+  /// and the first write of a run copies them with one `memcpy` (a dictionary rehashes).
+  private var general: [UInt64] = []
   /// PSR values.
   package private(set) var player: [UInt32]
 
@@ -68,12 +70,40 @@ package struct HDMVRegisters: Sendable, Hashable {
   package func read(_ reference: UInt32) -> UInt32 {
     guard Self.isValid(reference) else { return 0 }
     return reference & Self.playerFlag != 0
-      ? player[Int(reference & 0x7F)] : general[Int(reference & 0xFFF), default: 0]
+      ? player[Int(reference & 0x7F)] : general(Int(reference & 0xFFF))
   }
 
   /// GPR `number` (`0...4095`); 0 out of range.
   package func general(_ number: Int) -> UInt32 {
-    general[number, default: 0]
+    guard (0..<Self.generalCount).contains(number) else { return 0 }
+    let (index, found) = generalIndex(number)
+    return found ? UInt32(truncatingIfNeeded: general[index]) : 0
+  }
+
+  /// Where GPR `number` is in ``general`` (or would be inserted), and whether it is there.
+  private func generalIndex(_ number: Int) -> (index: Int, found: Bool) {
+    let key = UInt64(number)
+    var lo = 0
+    var hi = general.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      let at = general[mid] >> 32
+      if at == key { return (mid, true) }
+      if at < key { lo = mid + 1 } else { hi = mid }
+    }
+    return (lo, false)
+  }
+
+  /// Sets GPR `number` (in range), removing it at 0.
+  private mutating func setGeneralValue(_ number: Int, _ value: UInt32) {
+    let (index, found) = generalIndex(number)
+    if value == 0 {
+      if found { general.remove(at: index) }
+    } else if found {
+      general[index] = UInt64(number) << 32 | UInt64(value)
+    } else {
+      general.insert(UInt64(number) << 32 | UInt64(value), at: index)
+    }
   }
 
   /// PSR `number` (`0...127`); 0 out of range.
@@ -87,14 +117,14 @@ package struct HDMVRegisters: Sendable, Hashable {
   @discardableResult
   package mutating func store(_ reference: UInt32, _ value: UInt32) -> Bool {
     guard Self.isValid(reference), reference & Self.playerFlag == 0 else { return false }
-    general[Int(reference)] = value == 0 ? nil : value
+    setGeneralValue(Int(reference), value)
     return true
   }
 
   /// Sets GPR `number` (for tests and for seeding a run); ignored out of range.
   package mutating func setGeneral(_ number: Int, _ value: UInt32) {
     guard (0..<Self.generalCount).contains(number) else { return }
-    general[number] = value == 0 ? nil : value
+    setGeneralValue(number, value)
   }
 
   /// Writes PSR `number` as the player does for set-system commands; the read-only player
@@ -142,17 +172,17 @@ package struct HDMVRegisters: Sendable, Hashable {
 
   /// The GPRs that are not zero, by number (a compact view for reports).
   package var nonZeroGeneral: [Int: UInt32] {
-    general
+    Dictionary(
+      uniqueKeysWithValues: general.map { (Int($0 >> 32), UInt32(truncatingIfNeeded: $0)) })
   }
 
   /// A hash of every register for the machine's loop detection: equal register files give equal
-  /// values. Cheaper than the synthesized `Hashable` (which hashes each GPR with a hasher of its
-  /// own to stay independent of the dictionary's order): the PSRs folded word by word, the GPRs
-  /// summed after a 64-bit mix of (number, value), an order-independent sum.
+  /// values. Cheaper than the synthesized `Hashable`: the PSRs folded word by word, the GPRs
+  /// summed after a 64-bit mix of (number, value).
   package var fingerprint: Int {
     var sum: UInt64 = 0
-    for (number, value) in general {
-      var x = UInt64(truncatingIfNeeded: number) << 32 | UInt64(value)
+    for word in general {
+      var x = word
       // splitmix64's finalizer.
       x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
       x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
