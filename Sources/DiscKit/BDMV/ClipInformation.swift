@@ -158,14 +158,28 @@ public struct ClipInformation: Sendable, Hashable, Codable {
     guard let entry = epMap?.streams.first else {
       return before ? 0 : sourcePacketCount
     }
-    let coarse = entry.coarse
-    let fine = entry.fine
+    let stcSPN = sequence.stcStartPacket(stcID: stcID)
+    // The tables through unsafe buffers (a title's clips each look up two packets, scanning the
+    // coarse table from its start: bounds-checked element reads cost most of a listing's
+    // title building); the indices are checked as libbluray's code checks them.
+    return entry.coarse.withUnsafeBufferPointer { coarse in
+      entry.fine.withUnsafeBufferPointer { fine in
+        Self.lookup(
+          coarse: coarse, fine: fine, stcSPN: stcSPN, timestamp: timestamp, before: before,
+          sourcePacketCount: sourcePacketCount)
+      }
+    }
+  }
+
+  private static func lookup(
+    coarse: UnsafeBufferPointer<EPMap.Coarse>, fine: UnsafeBufferPointer<EPMap.Fine>,
+    stcSPN: UInt32, timestamp: UInt32, before: Bool, sourcePacketCount: UInt32
+  ) -> UInt32 {
     let n = coarse.count
     func finePTS(_ j: Int) -> UInt32 { j >= 0 && j < fine.count ? UInt32(fine[j].pts) &<< 8 : 0 }
     func fineSPN(_ j: Int) -> UInt32 { j >= 0 && j < fine.count ? fine[j].spn : 0 }
     func coarsePTS(_ i: Int) -> UInt32 { UInt32(coarse[i].pts & ~1) &<< 18 }
 
-    let stcSPN = sequence.stcStartPacket(stcID: stcID)
     var ii = 0
     var ref = 0
     while ii < n {

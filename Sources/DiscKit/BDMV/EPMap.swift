@@ -156,20 +156,34 @@ public struct EPMap: Sendable, Hashable, Codable {
           .truncated,
           "\(h.coarse) coarse entries need \(h.coarse * 8) bytes, \(reader.remaining) remain")
       }
-      var coarse: [Coarse] = []
-      coarse.reserveCapacity(h.coarse)
+      // The tables are read straight from the bytes, their length checked above (a clip's map
+      // holds thousands of entries: a checked read per word cost most of a disc's parsing).
       let coarseOffset = reader.relativePosition
-      for i in 0..<h.coarse {
-        let w = try reader.readUInt32BE()
-        let spn = try reader.readUInt32BE()
-        let ref = w >> 14
-        guard ref < UInt32(h.fine) else {
-          throw reader.malformed(
-            "coarse entry \(i) refers to fine entry \(ref), but there are only \(h.fine)",
-            atRelative: coarseOffset + i * 8)
+      var bad: (entry: Int, ref: UInt32)?
+      let coarse = reader.bytes.withUnsafeBufferPointer { bytes in
+        [Coarse](unsafeUninitializedCapacity: h.coarse) { table, made in
+          var at = reader.position
+          for i in 0..<h.coarse {
+            let w = Self.be32(bytes, at)
+            let spn = Self.be32(bytes, at + 4)
+            at += 8
+            let ref = w >> 14
+            guard ref < UInt32(h.fine) else {
+              bad = (i, ref)
+              return
+            }
+            table.initializeElement(
+              at: i, to: Coarse(refFineID: ref, pts: UInt16(w & 0x3FFF), spn: spn))
+            made = i + 1
+          }
         }
-        coarse.append(Coarse(refFineID: ref, pts: UInt16(w & 0x3FFF), spn: spn))
       }
+      if let bad {
+        throw reader.malformed(
+          "coarse entry \(bad.entry) refers to fine entry \(bad.ref), but there are only \(h.fine)",
+          atRelative: coarseOffset + bad.entry * 8)
+      }
+      try reader.skip(h.coarse * 8)
       guard h.start + fineStart <= reader.count else {
         throw reader.malformed("EP fine table starts past the end")
       }
@@ -178,17 +192,32 @@ public struct EPMap: Sendable, Hashable, Codable {
         throw reader.error(
           .truncated, "\(h.fine) fine entries need \(h.fine * 4) bytes, \(reader.remaining) remain")
       }
-      var fine: [Fine] = []
-      fine.reserveCapacity(h.fine)
-      for _ in 0..<h.fine {
-        let w = try reader.readUInt32BE()
-        fine.append(
-          Fine(
-            isAngleChangePoint: w & 0x8000_0000 != 0, iEndPositionOffset: UInt8((w >> 28) & 7),
-            pts: UInt16((w >> 17) & 0x7FF), spn: w & 0x1FFFF))
+      let fine = reader.bytes.withUnsafeBufferPointer { bytes in
+        [Fine](unsafeUninitializedCapacity: h.fine) { table, made in
+          var at = reader.position
+          for i in 0..<h.fine {
+            let w = Self.be32(bytes, at)
+            at += 4
+            table.initializeElement(
+              at: i,
+              to: Fine(
+                isAngleChangePoint: w & 0x8000_0000 != 0,
+                iEndPositionOffset: UInt8((w >> 28) & 7), pts: UInt16((w >> 17) & 0x7FF),
+                spn: w & 0x1FFFF))
+            made = i + 1
+          }
+        }
       }
+      try reader.skip(h.fine * 4)
       streams.append(Stream(pid: h.pid, streamType: h.type, coarse: coarse, fine: fine))
     }
     return EPMap(type: type, streams: streams)
+  }
+
+  /// The big-endian word at `at` (the caller has checked that it is in `bytes`).
+  @inline(__always)
+  private static func be32(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
+    UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
+      | UInt32(bytes[at + 3])
   }
 }
