@@ -122,32 +122,40 @@ public struct UDFFileSystem: DiscFileSystem {
   func resolve(_ path: String) throws(DiscKitError) -> (String, Record) {
     var current = Record(name: "", isDirectory: true, icb: volume.rootICB, size: 0, fidOffset: nil)
     var resolved = "/"
-    var chain: Set<UInt64> = [Self.key(volume.rootICB)]
+    // The directories walked through (a few: an array, not a set allocated for every path).
+    var chain: [UInt64] = [Self.key(volume.rootICB)]
     for component in DiscPath.components(path) {
       guard current.isDirectory else {
         throw DiscKitError(
           .notFound, DiscPath.child(resolved, component), at: nil, "\(resolved) is not a directory")
       }
       let children = try directory(current.icb, from: current.fidOffset)
-      let folded = component.lowercased()
       guard
         let child = children.first(where: { $0.name == component })
-          ?? children.first(where: { $0.name.lowercased() == folded })
+          ?? Self.firstFolded(component, in: children)
       else {
         throw DiscKitError(
           .notFound, DiscPath.child(resolved, component), at: nil, "no such file or directory")
       }
       resolved = DiscPath.child(resolved, child.name)
       if child.isDirectory {
-        guard chain.insert(Self.key(child.icb)).inserted else {
+        let key = Self.key(child.icb)
+        guard !chain.contains(key) else {
           throw DiscKitError(
             .loop, "UDF File Identifier Descriptor", at: child.fidOffset,
             "directory \(resolved) is its own ancestor (ICB block \(child.icb.block))")
         }
+        chain.append(key)
       }
       current = child
     }
     return (resolved, current)
+  }
+
+  /// The first of `children` whose name is `component` compared case-insensitively.
+  static func firstFolded(_ component: String, in children: [Record]) -> Record? {
+    let folded = component.lowercased()
+    return children.first { $0.name.lowercased() == folded }
   }
 
   /// The entries of the directory whose entry is at `icb` (cached).
