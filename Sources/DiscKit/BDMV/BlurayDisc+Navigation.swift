@@ -168,10 +168,9 @@ extension BlurayDisc {
       for page in composition.pages {
         for overlap in page.groups {
           for button in overlap.buttons {
-            out.append(
-              machine.runButton(
-                button.commands, page: Int(page.id), button: Int(button.id), menu: reach,
-                memo: &memo, group: group))
+            machine.appendButtonRun(
+              button.commands, page: Int(page.id), button: Int(button.id), menu: reach,
+              memo: &memo, group: group, to: &out)
           }
         }
       }

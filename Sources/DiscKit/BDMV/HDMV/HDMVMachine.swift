@@ -120,40 +120,42 @@ package struct HDMVMachine: Sendable {
     return execution.run
   }
 
-  /// ``runButton(_:page:button:menu:)`` through `memo`: a button whose commands were already run
-  /// from the same state (the same menu's buttons with the same commands, or one menu shown by
-  /// several playlists in the same machine state) is not run again. The result is the same as
-  /// running it: the run is made once without the path that led to the menu, and each use gets
-  /// its own entry and its reaches' paths joined to its menu's path as the run would have
-  /// joined them (the last 32 locations, then the command).
-  package func runButton(
+  /// ``runButton(_:page:button:menu:)`` through `memo`, appended to `runs`: a button whose
+  /// commands were already run from the same state (the same menu's buttons with the same
+  /// commands, or one menu shown by several playlists in the same machine state) is not run
+  /// again. The result is the same as running it: the run is made once without the path that
+  /// led to the menu, and each use gets its own entry and its reaches' paths joined to its
+  /// menu's path as the run would have joined them (the last 32 locations, then the command).
+  /// Relabelled in place in `runs` (a run is a large value: one copy per button).
+  package func appendButtonRun(
     _ commands: [NavigationCommand], page: Int, button: Int, menu reach: PlaylistReach,
-    memo: inout ButtonMemo, group: ButtonMemo.Group
-  ) -> HDMVRun {
+    memo: inout ButtonMemo, group: ButtonMemo.Group, to runs: inout [HDMVRun]
+  ) {
     let entry = HDMVEntry.button(page: page, button: button, menuPlaylist: reach.playlist)
     let key = ButtonMemo.Key(group: group.index, commands: commands)
-    var run: HDMVRun
-    if let done = memo.done[key] {
-      run = memo.runs[done]
+    let done: Int
+    if let known = memo.done[key] {
+      done = known
     } else {
-      run = runButton(commands, entry: entry, state: reach.state, trail: [])
-      memo.done[key] = memo.runs.count
-      memo.runs.append(run)
+      done = memo.runs.count
+      memo.runs.append(runButton(commands, entry: entry, state: reach.state, trail: []))
+      memo.done[key] = done
     }
-    run.entry = entry
-    for i in run.reaches.indices {
-      run.reaches[i].entry = entry
-      let path = run.reaches[i].path
+    runs.append(memo.runs[done])
+    let last = runs.count - 1
+    runs[last].entry = entry
+    for i in runs[last].reaches.indices {
+      runs[last].reaches[i].entry = entry
+      let path = runs[last].reaches[i].path
       guard let here = path.last else { continue }
       let remembered = path.dropLast()
-      run.reaches[i].path =
+      runs[last].reaches[i].path =
         (remembered.isEmpty ? reach.path : Array((reach.path + remembered).suffix(32))) + [here]
     }
-    return run
   }
 
   /// The button runs made so far, by the state they started from and their commands (see
-  /// ``runButton(_:page:button:menu:memo:group:)``).
+  /// ``appendButtonRun(_:page:button:menu:memo:group:to:)``).
   package struct ButtonMemo {
     /// The runs from one starting state.
     package struct Group {
