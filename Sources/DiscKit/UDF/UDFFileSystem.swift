@@ -90,7 +90,9 @@ public struct UDFFileSystem: DiscFileSystem {
     guard !record.isDirectory else {
       throw DiscKitError(.invalidArgument, resolved, at: nil, "is a directory")
     }
-    return try volume.layout(of: record.icb, from: record.fidOffset.map { $0 + 20 }).source
+    return try volume.layout(
+      of: record.icb, entry: record.entry, from: record.fidOffset.map { $0 + 20 }
+    ).source
   }
 
   /// The extents of the file at `path` as (offset in the image or `nil` for zeros, length).
@@ -98,7 +100,8 @@ public struct UDFFileSystem: DiscFileSystem {
     offset: Int64?, length: Int64
   )] {
     let (_, record) = try resolve(path)
-    let layout = try volume.layout(of: record.icb, from: record.fidOffset.map { $0 + 20 })
+    let layout = try volume.layout(
+      of: record.icb, entry: record.entry, from: record.fidOffset.map { $0 + 20 })
     return layout.source.extents.map { extent in
       (type(of: extent.source) == ZeroByteSource.self ? nil : extent.offset, extent.length)
     }
@@ -114,6 +117,9 @@ public struct UDFFileSystem: DiscFileSystem {
     var size: Int64
     /// Absolute offset of the File Identifier Descriptor (for errors).
     var fidOffset: Int64?
+    /// A file's entry, read for its size when its directory was listed (opening the file
+    /// reuses it instead of reading and checking its descriptor again); nil for a directory.
+    var entry: UDFFileEntry? = nil
   }
 
   static func key(_ icb: UDFLongAD) -> UInt64 { UInt64(icb.partition) << 32 | UInt64(icb.block) }
@@ -204,14 +210,16 @@ public struct UDFFileSystem: DiscFileSystem {
       if fid.isParent || fid.isDeleted { continue }
       guard let name = UDFCharacters.decode(fid.identifier), !name.isEmpty else { continue }
       var size: Int64 = 0
+      var fileEntry: UDFFileEntry?
       if !fid.isDirectory {
-        size = Int64(
-          clamping: try volume.fileEntry(at: fid.icb, from: absolute.map { $0 + 20 })
-            .informationLength)
+        let read = try volume.fileEntry(at: fid.icb, from: absolute.map { $0 + 20 })
+        size = Int64(clamping: read.informationLength)
+        fileEntry = read
       }
       records.append(
         Record(
-          name: name, isDirectory: fid.isDirectory, icb: fid.icb, size: size, fidOffset: absolute))
+          name: name, isDirectory: fid.isDirectory, icb: fid.icb, size: size, fidOffset: absolute,
+          entry: fileEntry))
       guard records.count <= limits.maxDirectoryEntries else {
         throw DiscKitError.limit(
           structure, at: absolute,
