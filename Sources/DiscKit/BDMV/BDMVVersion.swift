@@ -36,8 +36,16 @@ public enum BDMVVersion: String, Sendable, Hashable, Codable, CaseIterable {
 extension BinaryReader {
   /// Reads `n` bytes as an identifier (clip id, codec id, language), stopping at a NUL.
   mutating func readIdentifier(_ n: Int) throws(DiscKitError) -> String {
-    let raw = try readBytes(n)
-    let end = raw.firstIndex(of: 0) ?? raw.count
-    return String(decoding: raw[..<end].map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+    let start = position
+    try skip(n)
+    // Straight from the bytes (clip ids, codec ids and language codes: thousands of them in a
+    // playlist of many items, each read through two arrays before).
+    return bytes.withUnsafeBufferPointer { all in
+      var end = start
+      while end < start + n && all[end] != 0 { end += 1 }
+      let field = UnsafeBufferPointer(rebasing: all[start..<end])
+      if field.allSatisfy({ $0 < 0x80 }) { return String(decoding: field, as: UTF8.self) }
+      return String(decoding: field.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+    }
   }
 }
