@@ -47,6 +47,18 @@ struct ServerAudioRenditionTests {
     return fields
   }
 
+  /// The rendition at `uri` is stereo AAC-LC at 48 kHz (ffprobe) and decodes without a warning
+  /// (`ffmpeg -v warning ... -f null -` prints nothing).
+  static func expectStereoAAC(_ uri: String, _ what: String) throws {
+    let fields = try probe(uri)
+    #expect(
+      fields["codec_name"] == "aac" && fields["profile"] == "LC" && fields["channels"] == "2"
+        && fields["sample_rate"] == "48000", "\(what): \(fields)")
+    let run = try Tool.run(
+      "ffmpeg", ["-nostdin", "-hide_banner", "-v", "warning", "-i", uri, "-f", "null", "-"])
+    #expect(run.status == 0 && run.stderr.isEmpty, "\(what): \(run.stderr)")
+  }
+
   static func decoded(_ url: String, _ map: String, _ options: [String]) throws -> Data {
     try Tool.run(
       "ffmpeg",
@@ -152,13 +164,7 @@ struct ServerAudioRenditionTests {
     let videoDisc = try Self.firstTime(base + "stream.ts", "v:0")
     for (pid, map) in [(0x1100, "0:a:0"), (0x1101, "0:a:2"), (0x1102, "0:a:3")] {
       let uri = base + "fmp4/aac-\(pid).m3u8"
-      let fields = try Self.probe(uri)
-      #expect(
-        fields["codec_name"] == "aac" && fields["profile"] == "LC" && fields["channels"] == "2"
-          && fields["sample_rate"] == "48000", "\(pid): \(fields)")
-      let run = try Tool.run(
-        "ffmpeg", ["-nostdin", "-hide_banner", "-v", "warning", "-i", uri, "-f", "null", "-"])
-      #expect(run.status == 0 && run.stderr.isEmpty, "\(pid): \(run.stderr)")
+      try Self.expectStereoAAC(uri, "\(pid)")
       let hls = try Self.onsets(uri, "0:a:0")
       let disc = try Self.onsets(base + "stream.ts", map)
       let hlsStart = try Self.firstTime(uri, "a:0") - videoHLS
