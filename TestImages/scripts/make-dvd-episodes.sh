@@ -43,7 +43,8 @@
 #   commands "g12 = 42nn" are patched in the IFOs and BUPs to them, and the three one-PGC titles
 #   of dvd-episodes-pgcs are merged into one title: its PTT table lists the three PGCs' programs,
 #   PGCs 2 and 3 belong to title 1 without being entries, the headers link them, and the video
-#   manager lists one title of six chapters, multi-PGC.)
+#   manager lists one title of six chapters, multi-PGC: dvd-authoring.sh's patch_commands and
+#   merge_titles.)
 # Clips are ffmpeg lavfi test pictures (352x240, -target ntsc-dvd, low bit rate).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -52,6 +53,7 @@ mkdir -p "$OUT"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 export SOURCE_DATE_EPOCH=1700000000
+. "$here/dvd-authoring.sh"
 
 clip() { # name seconds frequency
   ffmpeg -nostdin -loglevel error -y \
@@ -65,22 +67,7 @@ clip e2 320 500
 clip e3 305 600
 clip menubg 1 1000
 
-python3 - "$tmp/hl.png" <<'PY'
-import struct, sys, zlib
-w, h = 720, 480
-boxes = [(100, 50, 300, 90), (100, 150, 300, 190), (100, 250, 300, 290), (100, 350, 300, 390)]
-def px(x, y):
-    for (x0, y0, x1, y1) in boxes:
-        if x0 <= x < x1 and y0 <= y < y1:
-            return (255, 255, 0, 255)
-    return (0, 0, 0, 0)
-raw = b"".join(b"\x00" + b"".join(bytes(px(x, y)) for x in range(w)) for y in range(h))
-def chunk(k, d):
-    return struct.pack(">I", len(d)) + k + d + struct.pack(">I", zlib.crc32(k + d) & 0xFFFFFFFF)
-png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
-png += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
-open(sys.argv[1], "wb").write(png)
-PY
+highlight_png "$tmp/hl.png" 50 4
 ffmpeg -nostdin -loglevel error -y -f lavfi -i "testsrc=size=720x480:rate=30000/1001:duration=1" \
   -f lavfi -i "sine=frequency=1000:sample_rate=48000:duration=1" -target ntsc-dvd -b:v 300k \
   -maxrate 800k -bufsize 224k -b:a 96k -ac 2 -bitexact -shortest "$tmp/menubg720.mpg"
@@ -95,14 +82,6 @@ cat > "$tmp/menu.spu.xml" <<XML
 XML
 spumux -m dvd "$tmp/menu.spu.xml" < "$tmp/menubg720.mpg" > "$tmp/menu.mpg" 2> "$tmp/spumux.log" \
   || { cat "$tmp/spumux.log" >&2; exit 1; }
-
-author() { # disc-name (XML in $tmp/<disc-name>.xml)
-  VIDEO_FORMAT=NTSC dvdauthor -x "$tmp/$1.xml" > /dev/null 2> "$tmp/$1.log" || { cat "$tmp/$1.log" >&2; exit 1; }
-  rm -rf "${OUT:?}/$1"
-  mkdir -p "$OUT/$1"
-  cp -r "$tmp/$1/VIDEO_TS" "$OUT/$1/"
-  mkdir -p "$OUT/$1/AUDIO_TS"
-}
 
 episodes() { # disc-name extra-pgc
   cat > "$tmp/$1.xml" <<XML
@@ -200,88 +179,6 @@ cat > "$tmp/dvd-episodes-menuorder.xml" <<XML
 XML
 author dvd-episodes-menuorder
 
-# Replaces placeholder commands "g12 = N" (71 00 00 0c NN NN 00 00) in a disc's IFOs and BUPs
-# by 8-byte commands given in hex: patch_commands disc-name N=hex ...
-patch_commands() {
-  local disc="$1" f
-  shift
-  for f in "$OUT/$disc/VIDEO_TS/"*.IFO "$OUT/$disc/VIDEO_TS/"*.BUP; do
-    python3 - "$f" "$@" <<'PY'
-import sys
-path, pairs = sys.argv[1], sys.argv[2:]
-data = open(path, "rb").read()
-for pair in pairs:
-    value, command = pair.split("=")
-    old = bytes([0x71, 0, 0, 0x0C, int(value) >> 8, int(value) & 0xFF, 0, 0])
-    new = bytes.fromhex(command)
-    assert len(new) == 8 and data.count(old) <= 1, (path, value, data.count(old))
-    data = data.replace(old, new)
-open(path, "wb").write(data)
-PY
-  done
-  python3 - "$OUT/$disc/VIDEO_TS" "$@" <<'PY'
-import glob, sys
-found = b"".join(open(f, "rb").read() for f in glob.glob(sys.argv[1] + "/*.IFO"))
-for pair in sys.argv[2:]:
-    v = int(pair.split("=")[0])
-    assert bytes([0x71, 0, 0, 0x0C, v >> 8, v & 0xFF, 0, 0]) not in found, ("left", v)
-    assert found.count(bytes.fromhex(pair.split("=")[1])) >= 1, ("missing", v)
-PY
-}
-
-# Merges the titles of VTS 1 (each one PGC) into title 1 of that many PGCs, chained by their
-# headers (next/previous PGC), in VTS_01_0 and VIDEO_TS (IFO and BUP).
-merge_titles() { # disc-name
-  local f
-  for f in "$OUT/$1/VIDEO_TS/VTS_01_0.IFO" "$OUT/$1/VIDEO_TS/VTS_01_0.BUP"; do
-    python3 - "$f" <<'PY'
-import struct, sys
-path = sys.argv[1]
-d = bytearray(open(path, "rb").read())
-u16 = lambda o: struct.unpack_from(">H", d, o)[0]
-u32 = lambda o: struct.unpack_from(">I", d, o)[0]
-# VTS_PTT_SRPT: every title's parts, in order, become title 1's.
-ptt = u32(0xC8) * 2048
-n, last = u16(ptt), u32(ptt + 4)
-offsets = [u32(ptt + 8 + 4 * i) for i in range(n)]
-parts = d[ptt + offsets[0]: ptt + last + 1]
-assert offsets == sorted(offsets) and len(parts) % 4 == 0
-d[ptt: ptt + last + 1] = bytes(last + 1)
-struct.pack_into(">HHII", d, ptt, 1, 0, 12 + len(parts) - 1, 12)
-d[ptt + 12: ptt + 12 + len(parts)] = parts
-# VTS_PGCIT: PGCs 2.. belong to title 1 and are not entries; each header links the next.
-pgcit = u32(0xCC) * 2048
-count = u16(pgcit)
-assert count == n, (count, n)
-for k in range(count):
-    srp = pgcit + 8 + 8 * k
-    d[srp] = 0x81 if k == 0 else 0x01
-    pgc = pgcit + u32(srp + 4)
-    struct.pack_into(">HH", d, pgc + 0x9C, k + 2 if k + 1 < count else 0, k)
-open(path, "wb").write(d)
-PY
-  done
-  for f in "$OUT/$1/VIDEO_TS/VIDEO_TS.IFO" "$OUT/$1/VIDEO_TS/VIDEO_TS.BUP"; do
-    python3 - "$f" <<'PY'
-import struct, sys
-path = sys.argv[1]
-d = bytearray(open(path, "rb").read())
-tt = struct.unpack_from(">I", d, 0xC4)[0] * 2048
-n, last = struct.unpack_from(">HHI", d, tt)[0], struct.unpack_from(">I", d, tt + 4)[0]
-entries = [d[tt + 8 + 12 * i: tt + 20 + 12 * i] for i in range(n)]
-assert all(e[6] == 1 for e in entries), "one title set"
-parts = sum(struct.unpack_from(">H", e, 2)[0] for e in entries)
-first = bytearray(entries[0])
-first[0] |= 0x40  # multi-PGC title
-struct.pack_into(">H", first, 2, parts)
-d[tt: tt + last + 1] = bytes(last + 1)
-struct.pack_into(">HHI", d, tt, 1, 0, 8 + 12 - 1)
-d[tt + 8: tt + 20] = first
-open(path, "wb").write(d)
-PY
-  done
-}
-
 # Commands (libdvdnav's vmcmd encoding, compare "if (gR == v)": byte 1 = 0x80 | 2 << 4 | op):
 #   if (g1 == v) LinkPGCN p     20 a4 00 01 00 vv 00 pp
 #   if (g1 == v) LinkPTTN p     20 a5 00 01 00 vv 00 pp
@@ -322,25 +219,7 @@ author dvd-episodes-pgcs-nomenu
 merge_titles dvd-episodes-pgcs-nomenu
 # dvdauthor ends every title PGC with Exit: PGCs 1 and 2 get a NOP in its place, so that their
 # headers' next PGC plays on.
-for f in "$OUT/dvd-episodes-pgcs-nomenu/VIDEO_TS/VTS_01_0.IFO" \
-  "$OUT/dvd-episodes-pgcs-nomenu/VIDEO_TS/VTS_01_0.BUP"; do
-  python3 - "$f" <<'PY'
-import struct, sys
-path = sys.argv[1]
-d = bytearray(open(path, "rb").read())
-pgcit = struct.unpack_from(">I", d, 0xCC)[0] * 2048
-count = struct.unpack_from(">H", d, pgcit)[0]
-for k in range(count - 1):
-    pgc = pgcit + struct.unpack_from(">I", d, pgcit + 8 + 8 * k + 4)[0]
-    table = pgc + struct.unpack_from(">H", d, pgc + 0xE4)[0]
-    pre, post = struct.unpack_from(">HH", d, table)
-    assert post == 1, (k, post)
-    at = table + 8 + 8 * pre
-    assert d[at: at + 8] == bytes.fromhex("3001000000000000"), d[at: at + 8].hex()
-    d[at: at + 8] = bytes(8)
-open(path, "wb").write(d)
-PY
-done
+nop_exits dvd-episodes-pgcs-nomenu 1 2
 
 cat > "$tmp/dvd-episodes-linkptt.xml" <<XML
 <dvdauthor dest="$tmp/dvd-episodes-linkptt" jumppad="0">

@@ -20,7 +20,8 @@
 #   dvd-menu-timer-cut navigation timer in playback: title 1 is 10 s long but sets the timer to 2 s with
 #                      SPRM 10 = PGC 2, title 2 (6 s); the menu's button plays title 1.
 #                      (dvdauthor cannot write SetNVTMR: a placeholder "g12 = 4242" in the pre commands
-#                      is patched in the IFO and BUP to SetNVTMR, 52 00 00 ss 00 pp 00 00.)
+#                      is patched in the IFO and BUP to SetNVTMR, 52 00 00 ss 00 pp 00 00, by
+#                      dvd-authoring.sh's patch_commands.)
 #   dvd-menu-random    random trailers: the menu's button 1 draws g1 = random(4) and jumps to title g1
 #                      (2, 3, 6 or 10 s); button 2 draws g2 = random(20) (over the search's bound of 16:
 #                      sampled) and plays title 1; title 5 (12 s) is reached by nothing.
@@ -38,6 +39,7 @@ mkdir -p "$OUT"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 export SOURCE_DATE_EPOCH=1700000000
+. "$here/dvd-authoring.sh"
 
 clip() { # name seconds frequency
   ffmpeg -nostdin -loglevel error -y \
@@ -50,22 +52,7 @@ for s in 2 3 6 8 10; do clip "t$s" "$s" $((300 + s * 50)); done
 clip menubg 1 1000
 
 # A full-frame highlight image: opaque boxes where the buttons are, transparent elsewhere.
-python3 - "$tmp/hl.png" <<'PY'
-import struct, sys, zlib
-w, h = 720, 480
-boxes = [(100, 100, 300, 140), (100, 200, 300, 240), (100, 300, 300, 340)]
-def px(x, y):
-    for (x0, y0, x1, y1) in boxes:
-        if x0 <= x < x1 and y0 <= y < y1:
-            return (255, 255, 0, 255)
-    return (0, 0, 0, 0)
-raw = b"".join(b"\x00" + b"".join(bytes(px(x, y)) for x in range(w)) for y in range(h))
-def chunk(k, d):
-    return struct.pack(">I", len(d)) + k + d + struct.pack(">I", zlib.crc32(k + d) & 0xFFFFFFFF)
-png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
-png += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
-open(sys.argv[1], "wb").write(png)
-PY
+highlight_png "$tmp/hl.png" 100 3
 
 menu() { # name button-count
   local buttons=""
@@ -82,14 +69,6 @@ XML
 }
 menu menu1 1
 menu menu2 2
-
-author() { # disc-name (XML in $tmp/<disc-name>.xml)
-  VIDEO_FORMAT=NTSC dvdauthor -x "$tmp/$1.xml" > /dev/null 2> "$tmp/$1.log" || { cat "$tmp/$1.log" >&2; exit 1; }
-  rm -rf "${OUT:?}/$1"
-  mkdir -p "$OUT/$1"
-  cp -r "$tmp/$1/VIDEO_TS" "$OUT/$1/"
-  mkdir -p "$OUT/$1/AUDIO_TS"
-}
 
 cat > "$tmp/dvd-menu-clean.xml" <<XML
 <dvdauthor dest="$tmp/dvd-menu-clean" jumppad="0">
@@ -182,22 +161,7 @@ cat > "$tmp/dvd-menu-register.xml" <<XML
 XML
 author dvd-menu-register
 
-# SetNVTMR for the placeholder "g12 = 4242" (71 00 00 0c 10 92 00 00) in a disc's IFO and BUP.
-set_timer() { # disc-name ifo seconds pgc
-  local f
-  for f in "$OUT/$1/VIDEO_TS/$2.IFO" "$OUT/$1/VIDEO_TS/$2.BUP"; do
-    python3 - "$f" "$3" "$4" <<'PY'
-import sys
-path, seconds, pgc = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-data = open(path, "rb").read()
-old = bytes.fromhex("7100000c10920000")
-assert data.count(old) == 1, (path, data.count(old))
-new = bytes([0x52, 0, seconds >> 8, seconds & 0xFF, pgc >> 8, pgc & 0xFF, 0, 0])
-open(path, "wb").write(data.replace(old, new))
-PY
-  done
-}
-
+# SetNVTMR (52 00 ss ss pp pp 00 00) for the placeholder "g12 = 4242" (dvd-authoring.sh).
 cat > "$tmp/dvd-menu-timer.xml" <<XML
 <dvdauthor dest="$tmp/dvd-menu-timer" jumppad="0">
   <vmgm><fpc>jump menu 1;</fpc><menus><video format="ntsc" aspect="16:9"/>
@@ -212,7 +176,7 @@ cat > "$tmp/dvd-menu-timer.xml" <<XML
 </dvdauthor>
 XML
 author dvd-menu-timer
-set_timer dvd-menu-timer VTS_01_0 3 4
+patch_commands dvd-menu-timer 4242=5200000300040000
 
 cat > "$tmp/dvd-menu-timer-cut.xml" <<XML
 <dvdauthor dest="$tmp/dvd-menu-timer-cut" jumppad="0">
@@ -226,7 +190,7 @@ cat > "$tmp/dvd-menu-timer-cut.xml" <<XML
 </dvdauthor>
 XML
 author dvd-menu-timer-cut
-set_timer dvd-menu-timer-cut VTS_01_0 2 2
+patch_commands dvd-menu-timer-cut 4242=5200000200020000
 
 cat > "$tmp/dvd-menu-random.xml" <<XML
 <dvdauthor dest="$tmp/dvd-menu-random" jumppad="0">
