@@ -1,6 +1,10 @@
 import CDVDNav
 import DiscKit
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension Reference.DVDNav {
   /// One button as libdvdread's `navRead_PCI` parses it (`btni_t`).
   public struct Button: Sendable, Hashable {
@@ -128,9 +132,11 @@ extension Reference.DVDNav {
   /// the last press calls `atTitleCell` at each `DVDNAV_CELL_CHANGE` in the VTS domain with the
   /// handle and the event's bytes (`dvdnav_cell_change_event_t`); it goes on while that returns
   /// `true`. Ends at the next menu with buttons after the last press, the stop, the block limit
-  /// or a failed read.
+  /// or a failed read. With `seed`, `srand(seed)` follows `dvdnav_open` (which seeds `rand()`,
+  /// the draws of `rnd`, from the clock): a run draws its `rnd` outcomes from that seed (as long
+  /// as no other thread calls `rand` or `srand` meanwhile).
   static func drive(
-    path: String, buttons: [Int], maxBlocks: Int,
+    path: String, buttons: [Int], maxBlocks: Int, seed: UInt32? = nil,
     atTitleCell: (_ nav: OpaquePointer, _ event: [UInt8]) -> Bool
   ) throws(DiscKitError) -> DriveEnd {
     var handle: OpaquePointer?
@@ -138,6 +144,8 @@ extension Reference.DVDNav {
       throw DiscKitError(.cannotOpen, "libdvdnav", at: nil, "dvdnav_open failed for \(path)")
     }
     defer { dvdnav_close(nav) }
+    // libdvdnav seeds rand() from the clock in dvdnav_open and draws `rnd` with it.
+    if let seed { srand(seed) }
     var buffer = [UInt8](repeating: 0, count: 2048)
     var pending = buttons[...]
     for _ in 0..<maxBlocks {

@@ -88,4 +88,39 @@ struct DVDEpisodeCLITests {
       #expect(video.stderr.isEmpty, "\(name): \(video.stderr)")
     }
   }
+
+  /// PGCs no chapter names (`dvd-episodes-unnamed`, `make-dvd-episodes-pgcs.sh`): the text names
+  /// each such episode's PGC, `--json` carries `programChain` (valid against the titles schema),
+  /// and every episode extracted with `--episodes` is, for ffprobe, the episode's length.
+  @Test(
+    .enabled(
+      if: EndToEndTests.haveBinary
+        && FileManager.default.fileExists(
+          atPath: disc("dvd-episodes-unnamed") + "/VIDEO_TS/VIDEO_TS.IFO"),
+      "needs the built disckit and make-dvd-episodes-pgcs.sh's discs"),
+    .enabled(if: Tool.has("ffprobe"), "needs ffprobe"))
+  func programChainsNoChapterNames() throws {
+    let text = try EndToEndTests.disckit(["titles", Self.disc("dvd-episodes-unnamed")])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.text.contains("Episodes: 3 (program-chains, navigation)"), "\(text.text)")
+    #expect(text.text.contains("e02 title 1 PGC 2  "), "\(text.text)")
+    #expect(text.text.contains("play-all: VMGM PGC 1 button 1"), "\(text.text)")
+    let json = try EndToEndTests.disckit(["titles", Self.disc("dvd-episodes-unnamed"), "--json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    #expect(json.text.contains("\"programChain\" : 3") || json.text.contains("\"programChain\":3"))
+    let dir = try TemporaryDirectory("dvd-unnamed-episodes-cli")
+    let run = try EndToEndTests.disckit([
+      "extract", Self.disc("dvd-episodes-unnamed"), "--episodes", "-o", dir.path,
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(files.count == 3, "\(files)")
+    for (name, seconds) in zip(files, [310.0, 320.0, 305.0]) {
+      let probe = try Tool.run(
+        "ffprobe",
+        ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", dir.file(name)])
+      let got = Double(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+      #expect(abs(got - seconds * 1000 / 1001) < 1.5, "\(name): ffprobe \(probe.text)")
+    }
+  }
 }

@@ -130,14 +130,21 @@ extension DVDDisc {
   ///    `LinkNextPGC` or post commands), the layout is ``EpisodeLayout/programChains``. A button
   ///    that plays the title from its first chapter to its last names it the play-all. Buttons
   ///    of every display mode's group are pressed (a 16:9 menu's wide, letterbox and pan & scan
-  ///    groups). The page with the most episodes wins.
+  ///    groups). PGCs of one title that a page's buttons start, or that a button plays whole in a
+  ///    row, when no chapter of the title names some of them (reached by `LinkPGCN` from the
+  ///    buttons' dispatch, post or cell commands; each outcome of an `rnd` a press of its own):
+  ///    one episode per PGC (``EpisodeLayout/programChains``), a PGC no chapter names an episode
+  ///    of its own (``Episode/programChain``), the buttons playing them in a row the play-all
+  ///    buttons. The page with the most episodes wins.
   /// 2. **Structure**: a *play-all* title whose chapters are, run after run, the chapters of two
   ///    or more other titles (the same cells of the title set, or its own copy of them: chapter
   ///    lengths within 2 s and 5 %), each five minutes or longer and of similar lengths, together
   ///    most of the play-all. Those titles are the episodes, in the play-all's order.
-  /// 3. **PGC structure**: a title of two or more PGCs linked in a row by their headers (next
-  ///    PGC), each a run of its chapters five minutes or longer, of similar lengths: one episode
-  ///    per PGC (``EpisodeLayout/programChains``, heuristic), the title the play-all.
+  /// 3. **PGC structure**: a title of two or more PGCs, each a run of its chapters five minutes
+  ///    or longer, of similar lengths: one episode per PGC (``EpisodeLayout/programChains``,
+  ///    heuristic, in the order of its chapters); linked in a row by their headers (next PGC),
+  ///    the title is the play-all, else none is named (playing the title stops after its first
+  ///    PGC; a player's chapter search starts each).
   /// Titles playing the same chapters as an episode (one per audio track, a commentary) are its
   /// variants. Without either, two or more titles of similar length, the longest on the disc,
   /// are reported as ``TitleConfidence/ambiguous`` candidates (episodes, or versions of one
@@ -186,10 +193,14 @@ extension DVDDisc {
   }
 
   /// Without menus: a title of two or more PGCs, each a run of its chapters five minutes or
-  /// longer, of similar lengths, linked in a row by their headers (`NextPGC`): one episode per
-  /// PGC (the title with the most such PGCs), from the structure.
+  /// longer, of similar lengths: one episode per PGC (the title with the most such PGCs, one
+  /// whose headers link them first), from the structure. Linked in a row by their headers
+  /// (`NextPGC`), the title is the play-all; else (nothing links them and no menu starts them)
+  /// each PGC its chapters start is an episode all the same, in the order of its chapters: a
+  /// player's chapter search starts each, and playing the title stops after its first PGC, so
+  /// no play-all is named.
   func programChainEpisodes() -> EpisodeList? {
-    var best: EpisodeList?
+    var best: (list: EpisodeList, linked: Bool)?
     for (index, result) in titles.enumerated() {
       guard case .success(let t) = result, t.programChains.count >= 2 else { continue }
       // Each PGC's chapters in one run, PGCs in the order of the chapters.
@@ -202,20 +213,23 @@ extension DVDDisc {
         }
       }
       guard runs.count == t.programChains.count,
-        Set(runs.map(\.pgc)).count == runs.count,
-        linked(set: t.titleSet, runs.map(\.pgc))
+        Set(runs.map(\.pgc)).count == runs.count
       else { continue }
+      let isLinked = linked(set: t.titleSet, runs.map(\.pgc))
       let lengths = runs.map { r in
         t.chapters[(r.chapters.lowerBound - 1)..<r.chapters.upperBound].reduce(Int64(0)) {
           $0 + $1.duration90k
         }
       }
-      guard DVDEpisodeStructure.alike(lengths), best.map({ $0.episodes.count < runs.count }) ?? true
+      guard DVDEpisodeStructure.alike(lengths),
+        best.map({ ($0.list.episodes.count, $0.linked ? 1 : 0) < (runs.count, isLinked ? 1 : 0) })
+          ?? true
       else { continue }
       let number = index + 1
       var episodes: [Episode] = []
       for (k, run) in runs.enumerated() {
         let start = t.chapters[run.chapters.lowerBound - 1].start90k
+        let range = "chapters \(run.chapters.lowerBound)-\(run.chapters.upperBound)"
         episodes.append(
           Episode(
             number: k + 1, key: String(number), start90k: start, end90k: start + lengths[k],
@@ -223,18 +237,24 @@ extension DVDDisc {
             evidence: [
               TitleEvidence(
                 kind: .heuristic, key: String(number),
-                detail:
-                  "PGC \(run.pgc) of title \(number) (chapters \(run.chapters.lowerBound)-\(run.chapters.upperBound))"
+                detail: isLinked
+                  ? "PGC \(run.pgc) of title \(number) (\(range))"
+                  : "structure: PGC \(run.pgc) of title \(number) (\(range)), which its chapter \(run.chapters.lowerBound) starts; no PGC header links it and no menu button starts it"
               )
             ]))
       }
-      best = EpisodeList(
-        layout: .programChains, confidence: .heuristic,
-        reason:
-          "title \(number) plays \(runs.count) PGCs of similar length in a row (\(TextJoin.join(runs.map { String($0.pgc) }, separator: ", ")), each linked to the next)",
-        episodes: episodes, playAll: [String(number)])
+      let pgcs = TextJoin.join(runs.map { String($0.pgc) }, separator: ", ")
+      best = (
+        EpisodeList(
+          layout: .programChains, confidence: .heuristic,
+          reason: isLinked
+            ? "title \(number) plays \(runs.count) PGCs of similar length in a row (\(pgcs), each linked to the next)"
+            : "title \(number) has \(runs.count) PGCs of similar length (\(pgcs)) that nothing plays in a row (no PGC header names a next PGC, no menu button starts them): each is an episode, in the order of the title's chapters",
+          episodes: episodes, playAll: isLinked ? [String(number)] : []),
+        isLinked
+      )
     }
-    return best
+    return best?.list
   }
 
   /// Whether each of `pgcs` (of title set `set`) names the next as its next PGC.
@@ -441,6 +461,8 @@ extension DVDDisc {
               "\(press.name) plays titles \(TextJoin.join(chain.map { String($0) }, separator: ", ")) in a row",
             numbers: chain))
       }
+      // E: PGCs of one title started or played in a row, one of them named by no chapter.
+      if let list = programChainsOutsideChapters(here, pageName: pageName) { consider(list) }
     }
     // The buttons playing the episodes in a row, for the list chosen (a whole-title list).
     if var list = best, list.layout == .titles {
@@ -489,13 +511,18 @@ extension DVDDisc {
     }
   }
 
-  /// An episode as a title of its own: a whole title, or a chapter range of one cut as a title
-  /// (`DVDTitle.cut(chapters:)`: its chapters from 1 and from 0, its cells' bytes).
+  /// An episode as a title of its own: a whole title, a chapter range of one cut as a title
+  /// (`DVDTitle.cut(chapters:)`: its chapters from 1 and from 0, its cells' bytes), or a PGC no
+  /// chapter names (`DVDTitle.programChainTitle(_:in:)`: one chapter per program).
   package func episodeTitle(_ episode: Episode, angle: Int) throws(DiscKitError) -> DiscTitle {
     guard let number = Int(episode.key), number >= 1, number <= titles.count,
       case .success(let title) = titles[number - 1]
     else {
       throw DiscKitError(.notFound, "title \(episode.key)", at: nil, "no such title on the disc")
+    }
+    if let pgc = episode.programChain {
+      let own = try title.programChainTitle(pgc, in: try titleSet(title.titleSet))
+      return try DiscTitle(dvd: self, title: own, number: nil, angle: angle)
     }
     guard let first = episode.chapters.first, let last = episode.chapters.last,
       first > 1 || last < title.chapters.count

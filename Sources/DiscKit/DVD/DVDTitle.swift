@@ -248,6 +248,64 @@ public struct DVDTitle: Sendable {
     return copy
   }
 
+  /// PGC `number` of the title's title set as a title of its own: its cells from its first
+  /// program's entry cell, one chapter per program (from 1 and from 0), the duration its cells'.
+  /// For an episode that is a PGC no chapter of the title names (reached by `LinkPGCN`); the
+  /// title keeps its number, title set and streams.
+  ///
+  /// - Throws: the PGC's parse error, ``DiscKitError/Code/malformed`` when it has no programs
+  ///   or cells or a program enters past its cell table.
+  package func programChainTitle(_ number: Int, in vts: DVDTitleSetInfo) throws(DiscKitError)
+    -> DVDTitle
+  {
+    let pgc = try vts.programChains.programChain(number)
+    guard let map = pgc.programMap, let playback = pgc.cellPlayback, !map.isEmpty,
+      !playback.isEmpty
+    else {
+      throw DiscKitError(
+        .malformed, vts.fileName + " PGC \(number)", at: pgc.offset,
+        "the PGC has no program map or cell table")
+    }
+    var cells: [DVDTitleCell] = []
+    var chapters: [DVDChapter] = []
+    var start: Int64 = 0
+    for (index, entry) in map.enumerated() {
+      let first = Int(entry)
+      guard first >= 1, first <= playback.count else {
+        throw DiscKitError(
+          .malformed, vts.fileName + " program map",
+          at: (pgc.programMapOffset ?? pgc.offset) + Int64(index),
+          "program \(index + 1) of PGC \(number) enters at cell \(first), past the \(playback.count)-cell table"
+        )
+      }
+      let next = index + 1 < map.count ? Int(map[index + 1]) : playback.count + 1
+      let end = min(playback.count + 1, max(first + 1, next))
+      let lower = cells.count
+      var duration: Int64 = 0
+      for c in first..<end {
+        let cell = playback[c - 1]
+        cells.append(
+          DVDTitleCell(programChain: number, cell: c, chapter: index + 1, playback: cell))
+        if cell.countsForDuration { duration += cell.playbackTime.ticks90k }
+      }
+      chapters.append(
+        DVDChapter(
+          number: index + 1, programChain: number, program: index + 1, firstCell: first,
+          start90k: start, duration90k: duration, cellRange: lower..<cells.count))
+      start += duration
+    }
+    var copy = self
+    copy.cells = cells
+    copy.chapters = chapters
+    copy.declaredChapterCount = chapters.count
+    copy.programChains = [number]
+    copy.firstProgramChain = pgc
+    copy.duration90k = start
+    copy.programChainDuration90k = start
+    copy.lsdvdMilliseconds = Int(start / 90)
+    return copy
+  }
+
   /// Bytes of the first angle's cells (`Σ (last − first + 1) × 2048`). For cells of an
   /// interleaved angle block this counts the block's whole sector range (every angle's ILVUs);
   /// the bytes actually played are ``DVDTitleByteSource/size``.

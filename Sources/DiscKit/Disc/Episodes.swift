@@ -11,8 +11,9 @@ public enum EpisodeLayout: String, Sendable, Hashable, Codable, CaseIterable {
   case chapters
   /// The PGCs of one DVD title, one per episode: the title plays them in a row (its PGCs linked
   /// by `NextPGC` or post commands' `LinkPGCN`) and the menu starts each (`LinkPGCN` from the
-  /// title's first PGC, by a register the button sets). Each is also a chapter range of the
-  /// title.
+  /// title's first PGC, by a register the button sets), or the PGCs its chapters start when
+  /// nothing links them. Each is a chapter range of the title, or, when no chapter of the title
+  /// names it, a PGC of its own (``Episode/programChain``).
   case programChains = "program-chains"
 }
 
@@ -39,11 +40,16 @@ public struct Episode: Sendable, Hashable, Codable {
   public var variants: [String]
   /// How DiscKit knows, strongest first.
   public var evidence: [TitleEvidence]
+  /// DVD: the PGC (of the holding title's title set) the episode is when no chapter of the title
+  /// names it (a PGC the navigation reaches only by `LinkPGCN`): the title's timeline does not
+  /// hold it, ``start90k`` and ``end90k`` are within the PGC and ``chapters`` is empty (the
+  /// episode's own chapters are the PGC's programs). Absent otherwise.
+  public var programChain: Int?
 
   /// An episode.
   public init(
     number: Int, key: String, start90k: Int64, end90k: Int64, chapters: [Int],
-    variants: [String] = [], evidence: [TitleEvidence] = []
+    variants: [String] = [], evidence: [TitleEvidence] = [], programChain: Int? = nil
   ) {
     self.number = number
     self.key = key
@@ -55,6 +61,7 @@ public struct Episode: Sendable, Hashable, Codable {
     self.chapters = chapters
     self.variants = variants
     self.evidence = evidence
+    self.programChain = programChain
   }
 }
 

@@ -2,7 +2,8 @@ import DiscKit
 
 extension TitlesText {
   /// The episode lines of `disckit titles`: whether the disc is episodic and, when it is, one line
-  /// per episode (number, where it is, duration, chapters, variants, evidence), then the play-all
+  /// per episode (number, where it is: the title and range, or a DVD PGC no chapter names,
+  /// duration, chapters, variants, evidence), then the play-all
   /// and the extras.
   static func episodeLines(_ d: TitlesDocument) -> [String] {
     guard let list = d.episodes else { return [] }
@@ -29,7 +30,8 @@ extension TitlesText {
         : " \(MediaTime(ticks: e.start90k))-\(MediaTime(ticks: e.end90k))"
       let digits = String(e.number)
       var line =
-        "  e\(digits.count < 2 ? "0" + digits : digits) \(name(e.key))\(range)  \(e.duration)"
+        "  e\(digits.count < 2 ? "0" + digits : digits) \(name(e.key))"
+        + (e.programChain.map { " PGC \($0)" } ?? "") + "\(range)  \(e.duration)"
       if let first = e.chapters.first, let last = e.chapters.last {
         line += first == last ? "  chapter \(first)" : "  chapters \(first)-\(last)"
       }

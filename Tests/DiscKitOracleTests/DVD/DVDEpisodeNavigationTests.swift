@@ -22,14 +22,10 @@ import Testing
 ///   titles the candidates.
 @Suite("DVD episodes from the menus, against libdvdnav", .toolThreads)
 struct DVDEpisodeNavigationTests {
-  static let names = ["dvd-episodes-chapters", "dvd-episodes-gprm", "dvd-episodes-ambiguous"]
-  static let present = names.allSatisfy {
-    FileManager.default.fileExists(atPath: Fixtures.generated($0) + "/VIDEO_TS/VIDEO_TS.IFO")
-  }
-  /// The construction: the episodes' lengths in seconds (NTSC, 1000/1001 time) and chapters.
-  static let seconds = [310.0, 320.0, 305.0]
+  static let present = DVDEpisodeDiscs.present(
+    "dvd-episodes-chapters", "dvd-episodes-gprm", "dvd-episodes-ambiguous")
 
-  @Test(.enabled(if: present, "run TestImages/scripts/make-dvd-episodes.sh (make images)"))
+  @Test(.enabled(if: present, DVDEpisodeDiscs.missing))
   func chapterRangesStartedByJumpVTSPTT() throws {
     let path = Fixtures.generated("dvd-episodes-chapters")
     let disc = try Disc.open(path: path)
@@ -40,17 +36,9 @@ struct DVDEpisodeNavigationTests {
     #expect(list.episodes.map(\.key) == ["1", "1", "1"])
     #expect(list.episodes.map(\.chapters) == [[1, 2], [3, 4, 5], [6, 7]])
     #expect(list.episodes.map(\.titleKey) == ["1:e1", "1:e2", "1:e3"])
-    for (episode, s) in zip(list.episodes, Self.seconds) {
-      #expect(abs(Double(episode.duration90k) / 90_000 - s * 1000 / 1001) < 1)
-    }
+    DVDEpisodeDiscs.expectConstructionLengths(list)
     // libdvdnav: button 1 (Play All) starts title 1 at chapter 1, buttons 2-4 the episodes.
-    for button in 1...4 {
-      let theirs = try #require(
-        try Reference.DVDNav.titlePart(path: path, buttons: [button]), "button \(button)")
-      #expect(theirs.title == 1, "button \(button)")
-      let wanted = button == 1 ? 1 : list.episodes[button - 2].chapters.first
-      #expect(theirs.part == wanted, "button \(button)")
-    }
+    try DVDEpisodeDiscs.expectButtonsStartEpisodeChapters(path, list)
     // lsdvd's chapter lengths (seconds) summed over each episode's chapters.
     if Tool.has("lsdvd") {
       let lsdvd = try LsdvdOracle.run(path)
@@ -99,7 +87,7 @@ struct DVDEpisodeNavigationTests {
     #expect(throws: DiscKitError.self) { try disc.title(key: "1:e4") }
   }
 
-  @Test(.enabled(if: present, "run TestImages/scripts/make-dvd-episodes.sh (make images)"))
+  @Test(.enabled(if: present, DVDEpisodeDiscs.missing))
   func gprmFlagPlayAll() throws {
     let path = Fixtures.generated("dvd-episodes-gprm")
     let list = try Disc.open(path: path).episodeList()
@@ -117,16 +105,11 @@ struct DVDEpisodeNavigationTests {
       #expect(played.count == 1, "button \(button): \(played)")
       #expect(played.map(String.init) == [list.episodes[button - 2].key], "button \(button)")
     }
-    for (episode, s) in zip(list.episodes, Self.seconds) {
-      #expect(abs(Double(episode.duration90k) / 90_000 - s * 1000 / 1001) < 1)
-    }
+    DVDEpisodeDiscs.expectConstructionLengths(list)
   }
 
   @Test(
-    .enabled(
-      if: FileManager.default.fileExists(
-        atPath: Fixtures.generated("dvd-episodes-menuorder") + "/VIDEO_TS/VIDEO_TS.IFO"),
-      "run TestImages/scripts/make-dvd-episodes.sh (make images)"))
+    .enabled(if: DVDEpisodeDiscs.present("dvd-episodes-menuorder"), DVDEpisodeDiscs.missing))
   func theMenuNumbersTheEpisodes() throws {
     let path = Fixtures.generated("dvd-episodes-menuorder")
     let list = try Disc.open(path: path).episodeList()
@@ -144,7 +127,7 @@ struct DVDEpisodeNavigationTests {
     #expect(list.episodes.map(\.titleKey) == zip(theirs, 1...3).map { "\($0):e\($1)" })
   }
 
-  @Test(.enabled(if: present, "run TestImages/scripts/make-dvd-episodes.sh (make images)"))
+  @Test(.enabled(if: present, DVDEpisodeDiscs.missing))
   func undecidedIsAmbiguous() throws {
     let path = Fixtures.generated("dvd-episodes-ambiguous")
     let list = try Disc.open(path: path).episodeList()

@@ -25,28 +25,7 @@ import Testing
 ///   and so must the third episode's button.
 @Suite("DVD episodes as PGCs, by LinkPTTN and in other button groups, against libdvdnav", .toolThreads)
 struct DVDEpisodeProgramChainTests {
-  static func present(_ name: String) -> Bool {
-    FileManager.default.fileExists(atPath: Fixtures.generated(name) + "/VIDEO_TS/VIDEO_TS.IFO")
-  }
-  static let missing: Comment = "run TestImages/scripts/make-dvd-episodes.sh (make images)"
-  /// The construction: the episodes' lengths in seconds (NTSC, 1000/1001 time).
-  static let seconds = [310.0, 320.0, 305.0]
-
-  /// `ffmpeg -map 0:v -f framemd5` of a file: each picture's size and hash, in order.
-  static func pictures(_ file: String) throws -> [String] {
-    let run = try Tool.run(
-      "ffmpeg",
-      [
-        "-v", "error", "-i", file, "-map", "0:v", "-fps_mode", "passthrough", "-f", "framemd5", "-",
-      ])
-    return run.text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
-      line.split(separator: ",").suffix(2).map {
-        $0.trimmingCharacters(in: .whitespaces)
-      }.joined(separator: ",")
-    }
-  }
-
-  @Test(.enabled(if: present("dvd-episodes-pgcs"), missing))
+  @Test(.enabled(if: DVDEpisodeDiscs.present("dvd-episodes-pgcs"), DVDEpisodeDiscs.missing))
   func programChainsStartedByLinkPGCN() throws {
     let path = Fixtures.generated("dvd-episodes-pgcs")
     let disc = try Disc.open(path: path)
@@ -56,28 +35,14 @@ struct DVDEpisodeProgramChainTests {
     #expect(list.confidence == .navigation)
     #expect(list.episodes.map(\.key) == ["1", "1", "1"])
     #expect(list.playAll == ["1"])
-    for (episode, s) in zip(list.episodes, Self.seconds) {
-      #expect(abs(Double(episode.duration90k) / 90_000 - s * 1000 / 1001) < 1)
-    }
+    DVDEpisodeDiscs.expectConstructionLengths(list)
     // libdvdnav: Play All (button 1) plays three PGCs of title 1 in a row, each the start of an
     // episode, in DiscKit's order.
     let chain = try Reference.DVDNav.programChainsPlayed(path: path, buttons: [1])
     #expect(chain.map(\.title) == [1, 1, 1], "\(chain)")
     #expect(chain.map(\.programChain) == [1, 2, 3], "the construction chains PGCs 1, 2, 3")
     #expect(chain.map(\.part) == list.episodes.compactMap(\.chapters.first), "\(chain)")
-    // Each episode button plays one PGC, the one libdvdread's cells of are the episode's bytes.
-    let reader = try Reference.DVDReader(path: path)
-    var whole: [UInt8] = []
-    for number in chain.map(\.programChain) {
-      let pgc = try #require(reader.programChain(titleSet: 1, number: number))
-      whole += try reader.readTitleVOBs(
-        titleSet: 1, ranges: pgc.cells.map { ($0.firstSector, $0.lastSector) })
-    }
-    let dir = try TemporaryDirectory("dvd-pgc-episodes")
-    let wholeFile = dir.file("chain.vob")
-    try Data(whole).write(to: URL(fileURLWithPath: wholeFile))
-    let allPictures = Tool.has("ffmpeg") ? try Self.pictures(wholeFile) : []
-    var picturesBefore = 0
+    // Each episode button plays one PGC, the episode's.
     for button in 2...4 {
       let episode = list.episodes[button - 2]
       let played = try Reference.DVDNav.programChainsPlayed(path: path, buttons: [button])
@@ -89,32 +54,15 @@ struct DVDEpisodeProgramChainTests {
       #expect(
         episode.evidence.first?.detail.contains("starts PGC \(first.programChain) of title 1")
           == true, "\(episode.evidence)")
-      let pgc = try #require(reader.programChain(titleSet: 1, number: first.programChain))
-      let theirs = try reader.readTitleVOBs(
-        titleSet: 1, ranges: pgc.cells.map { ($0.firstSector, $0.lastSector) })
-      let title = try disc.title(key: episode.titleKey)
-      #expect(title.duration.ticks == episode.duration90k)
-      #expect(title.chapters.map(\.number) == [1, 2])
-      #expect(title.chapters.first?.start.ticks == 0)
-      let source = try title.byteSource()
-      let mine = try source.bytes(at: 0, count: Int(source.size), structure: "episode")
-      #expect(
-        mine == theirs, "\(episode.titleKey): libdvdread's blocks of PGC \(first.programChain)")
-      guard Tool.has("ffmpeg") else { continue }
-      let (file, moved) = try expectEpisodeVOBsDecode(
-        title, bytes: mine, key: episode.titleKey, number: episode.number, in: dir)
-      // Both timelines give the chain's pictures in its range.
-      let pictures = try Self.pictures(file)
-      #expect(!pictures.isEmpty)
-      let range = picturesBefore..<min(allPictures.count, picturesBefore + pictures.count)
-      #expect(Array(allPictures[range]) == pictures, "\(episode.titleKey): framemd5")
-      #expect(try Self.pictures(moved) == pictures, "\(episode.titleKey) continuous: framemd5")
-      picturesBefore += pictures.count
     }
-    #expect(picturesBefore == allPictures.count || !Tool.has("ffmpeg"))
+    // Each episode as a title of its own: libdvdread's blocks of its PGC, its pictures those of
+    // its range of the chain's.
+    try DVDEpisodeDiscs.expectProgramChainEpisodes(
+      disc, list, path: path, programChains: chain.map(\.programChain))
   }
 
-  @Test(.enabled(if: present("dvd-episodes-pgcs-nomenu"), missing))
+  @Test(
+    .enabled(if: DVDEpisodeDiscs.present("dvd-episodes-pgcs-nomenu"), DVDEpisodeDiscs.missing))
   func linkedProgramChainsWithoutMenus() throws {
     let path = Fixtures.generated("dvd-episodes-pgcs-nomenu")
     let list = try Disc.open(path: path).episodeList()
@@ -126,12 +74,10 @@ struct DVDEpisodeProgramChainTests {
     let chain = try Reference.DVDNav.programChainsPlayed(path: path, buttons: [])
     #expect(chain.map(\.programChain) == [1, 2, 3], "\(chain)")
     #expect(chain.map(\.part) == list.episodes.compactMap(\.chapters.first), "\(chain)")
-    for (episode, s) in zip(list.episodes, Self.seconds) {
-      #expect(abs(Double(episode.duration90k) / 90_000 - s * 1000 / 1001) < 1)
-    }
+    DVDEpisodeDiscs.expectConstructionLengths(list)
   }
 
-  @Test(.enabled(if: present("dvd-episodes-linkptt"), missing))
+  @Test(.enabled(if: DVDEpisodeDiscs.present("dvd-episodes-linkptt"), DVDEpisodeDiscs.missing))
   func chapterRangesStartedByLinkPTTN() throws {
     let path = Fixtures.generated("dvd-episodes-linkptt")
     let list = try Disc.open(path: path).episodeList()
@@ -140,21 +86,13 @@ struct DVDEpisodeProgramChainTests {
     #expect(list.confidence == .navigation)
     #expect(list.episodes.map(\.chapters) == [[1, 2], [3, 4, 5], [6, 7]])
     #expect(list.playAll == ["1"])
-    for (episode, s) in zip(list.episodes, Self.seconds) {
-      #expect(abs(Double(episode.duration90k) / 90_000 - s * 1000 / 1001) < 1)
-    }
+    DVDEpisodeDiscs.expectConstructionLengths(list)
     // libdvdnav: button 1 starts title 1 at chapter 1, buttons 2-4 at the episodes' chapters
     // (chapter 1 by no link, 3 and 6 by LinkPTTN).
-    for button in 1...4 {
-      let theirs = try #require(
-        try Reference.DVDNav.titlePart(path: path, buttons: [button]), "button \(button)")
-      #expect(theirs.title == 1, "button \(button)")
-      let wanted = button == 1 ? 1 : list.episodes[button - 2].chapters.first
-      #expect(theirs.part == wanted, "button \(button)")
-    }
+    try DVDEpisodeDiscs.expectButtonsStartEpisodeChapters(path, list)
   }
 
-  @Test(.enabled(if: present("dvd-episodes-wide"), missing))
+  @Test(.enabled(if: DVDEpisodeDiscs.present("dvd-episodes-wide"), DVDEpisodeDiscs.missing))
   func otherButtonGroupsAreWalked() throws {
     let path = Fixtures.generated("dvd-episodes-wide")
     let list = try Disc.open(path: path).episodeList()

@@ -8,8 +8,10 @@
 /// commands run: a button that sets a GPRM flag the post commands test plays the titles that
 /// flag chains) until the next menu page, the stop, a loop or a navigation timer expiry. Stills
 /// and timed waits are stepped over. Each `rnd` outcome the search explores at a press is a
-/// press of its own; an `rnd` in a cell's commands is followed by its first outcome (the others
-/// are the search's branches, not the press's).
+/// press of its own, and so is each outcome of an `rnd` in the commands of a cell the press
+/// plays (named with the outcome: `VMGM PGC 1 button 1 (rnd GPRM1 = 2 of 1…3)`): the search's
+/// bounds on outcomes hold (at most ``DVDMainFeatureSearch/randomOutcomesPerStep`` a step, each
+/// position and visit queued once), so a press has a bounded number of outcomes.
 ///
 /// Reads the IFOs (through ``DVDDisc``) and the navigation packs of menu cells and of title
 /// cells held by an infinite still; bounded by ``Limits`` (pages, cells and commands over the
@@ -47,6 +49,19 @@ package enum DVDEpisodeMenuWalk {
     package var programChain: Int = 0
   }
 
+  /// A run of one PGC's cells played in order, whether or not a chapter of its title names the
+  /// PGC (a PGC reached only by `LinkPGCN`).
+  package struct ProgramChainVisit: Sendable, Hashable {
+    /// The disc title the VM was in (SPRM 4's title, as libdvdnav keeps it in such a PGC).
+    package var title: Int
+    /// The title set and the PGC in it.
+    package var titleSet: Int
+    package var programChain: Int
+    /// The first and last cells played (1-based).
+    package var firstCell: Int
+    package var lastCell: Int
+  }
+
   /// One button pressed and what it played.
   package struct Press: Sendable, Hashable {
     /// The page: its index in the walk's order, and its name (`VMGM PGC 1`, `VTS 1 menu PGC 2`,
@@ -64,9 +79,16 @@ package enum DVDEpisodeMenuWalk {
     /// The page's menu without its registers (`VMGM PGC 1`): the same menu entered with other
     /// GPRMs (an authoring tool's own dispatch registers) is the same menu to a viewer.
     package var menuName: String
+    /// The PGCs played after the press, in order, each run of a PGC's cells once (named by a
+    /// chapter of their title or not).
+    package var programChains: [ProgramChainVisit] = []
+    /// The outcomes of `rnd` in the commands of the cells it played (` (rnd GPRM1 = 2 of 1…3)`),
+    /// else empty.
+    package var outcome: String = ""
 
-    /// `VMGM PGC 1 button 2` (`VMGM PGC 1 button 3 (group 1, wide)`).
-    package var name: String { "\(menuName) button \(button)\(group)" }
+    /// `VMGM PGC 1 button 2` (`VMGM PGC 1 button 3 (group 1, wide)`, `VMGM PGC 1 button 1 (rnd
+    /// GPRM1 = 2 of 1…3)`).
+    package var name: String { "\(menuName) button \(button)\(group)\(outcome)" }
   }
 
   /// Runs the walk on `disc`: the presses of ``DVDMainFeatureSearch`` run with these limits (a

@@ -138,11 +138,25 @@ public enum DVDMainFeatureSearch {
     var queue: [Branch] = []
     var queued: Set<QueueKey> = []
     var paths = Paths()
+    var pressList: [DVDEpisodeMenuWalk.Press] = []
     /// Queues a forked branch unless the same position with the same visit is already queued.
-    func enqueue(_ vm: DVDVirtualMachine, _ parent: Int, _ step: Step, visit: Visit?) {
+    /// A branch forked by a cell's `rnd` in a press's branch (`press`) records a press of its
+    /// own: what the press played so far, then this outcome.
+    func enqueue(
+      _ vm: DVDVirtualMachine, _ parent: Int, _ step: Step, visit: Visit?, press: Int = -1,
+      outcome: @autoclosure () -> String = ""
+    ) {
       let id = QueueKey(menu: key(vm), title: visit?.title ?? 0)
       guard queued.insert(id).inserted else { return }
-      queue.append(Branch(vm: vm, path: paths.append(parent, step), visit: visit))
+      var recorded = -1
+      if press >= 0 {
+        var copy = pressList[press]
+        copy.outcome += outcome()
+        pressList.append(copy)
+        recorded = pressList.count - 1
+      }
+      queue.append(
+        Branch(vm: vm, path: paths.append(parent, step), visit: visit, press: recorded))
     }
     for fork in explore(
       DVDVirtualMachine(program: program), budget: &commandsLeft, warnings: &warnings,
@@ -163,7 +177,6 @@ public enum DVDMainFeatureSearch {
     var cellsLeft = limits.cells
     var menuStates = 0
     var pressed = 0
-    var pressList: [DVDEpisodeMenuWalk.Press] = []
     var sawButtons = false
     // Title VOB sizes in sectors (0 when the VOBs are absent: IFO-only sets are not checked).
     var vobSectors: [Int: Int64] = [:]
@@ -212,6 +225,26 @@ public enum DVDMainFeatureSearch {
           DVDEpisodeMenuWalk.Span(
             title: number, firstChapter: chapter, lastChapter: chapter, atChapterStart: entry,
             programChain: vm.programChainNumber))
+      }
+    }
+    /// Adds the title cell `vm` is at to the PGCs a press played: the run of its PGC's cells goes
+    /// on (a later cell of the same PGC), or a new run starts. A PGC no chapter of the title
+    /// names (reached by `LinkPGCN`) is recorded too.
+    func recordProgramChain(
+      _ vm: DVDVirtualMachine, into visits: inout [DVDEpisodeMenuWalk.ProgramChainVisit]
+    ) {
+      guard let number = vm.titleNumber else { return }
+      let pgc = vm.programChainNumber
+      let cell = vm.cellNumber
+      if let last = visits.last, last.title == number, last.titleSet == vm.titleSet,
+        last.programChain == pgc, cell > last.lastCell
+      {
+        visits[visits.count - 1].lastCell = cell
+      } else {
+        visits.append(
+          DVDEpisodeMenuWalk.ProgramChainVisit(
+            title: number, titleSet: vm.titleSet, programChain: pgc, firstCell: cell,
+            lastCell: cell))
       }
     }
 
@@ -344,6 +377,7 @@ public enum DVDMainFeatureSearch {
           branch.press = -1
         } else if branch.press >= 0, branch.vm.domain == .title {
           recordSpan(branch.vm, into: &pressList[branch.press].played)
+          recordProgramChain(branch.vm, into: &pressList[branch.press].programChains)
         }
         // The content this cell plays (a cell past the end of the title VOBs plays nothing).
         var content: Int64 = 0
@@ -420,14 +454,19 @@ public enum DVDMainFeatureSearch {
         } else {
           var forks = explore(
             branch.vm, budget: &commandsLeft, warnings: &warnings, sampled: &sampled, playCell)
-          // The first outcome continues the branch, the others are queued (moved out in order).
+          // The first outcome continues the branch, the others are queued (moved out in order);
+          // in a press's branch each outcome is a press of its own, named with its draws.
           forks.reverse()
           guard let first = forks.popLast() else { break }
+          let press = branch.press
           while let fork = forks.popLast() {
-            enqueue(fork.vm, branch.path, .random(draws: fork.draws), visit: branch.visit)
+            enqueue(
+              fork.vm, branch.path, .random(draws: fork.draws), visit: branch.visit, press: press,
+              outcome: fork.note)
           }
           if !first.draws.isEmpty {
             branch.path = paths.append(branch.path, .random(draws: first.draws))
+            if press >= 0 { pressList[press].outcome += first.note }
           }
           branch.vm = first.vm
         }
