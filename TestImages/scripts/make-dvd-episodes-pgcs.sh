@@ -9,6 +9,9 @@
 #                          episode, all jump to title 1, whose PGC 1's pre commands LinkPGCN to
 #                          PGC 2 or 3 by GPRM 1; PGCs 1 and 2's post commands LinkPGCN to the next
 #                          PGC while GPRM 0 is 1 (no header links them), else call the menu.
+#   dvd-episodes-unnamed-nomenu the same title (PTT naming PGC 1 only) and no menu: First Play
+#                          jumps to title 1, whose PGCs 1 and 2's post commands LinkPGCN to the
+#                          next PGC (PGC 3 ends with dvdauthor's Exit).
 #   dvd-episodes-random    title 1 of four PGCs: PGC 1, the only one its PTT names, a 2 s intro
 #                          whose cell command draws GPRM 1 = rnd 1..3 and whose post commands
 #                          LinkPGCN to PGC 2, 3 or 4 (the episodes) by it; the VMGM menu's one
@@ -117,3 +120,17 @@ cat > "$tmp/dvd-episodes-pgcs-unlinked.xml" <<XML
 XML
 author dvd-episodes-pgcs-unlinked
 merge_titles dvd-episodes-pgcs-unlinked nolinks
+
+cat > "$tmp/dvd-episodes-unnamed-nomenu.xml" <<XML
+<dvdauthor dest="$tmp/dvd-episodes-unnamed-nomenu" jumppad="0">
+  <vmgm><fpc>jump title 1;</fpc></vmgm>
+  <titleset><titles><video format="ntsc" aspect="4:3"/><audio lang="en"/>
+    <pgc><vob file="$tmp/e1.mpg" chapters="0,2:00"/><post>g12 = 4601;</post></pgc>
+    <pgc><vob file="$tmp/e2.mpg" chapters="0,2:00"/><post>g12 = 4602;</post></pgc>
+    <pgc><vob file="$tmp/e3.mpg" chapters="0,2:00"/></pgc>
+  </titles></titleset>
+</dvdauthor>
+XML
+author dvd-episodes-unnamed-nomenu
+merge_titles dvd-episodes-unnamed-nomenu nolinks first
+patch_commands dvd-episodes-unnamed-nomenu 4601=2004000000000002 4602=2004000000000003

@@ -35,10 +35,12 @@ extension DVDDisc {
   /// or longer and of similar lengths, when a chapter of the title names not every one of them
   /// (the PGCs it names all are the chapter ranges of rule A). A PGC a chapter names is its
   /// chapter range; one no chapter names is an episode of its own (``Episode/programChain``).
-  /// The buttons that play them all in a row are the play-all buttons.
-  func programChainsOutsideChapters(_ here: [DVDEpisodeMenuWalk.Press], pageName: String)
-    -> EpisodeList?
-  {
+  /// The buttons that play them all in a row are the play-all buttons. `runs` are the page's
+  /// presses (their names and PGCs), or First Play's run alone (`pageName` `nil`: no page, no
+  /// play-all button).
+  func programChainsOutsideChapters(
+    _ runs: [(name: String, visits: [DVDEpisodeMenuWalk.ProgramChainVisit])], pageName: String?
+  ) -> EpisodeList? {
     var extents: [ProgramChainKey: ProgramChainExtent?] = [:]
     func extent(_ key: ProgramChainKey) -> ProgramChainExtent? {
       if let known = extents[key] { return known }
@@ -50,9 +52,11 @@ extension DVDDisc {
       ProgramChainKey(
         title: visit.title, titleSet: visit.titleSet, programChain: visit.programChain)
     }
-    /// The episode-length PGCs a press played, in order.
-    func long(_ press: DVDEpisodeMenuWalk.Press) -> [DVDEpisodeMenuWalk.ProgramChainVisit] {
-      press.programChains.filter {
+    /// The episode-length PGCs a run played, in order.
+    func long(_ visits: [DVDEpisodeMenuWalk.ProgramChainVisit])
+      -> [DVDEpisodeMenuWalk.ProgramChainVisit]
+    {
+      visits.filter {
         (extent(key($0))?.length ?? 0) >= DVDEpisodeStructure.episodeMinimum
       }
     }
@@ -60,31 +64,31 @@ extension DVDDisc {
       guard let e = extent(key(visit)) else { return false }
       return visit.firstCell == e.entryCell && visit.lastCell == e.lastCell
     }
-    var starts: [(key: ProgramChainKey, press: DVDEpisodeMenuWalk.Press)] = []
-    var chains: [(keys: [ProgramChainKey], press: DVDEpisodeMenuWalk.Press)] = []
-    for press in here {
-      let visits = long(press)
+    var starts: [(key: ProgramChainKey, name: String, alone: Bool)] = []
+    var chains: [(keys: [ProgramChainKey], name: String)] = []
+    for run in runs {
+      let visits = long(run.visits)
       guard let first = visits.first else { continue }
       if first.firstCell == extent(key(first))?.entryCell {
         if let k = starts.firstIndex(where: { $0.key == key(first) }) {
           // The evidence: a button that plays this PGC alone, rather than on through others.
-          if long(starts[k].press).count > 1, visits.count == 1 { starts[k].press = press }
+          if !starts[k].alone, visits.count == 1 { starts[k] = (key(first), run.name, true) }
         } else {
-          starts.append((key(first), press))
+          starts.append((key(first), run.name, visits.count == 1))
         }
       }
       var row: [ProgramChainKey] = []
       for visit in visits where whole(visit) && !row.contains(key(visit)) {
         row.append(key(visit))
       }
-      if row.count >= 2 { chains.append((row, press)) }
+      if row.count >= 2 { chains.append((row, run.name)) }
     }
     // Each episode's PGC and the sentence naming the button: "VMGM PGC 1 button 2 starts
     // PGC 3 of title 1", "… plays PGC 3 of title 1 second in a row".
     var picked: [(key: ProgramChainKey, evidence: (String) -> String)] = []
     var reason = ""
     var inARow = false
-    if starts.count >= 2 {
+    if starts.count >= 2, let pageName {
       var order = starts
       // A button playing exactly these PGCs in a row gives the playing order.
       if let chain = chains.first(where: { Set($0.keys) == Set(starts.map(\.key)) }) {
@@ -92,13 +96,13 @@ extension DVDDisc {
           (chain.keys.firstIndex(of: $0.key) ?? 0) < (chain.keys.firstIndex(of: $1.key) ?? 0)
         }
       }
-      picked = order.map { start in (start.key, { "\(start.press.name) starts \($0)" }) }
+      picked = order.map { start in (start.key, { "\(start.name) starts \($0)" }) }
       reason = "the buttons of \(pageName) start"
     } else if let chain = chains.max(by: { $0.keys.count < $1.keys.count }) {
       picked = chain.keys.enumerated().map { item in
-        (item.1, { "\(chain.press.name) plays \($0) \(self.ordinal(item.0 + 1)) in a row" })
+        (item.1, { "\(chain.name) plays \($0) \(self.ordinal(item.0 + 1)) in a row" })
       }
-      reason = "\(chain.press.name) plays"
+      reason = "\(chain.name) plays"
       inARow = true
     }
     guard picked.count >= 2, let head = picked.first?.key,
@@ -107,6 +111,8 @@ extension DVDDisc {
       t.titleSet == head.titleSet,
       DVDEpisodeStructure.alike(picked.map { extent($0.key)?.length ?? 0 })
     else { return nil }
+    // A button's run is menu evidence, First Play's own run navigation.
+    let kind: TitleEvidence.Kind = pageName == nil ? .navigation : .menu
     var episodes: [Episode] = []
     var unnamed: [Int] = []
     for (k, item) in picked.enumerated() {
@@ -124,7 +130,7 @@ extension DVDDisc {
             end90k: first.start90k + duration, chapters: Array(first.number...last.number),
             evidence: [
               TitleEvidence(
-                kind: .menu, key: String(head.title),
+                kind: kind, key: String(head.title),
                 detail: "\(detail) (chapters \(first.number)-\(last.number))")
             ]))
       } else {
@@ -134,7 +140,7 @@ extension DVDDisc {
             number: k + 1, key: String(head.title), start90k: 0, end90k: length, chapters: [],
             evidence: [
               TitleEvidence(
-                kind: .menu, key: String(head.title),
+                kind: kind, key: String(head.title),
                 detail: "\(detail) (no chapter of the title names it)")
             ], programChain: pgc))
       }
@@ -146,7 +152,7 @@ extension DVDDisc {
       guard let at = chain.keys.firstIndex(of: numbers[0]), at + numbers.count <= chain.keys.count
       else { return false }
       return Array(chain.keys[at..<(at + numbers.count)]) == numbers
-    }.map(\.press.name)
+    }.map(\.name)
     var buttons: [String] = []
     for name in playAll where !buttons.contains(name) { buttons.append(name) }
     let list = TextJoin.join(picked.map { String($0.key.programChain) }, separator: ", ")
@@ -155,6 +161,7 @@ extension DVDDisc {
       layout: .programChains, confidence: .navigation,
       reason:
         "\(reason) PGCs \(list) of title \(head.title), one per episode\(inARow ? ", in a row" : "") (PGC\(unnamed.count == 1 ? "" : "s") \(outside): no chapter of the title names \(unnamed.count == 1 ? "it" : "them"))",
-      episodes: episodes, playAll: [], playAllButtons: buttons.isEmpty ? nil : buttons)
+      episodes: episodes, playAll: [],
+      playAllButtons: buttons.isEmpty || pageName == nil ? nil : buttons)
   }
 }

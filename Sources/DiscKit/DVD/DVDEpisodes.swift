@@ -136,6 +136,9 @@ extension DVDDisc {
   ///    one episode per PGC (``EpisodeLayout/programChains``), a PGC no chapter names an episode
   ///    of its own (``Episode/programChain``), the buttons playing them in a row the play-all
   ///    buttons. The page with the most episodes wins.
+  ///    Without a menu deciding, First Play's own run playing two or more such PGCs of one title
+  ///    whole in a row (post commands' `LinkPGCN`), one of them named by no chapter, makes them
+  ///    the episodes the same way (navigation, no play-all button).
   /// 2. **Structure**: a *play-all* title whose chapters are, run after run, the chapters of two
   ///    or more other titles (the same cells of the title set, or its own copy of them: chapter
   ///    lengths within 2 s and 5 %), each five minutes or longer and of similar lengths, together
@@ -151,8 +154,13 @@ extension DVDDisc {
   /// feature: nothing on the disc tells).
   package func episodeList(main: Int?) -> EpisodeList {
     let structure = DVDEpisodeStructure(self)
-    let presses = navigationShared.search(self).presses
+    let search = navigationShared.search(self)
+    let presses = search.presses
     if let found = episodesFromMenus(presses, structure) { return found }
+    // First Play's own run playing PGCs in a row, one named by no chapter (no menu to choose).
+    if let found = programChainsOutsideChapters([("First Play", search.firstPlay)], pageName: nil) {
+      return found
+    }
     if let best = structure.playAll {
       var episodes: [Episode] = []
       for (k, (u, at)) in best.episodes.enumerated() {
@@ -462,7 +470,11 @@ extension DVDDisc {
             numbers: chain))
       }
       // E: PGCs of one title started or played in a row, one of them named by no chapter.
-      if let list = programChainsOutsideChapters(here, pageName: pageName) { consider(list) }
+      if let list = programChainsOutsideChapters(
+        here.map { ($0.name, $0.programChains) }, pageName: pageName)
+      {
+        consider(list)
+      }
     }
     // The buttons playing the episodes in a row, for the list chosen (a whole-title list).
     if var list = best, list.layout == .titles {

@@ -15,6 +15,9 @@ import Testing
 ///   must be libdvdread's blocks of its PGC's cells, decode without a warning on both timelines
 ///   and give the pictures (`framemd5`) of its range of the chain's; lsdvd still lists one title
 ///   of two chapters.
+/// - `dvd-episodes-unnamed-nomenu`: the same title and no menu, First Play jumping to it and the
+///   post commands' `LinkPGCN` chaining its PGCs: libdvdnav from First Play plays PGCs 1, 2, 3,
+///   DiscKit's episodes in order.
 /// - `dvd-episodes-random`: a random-episode button, an intro cell drawing GPRM 1 = rnd 1..3
 ///   that the post commands test to `LinkPGCN` 2, 3 or 4: each outcome is an episode. libdvdnav
 ///   draws with `rand()` (seeded here with `srand`, 1...30): every PGC it starts after the intro
@@ -70,6 +73,29 @@ struct DVDEpisodeOutsideChapterTests {
       #expect(lsdvd.tracks.first?.chapters.count == 2)
     }
     #expect(try disc.title(key: "1").chapters.count == 2)
+  }
+
+  @Test(
+    .enabled(
+      if: DVDEpisodeDiscs.present("dvd-episodes-unnamed-nomenu"), DVDEpisodeDiscs.missing))
+  func programChainsFirstPlayChains() throws {
+    let path = Fixtures.generated("dvd-episodes-unnamed-nomenu")
+    let disc = try Disc.open(path: path)
+    let list = try disc.episodeList()
+    #expect(list.episodic, "\(list.reason)")
+    #expect(list.layout == .programChains, "\(list.reason)")
+    #expect(list.confidence == .navigation)
+    #expect(list.playAllButtons == nil)
+    #expect(list.episodes.allSatisfy { $0.evidence.first?.kind == .navigation })
+    DVDEpisodeDiscs.expectConstructionLengths(list)
+    // libdvdnav from First Play: PGCs 1, 2, 3 in a row, PGC 1 at chapter 1, the others partless.
+    let chain = try Reference.DVDNav.programChainsPlayed(path: path, buttons: [])
+    #expect(chain.map(\.programChain) == [1, 2, 3], "the construction chains PGCs 1, 2, 3")
+    #expect(chain.map(\.part) == [1, 0, 0], "\(chain)")
+    #expect(list.episodes.map { $0.programChain ?? 1 } == chain.map(\.programChain))
+    #expect(list.episodes.first?.chapters == [1, 2])
+    try DVDEpisodeDiscs.expectProgramChainEpisodes(
+      disc, list, path: path, programChains: chain.map(\.programChain))
   }
 
   @Test(.enabled(if: DVDEpisodeDiscs.present("dvd-episodes-random"), DVDEpisodeDiscs.missing))

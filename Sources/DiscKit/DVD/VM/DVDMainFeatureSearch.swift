@@ -61,6 +61,10 @@ public enum DVDMainFeatureSearch {
     /// Every button pressed and the titles its branch played until the next menu page (the
     /// episode search reads these: the same walk serves the main title and the episodes).
     package var presses: [DVDEpisodeMenuWalk.Press] = []
+    /// The PGCs First Play's run plays in the title domain before any menu page with buttons
+    /// (its first `rnd` outcome), each run of a PGC's cells once: the episode search reads a
+    /// chain of PGCs no chapter names from it on a disc without menus.
+    package var firstPlay: [DVDEpisodeMenuWalk.ProgramChainVisit] = []
 
     /// The title played longest, if any.
     public var best: Play? { plays.first }
@@ -82,6 +86,9 @@ public enum DVDMainFeatureSearch {
     /// The press (an index into the search's presses) whose played titles this branch records,
     /// until it reaches a menu page; -1 for none.
     var press: Int = -1
+    /// Whether this is First Play's run (its first outcome) before any menu page: its PGCs are
+    /// recorded in ``Result/firstPlay``.
+    var firstPlay = false
   }
 
   /// A VM position: menu states are explored once each; forked branches are queued once each.
@@ -166,9 +173,11 @@ public enum DVDMainFeatureSearch {
         return true
       })
     {
-      queue.append(
-        Branch(vm: fork.vm, path: paths.append(-1, .firstPlay(draws: fork.draws))))
+      var first = Branch(vm: fork.vm, path: paths.append(-1, .firstPlay(draws: fork.draws)))
+      first.firstPlay = queue.isEmpty
+      queue.append(first)
     }
+    var firstPlayVisits: [DVDEpisodeMenuWalk.ProgramChainVisit] = []
     var head = 0
     let emptyVM = DVDVirtualMachine(program: program)
     var seenMenus: Set<MenuKey> = []
@@ -362,6 +371,7 @@ public enum DVDMainFeatureSearch {
             titleSet: branch.vm.domain == .titleSetMenu ? branch.vm.titleSet : 0, cell: cell)
           if !groups.isEmpty {
             branch.press = -1
+            branch.firstPlay = false
             pressEach(groups)
             if infiniteStill { break branchLoop }
           } else if infiniteStill {
@@ -375,9 +385,13 @@ public enum DVDMainFeatureSearch {
           ? reader.groups(titleSet: branch.vm.titleSet, title: true, cell: cell) : []
         if !stillGroups.isEmpty {
           branch.press = -1
+          branch.firstPlay = false
         } else if branch.press >= 0, branch.vm.domain == .title {
           recordSpan(branch.vm, into: &pressList[branch.press].played)
           recordProgramChain(branch.vm, into: &pressList[branch.press].programChains)
+        }
+        if branch.firstPlay, stillGroups.isEmpty, branch.vm.domain == .title {
+          recordProgramChain(branch.vm, into: &firstPlayVisits)
         }
         // The content this cell plays (a cell past the end of the title VOBs plays nothing).
         var content: Int64 = 0
@@ -498,7 +512,7 @@ public enum DVDMainFeatureSearch {
     }.map(\.play)
     return Result(
       plays: plays, menuStates: menuStates, buttonsPressed: pressed, sawButtons: sawButtons,
-      warnings: warnings, presses: pressList)
+      warnings: warnings, presses: pressList, firstPlay: firstPlayVisits)
   }
 
 }
