@@ -53,6 +53,25 @@ struct ServerBrowserTests {
     #expect((start?["audio"] as? String)?.contains("AAC") == true, "\(seen)")
   }
 
+  /// Audio that stops and comes back (`audio-gaps`: the AC-3 of each 14 s clip ends 2 s in,
+  /// a 12 s gap, and 11 s without audio at the title's end): the page's player (the stereo AAC
+  /// rendition) plays from the start, across the gap's start (a seek to 1 s) and its end
+  /// (title time 14 s): the clock advances, frames and audio are decoded, no media error.
+  @Test(.enabled(if: browser, "needs /usr/bin/chromium, /usr/bin/chromedriver and selenium"))
+  func chromiumPlaysAcrossAnAudioGap() throws {
+    let dir = try ServerFMP4HLSTests.root()
+    let server = try ServerProcess(root: dir.path, ["--quiet"])
+    let script = Fixtures.packageRoot.appendingPathComponent("Tests/Browser/library-page.py").path
+    let run = try Tool.run(
+      "/usr/bin/python3", [script, server.base + "/", "audio-gaps", "00000", "1.0", "14.0"])
+    #expect(run.status == 0, "\(run.text) \(run.stderr.suffix(2000))")
+    let seen = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any] ?? [:]
+    for phase in ["start", "seek", "join"] {
+      let audio = (seen[phase] as? [String: Any])?["audio"] as? String
+      #expect(audio?.contains("AAC") == true, "\(phase): \(seen)")
+    }
+  }
+
   /// The captions: make-subtitles.sh's Blu-ray (recognised before the browser starts), the
   /// first subtitle rendition chosen in the page, and at a caption of each clip (before and after
   /// the join) the video's text track has that cue active: its text the one drawn, its start the

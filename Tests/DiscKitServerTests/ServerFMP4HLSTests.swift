@@ -13,7 +13,8 @@ import Testing
     if: ServerProcess.haveBinary && Curl.available && Tool.has("ffmpeg") && Tool.has("ffprobe")
       && FileManager.default.fileExists(atPath: Fixtures.generated("codecs/truehd-core/BDMV"))
       && FileManager.default.fileExists(atPath: Fixtures.generated("bluray/simple/BDMV")),
-    "needs disckit-serve, curl, ffmpeg, ffprobe and the make-codecs.sh / make-bluray.sh output"), .toolThreads)
+    "needs disckit-serve, curl, ffmpeg, ffprobe and the make-codecs.sh / make-bluray.sh output"),
+  .toolThreads)
 struct ServerFMP4HLSTests {
   /// Served name → the disc folder and its clips (in title order).
   static let discs: [String: (folder: String, clips: [String])] = [
@@ -273,22 +274,18 @@ struct ServerFMP4HLSTests {
   /// the video decodes to the frames of the disc's own clips (framemd5, also across the two
   /// clips of `simple`); the copied audio holds the AC-3 / E-AC-3 frames ffmpeg's demuxer copies
   /// from the title's own bytes (`stream.ts`; for `truehd-core` the AC-3 core it splits off the
-  /// TrueHD PID); the FLAC rendition of an LPCM stream decodes to the samples ffmpeg decodes
+  /// TrueHD PID), each at its PTS, and AC-3 fill frames that decode to silence only in the gaps
+  /// between them (`simple`: one missing frame at its clip join; copiedFrames); the FLAC rendition of an LPCM stream decodes to the samples ffmpeg decodes
   /// from the disc's LPCM.
   @Test func ffmpegDecodesWhatTheDiscHolds() throws {
     let dir = try Self.root()
     let server = try ServerProcess(root: dir.path, ["--quiet"])
     for (name, disc) in Self.discs.sorted(by: { $0.key < $1.key }) {
       let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/"
-      // Every stream at once; for `audio-gaps` the video with each audio rendition in turn:
-      // ffmpeg's HLS demuxer reading all seven at once gives the AC-3 packet before a 12 s gap
-      // again ("non monotonically increasing dts"), which no pair of them and no playlist alone
-      // does.
-      var maps = [["-map", "0"]]
-      if name == "audio-gaps" {
-        maps = (0..<4).map { ["-map", "0:v:0", "-map", "0:a:\($0)"] }
-      }
-      for map in maps {
+      // Every stream at once (`audio-gaps` too: its renditions' silent fill leaves no gap of
+      // more than 10 s, which ffmpeg's command line takes for a timestamp discontinuity of the
+      // HLS input, shifting every stream: "non monotonically increasing dts").
+      for map in [["-map", "0"]] {
         let run = try Tool.run(
           "ffmpeg",
           ["-nostdin", "-hide_banner", "-v", "warning", "-i", base + "master.m3u8"] + map
@@ -312,13 +309,6 @@ struct ServerFMP4HLSTests {
       #expect(
         !ours.isEmpty && ours == source, "\(name): \(ours.count) frames, source \(source.count)")
 
-      // Audio: the copied frames, as raw AC-3 / E-AC-3 streams.
-      func copied(_ input: String, _ map: String) throws -> Data {
-        try Tool.run(
-          "ffmpeg",
-          ["-nostdin", "-v", "error", "-i", input, "-map", map, "-c", "copy", "-f", "data", "-"]
-        ).stdout
-      }
       let master = try Self.text(base + "master.m3u8")
       // The first copied rendition (the transcoded ones, aac-PID and flac-PID, have their own
       // tests: ServerAudioRenditionTests).
@@ -339,14 +329,102 @@ struct ServerFMP4HLSTests {
         #expect(!flac.isEmpty && flac == lpcm, "\(name): \(flac.count) vs \(lpcm.count) bytes")
         continue
       }
-      let rendition = try copied(base + audioURI, "0:a:0")
-      // The title's own bytes as a player reads them (`stream.ts`: the clips' ranges, which
-      // leave out an audio frame muxed before a clip's first key frame).
-      let disc = try copied(base + "stream.ts", Self.copiedAudioMap[name] ?? "0:a:0")
-      #expect(
-        !rendition.isEmpty && rendition == disc,
-        "\(name): \(rendition.count) vs \(disc.count) bytes")
+      // The disc's frames byte for byte at their times, and silent fill frames in its gaps.
+      let served = try Self.copiedFrames(
+        base, String(audioURI.dropFirst("fmp4/".count)),
+        discMap: Self.copiedAudioMap[name] ?? "0:a:0", name: name)
+      try Self.expectSilent(served.fill, name)
     }
+  }
+
+  /// The samples of the copied audio rendition `playlist` (in `base`/fmp4/) against the disc's
+  /// frames of `discMap` in the title's `stream.ts` (ffprobe's PTS and sizes, ffmpeg's copy of
+  /// their bytes): each sample is either the disc's next frame, byte for byte, at the time
+  /// (`tfdt` plus the durations before it) of that frame's PTS (both from the first frame's), or
+  /// a fill frame inside a gap of the disc's stream (at or after the disc frame before it has
+  /// ended, and ending at or before the next one's time); every disc frame is there once, in
+  /// order. Returns the samples (time, duration) and the fill frames' bytes.
+  static func copiedFrames(_ base: String, _ playlist: String, discMap: String, name: String)
+    throws -> (samples: [(time: Int64, duration: Int)], fill: [UInt8])
+  {
+    var samples: [(time: Int64, duration: Int, bytes: ArraySlice<UInt8>)] = []
+    for (_, segment) in media(try text(base + "fmp4/" + playlist)).segments {
+      let fragment = try #require(MP4Fragment(try bytes(base + "fmp4/" + segment)), "\(segment)")
+      var t = Int64(fragment.decodeTime)
+      var offset = fragment.mdat.startIndex
+      for sample in fragment.samples {
+        samples.append((t, sample.duration, fragment.mdat[offset..<(offset + sample.size)]))
+        t += Int64(sample.duration)
+        offset += sample.size
+      }
+    }
+    let disc = try packets(base + "stream.ts", String(discMap.dropFirst(2)))
+    let discBytes = [UInt8](
+      try Tool.run(
+        "ffmpeg",
+        [
+          "-nostdin", "-v", "error", "-i", base + "stream.ts", "-map", discMap, "-c", "copy", "-f",
+          "data", "-",
+        ]
+      ).stdout)
+    try #require(
+      !disc.isEmpty && !samples.isEmpty && disc.reduce(0) { $0 + $1.size } == discBytes.count,
+      "\(name)")
+    // A frame's duration (AC-3, E-AC-3: 1536 samples at 48 kHz).
+    let frame: Int64 = 2880
+    var fill: [UInt8] = []
+    var j = 0
+    var position = 0
+    for (k, sample) in samples.enumerated() {
+      let time = sample.time - samples[0].time
+      if j < disc.count, abs(time - (disc[j].pts - disc[0].pts)) <= 1 {
+        #expect(
+          sample.bytes.elementsEqual(discBytes[position..<(position + disc[j].size)]),
+          "\(name) sample \(k): not the disc's frame \(j)")
+        position += disc[j].size
+        j += 1
+        continue
+      }
+      let after = j == 0 || time >= disc[j - 1].pts - disc[0].pts + frame - 1
+      let before =
+        j == disc.count || time + Int64(sample.duration) <= disc[j].pts - disc[0].pts + 1
+      #expect(
+        after && before, "\(name) sample \(k) at \(time) is neither a disc frame nor in a gap")
+      fill += sample.bytes
+    }
+    #expect(j == disc.count, "\(name): \(j) of the disc's \(disc.count) frames")
+    return (samples.map { ($0.time, $0.duration) }, fill)
+  }
+
+  /// ffprobe's PTS and sizes of the packets of `stream` (`a:0`) of `input`.
+  static func packets(_ input: String, _ stream: String) throws -> [(pts: Int64, size: Int)] {
+    try Tool.run(
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", stream, "-show_entries", "packet=pts,size", "-of",
+        "csv=p=0", input,
+      ]
+    ).text.split(separator: "\n").compactMap {
+      let f = $0.split(separator: ",")
+      guard f.count >= 2, let pts = Int64(f[0]), let size = Int(f[1]) else { return nil }
+      return (pts, size)
+    }
+  }
+
+  /// AC-3 fill frames (raw, one after the other) decode to zeros with ffmpeg's CRC and
+  /// bitstream checks on, without a message.
+  static func expectSilent(_ fill: [UInt8], _ name: String) throws {
+    guard !fill.isEmpty else { return }
+    let scratch = try TemporaryDirectory("disckit-audio-fill")
+    try Data(fill).write(to: URL(fileURLWithPath: scratch.path + "/fill.ac3"))
+    let decoded = try Tool.run(
+      "ffmpeg",
+      [
+        "-nostdin", "-v", "error", "-err_detect", "crccheck+bitstream+explode", "-f", "ac3", "-i",
+        scratch.path + "/fill.ac3", "-f", "s16le", "-",
+      ])
+    #expect(decoded.stderr.isEmpty && !decoded.stdout.isEmpty, "\(name): \(decoded.stderr)")
+    #expect(decoded.stdout.allSatisfy { $0 == 0 }, "\(name): the fill is not silent")
   }
 
   /// Every video segment decodes alone (its init segment and it, as a fresh player starting
@@ -467,14 +545,16 @@ struct ServerFMP4HLSTests {
   }
 
   /// Audio that stops before the video (`audio-gaps`: each clip's audio ends 2 or 3 s into
-  /// its 14 s): every audio rendition (the copied AC-3, the AAC and FLAC of the DTS) leaves out
-  /// the segments where it has no frame, the segment before lasting to its next frame (or the
-  /// title's end), so every segment it lists has samples (never a `trun` of no samples) and the
-  /// `tfdt` chain and `EXTINF` hold (appleAuthoringRules checks both on every segment, ffmpeg
-  /// reads the playlist silently: ffmpegDecodesWhatTheDiscHolds); the copied frames keep their
-  /// places: each AC-3 sample's time (its fragment's `tfdt` plus the durations before it) is,
-  /// from the first one's, ffprobe's PTS of the same frame in the title's `stream.ts` from the
-  /// first one's, across the gaps.
+  /// its 14 s, a 12 s gap in the title and 11 s without audio at its end): every listed
+  /// segment has samples (never a `trun` of no samples); the copied AC-3 lists every segment
+  /// and runs without a gap: each of its samples is either a disc frame, byte for byte, at the
+  /// time (tfdt plus the durations before it) ffprobe gives that frame's PTS in the title's
+  /// `stream.ts` (both from the first frame's), every disc frame once and in order, or a fill
+  /// frame inside a gap of the disc's stream (between a disc frame's end and the next one's
+  /// time, or after the last); no sample lasts two frames, the last ends at the title's end or
+  /// later; the fill frames decode (ffmpeg, CRC checks on) to silence; and ffprobe reading the
+  /// rendition's playlist (the HLS demuxer) gives the frames after each gap at the disc's PTS,
+  /// from the video's first PTS as in `stream.ts`, within one frame.
   @Test func audioStoppingEarly() throws {
     let dir = try Self.root()
     let server = try ServerProcess(root: dir.path, ["--quiet"])
@@ -483,40 +563,45 @@ struct ServerFMP4HLSTests {
     let uris = master.split(separator: "\n").compactMap {
       $0.hasPrefix("#EXT-X-MEDIA:") ? Self.attributes($0)["URI"] : nil
     }
-    #expect(uris.contains("fmp4/audio-4352.m3u8"), "\(uris)")
+    let copiedURI = "fmp4/audio-4352.m3u8"
+    #expect(uris.contains(copiedURI), "\(uris)")
     #expect(uris.contains { $0.hasPrefix("fmp4/flac-") }, "\(uris)")
-    var times: [Int64] = []
-    let videoSegments = Self.media(try Self.text(base + "fmp4/video.m3u8")).segments.count
+    let video = Self.media(try Self.text(base + "fmp4/video.m3u8")).segments
+    let videoEnd = video.reduce(0) { $0 + $1.0 }
     for uri in uris {
       let playlist = Self.media(try Self.text(base + uri))
-      #expect(playlist.segments.count < videoSegments, "\(uri): no segment left out")
+      if uri == copiedURI {
+        #expect(playlist.segments.count == video.count, "\(uri): a segment left out")
+      }
       for (_, segment) in playlist.segments {
         let bytes = try Self.bytes(base + "fmp4/" + segment)
-        let fragment = try #require(MP4Fragment(bytes), "\(uri) \(segment)")
         let trun = try #require(MP4Box.find("moof/traf/trun", in: bytes[...]), "\(segment)")
         #expect(MP4Box.u32(trun.body, trun.bodyStart + 4) > 0, "\(segment): a trun of no samples")
-        guard uri == "fmp4/audio-4352.m3u8" else { continue }
-        var t = Int64(fragment.decodeTime)
-        for sample in fragment.samples {
-          times.append(t)
-          t += Int64(sample.duration)
-        }
       }
     }
-    let probe = try Tool.run(
-      "ffprobe",
-      [
-        "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pts", "-of", "csv=p=0",
-        base + "stream.ts",
-      ])
-    let disc = probe.text.split(separator: "\n").compactMap {
-      $0.split(separator: ",").first.flatMap { Int64($0) }
+    let (samples, fill) = try Self.copiedFrames(
+      base, String(copiedURI.dropFirst("fmp4/".count)), discMap: "0:a:0", name: "audio-gaps")
+    let frame: Int64 = 2880
+    for (k, sample) in samples.enumerated() {
+      #expect(Int64(sample.duration) < 2 * frame, "sample \(k) lasts \(sample.duration) ticks")
     }
-    #expect(times.count == disc.count && !times.isEmpty, "\(times.count) vs \(disc.count) frames")
-    for (k, (ours, theirs)) in zip(times, disc).enumerated() {
-      guard abs((ours - times[0]) - (theirs - disc[0])) > 1 else { continue }
-      Issue.record("AC-3 frame \(k): \(ours - times[0]) vs the disc's \(theirs - disc[0])")
-      break
+    #expect(!fill.isEmpty, "no fill")
+    if let first = samples.first, let last = samples.last {
+      let end = Double(last.time + Int64(last.duration) - first.time) / 90_000
+      #expect(end >= videoEnd - 0.05, "the audio ends at \(end) s, the video at \(videoEnd)")
+    }
+    try Self.expectSilent(fill, "audio-gaps")
+    let disc = try Self.packets(base + "stream.ts", "a:0")
+    // The HLS demuxer's times: the frame after each gap at the disc's PTS from the video's first.
+    let served = try Self.packets(base + copiedURI, "a:0").map(\.pts)
+    let servedVideo = try #require(
+      try Self.packets(base + "fmp4/video.m3u8", "v:0").map(\.pts).min())
+    let discVideo = try #require(try Self.packets(base + "stream.ts", "v:0").map(\.pts).min())
+    for k in disc.indices where k > 0 && disc[k].pts - disc[k - 1].pts > 2 * frame {
+      let expected = disc[k].pts - discVideo
+      #expect(
+        served.contains { abs(($0 - servedVideo) - expected) < frame },
+        "the disc's frame \(k) at \(expected) from the video's start is not served there")
     }
   }
 

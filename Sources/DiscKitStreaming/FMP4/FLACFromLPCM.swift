@@ -122,6 +122,45 @@ package enum FLACFromLPCM {
     return (w, count)
   }
 
+  /// Silent FLAC frames for the samples `first..<end` (variable block size, numbered by their
+  /// first samples, at most 4,096 samples each): a frame header as ``frame(_:format:firstSample:)``
+  /// writes it and one CONSTANT subframe of value 0 per channel (RFC 9639 §9.2.2), a handful of
+  /// bytes for thousands of samples: the fill of a FLAC rendition where the disc's stream has no
+  /// audio. `bits` is the stream's bits per sample (8, 12, 16, 20, 24 or 32).
+  package static func silentFrames(
+    channels: Int, bits: Int, sampleRate: Int, from first: UInt64, to end: UInt64
+  ) -> [(bytes: [UInt8], first: UInt64, samples: Int)] {
+    guard (1...8).contains(channels),
+      let sizeCode = [8: 1, 12: 2, 16: 4, 20: 5, 24: 6, 32: 7][bits]
+    else { return [] }
+    var frames: [(bytes: [UInt8], first: UInt64, samples: Int)] = []
+    var at = first
+    while at < end {
+      let count = Int(min(4096, end - at))
+      var w: [UInt8] = [0xFF, 0xF9]
+      let rateCode: UInt8 = [48_000: 0b1010, 96_000: 0b1011][sampleRate] ?? 0b1100
+      w.append(0x70 | rateCode)
+      w.append(UInt8(channels - 1) << 4 | UInt8(sizeCode) << 1)
+      w.append(contentsOf: utf8Number(at))
+      w.append(UInt8((count - 1) >> 8))
+      w.append(UInt8(truncatingIfNeeded: count - 1))
+      if rateCode == 0b1100 { w.append(UInt8(clamping: sampleRate / 1000)) }
+      w.append(crc8(w[...]))
+      var subframes = BitPacker()
+      for _ in 0..<channels {
+        subframes.put(0, 8)  // CONSTANT subframe, no wasted bits
+        subframes.put(0, bits)  // its value
+      }
+      w.append(contentsOf: subframes.bytes)
+      let crc = crc16(w[...])
+      w.append(UInt8(crc >> 8))
+      w.append(UInt8(truncatingIfNeeded: crc))
+      frames.append((w, at, count))
+      at += UInt64(count)
+    }
+    return frames
+  }
+
   /// The number in a FLAC frame header (RFC 9639 §9.1.5: the first sample's with the
   /// variable-block-size strategy, the frame's with the fixed one), nil when it is not one.
   package static func frameNumber(_ frame: [UInt8]) -> UInt64? {

@@ -438,11 +438,38 @@ struct DolbyPass: AudioPESPass {
   var kept: [(pts: UInt64, nominal: Int64, size: Int)] = []
   /// Where the segment's audio ends (media time on `clock`): the last sample lasts to it.
   var segmentEnd: AudioSegmentEnd?
+  /// The rendition's silent frame (``SilentDolbyFrame``) and its duration in ticks: with it, a
+  /// time of at least two frames from a sample to the next one (or to `segmentEnd`) is filled
+  /// with silent frames one duration apart (the last taking up the rest), so the rendition's
+  /// samples run without a gap; without it, the sample before lasts through the gap.
+  var silence: [UInt8]?
+  var fillDuration: Int64 = 0
+  /// Where the segment starts when that is before its first frame (media time on `clock`):
+  /// silent frames before it (planned: `fillBefore`).
+  var segmentStart: Int64?
+  /// The silent frames before the first kept sample and after each one (planned; read again
+  /// when writing).
+  var fillBefore = 0
+  var fillAfter: [Int] = []
+  /// Kept samples written so far (writing).
+  var written = 0
 
   init(coreOnly: Bool, clock: MediaClock, writing: Bool) {
     self.coreOnly = coreOnly
     self.clock = clock
     self.writing = writing
+  }
+
+  /// The silent frames after kept sample `k` (writing).
+  mutating func writeFill(after k: Int, _ out: inout PayloadOutput) {
+    guard let silence, fillAfter.indices.contains(k) else { return }
+    for _ in 0..<fillAfter[k] { out.write(silence) }
+  }
+
+  mutating func finish(_ out: inout PayloadOutput) throws(DiscKitError) {
+    try flush(&out)
+    if writing, written > 0 { writeFill(after: written - 1, &out) }
+    end()
   }
 
   mutating func nextHeader(_ header: PESCollector.Packet) {
@@ -469,6 +496,15 @@ struct DolbyPass: AudioPESPass {
         if keep, !writing {
           kept.append((t, Int64(frame.samples * 90_000 / frame.sampleRate), 0))
         }
+        if keep, writing {
+          // The fill before this sample, then it.
+          if written > 0 {
+            writeFill(after: written - 1, &out)
+          } else if let silence {
+            for _ in 0..<fillBefore { out.write(silence) }
+          }
+          written += 1
+        }
       }
       if started, keep {
         if writing {
@@ -486,16 +522,73 @@ struct DolbyPass: AudioPESPass {
 
   mutating func end() {
     guard !writing, let first = kept.first else { return }
-    plan.firstDecodeTime = UInt64(max(0, clock.time(first.pts)))
+    var start = clock.time(first.pts)
+    if let silence, fillDuration > 0, let segmentStart, start > segmentStart {
+      let lead = start - segmentStart
+      fillBefore = Int(max(1, lead / fillDuration))
+      plan.samples += FMP4Writer.Sample.fill(
+        frame: silence, count: fillBefore, duration: lead, each: fillDuration)
+      start = segmentStart
+    }
+    plan.firstDecodeTime = UInt64(max(0, start))
     for (k, sample) in kept.enumerated() {
       let duration = AudioSegmentEnd.duration(
         of: sample.pts, nominal: sample.nominal, next: k + 1 < kept.count ? kept[k + 1].pts : nil,
         end: segmentEnd, nextPTS: nextPTS, clock: clock)
-      plan.samples.append(
-        FMP4Writer.Sample(
-          size: UInt32(sample.size), duration: UInt32(duration), compositionOffset: 0,
-          isSync: true))
+      var fills = 0
+      if let silence, fillDuration > 0, duration >= 2 * fillDuration {
+        fills = Int(duration / fillDuration) - 1
+        plan.samples.append(
+          FMP4Writer.Sample(
+            size: UInt32(sample.size), duration: UInt32(fillDuration), compositionOffset: 0,
+            isSync: true))
+        plan.samples += FMP4Writer.Sample.fill(
+          frame: silence, count: fills, duration: duration - fillDuration, each: fillDuration)
+      } else {
+        plan.samples.append(
+          FMP4Writer.Sample(
+            size: UInt32(sample.size), duration: UInt32(clamping: duration), compositionOffset: 0,
+            isSync: true))
+      }
+      fillAfter.append(fills)
     }
+  }
+}
+
+extension FMP4Writer.Sample {
+  /// `count` silent frames (`frame`) lasting `duration` ticks together: `each` apart, the last
+  /// taking up the rest.
+  static func fill(frame: [UInt8], count: Int, duration: Int64, each: Int64) -> [Self] {
+    guard count > 0 else { return [] }
+    return (0..<count).map { k in
+      FMP4Writer.Sample(
+        size: UInt32(frame.count),
+        duration: UInt32(clamping: k + 1 < count ? each : duration - each * Int64(count - 1)),
+        compositionOffset: 0, isSync: true)
+    }
+  }
+}
+
+/// `count` copies of `frame` (a segment of fill only).
+struct RepeatedFrames: FMP4PayloadReader {
+  let frame: [UInt8]
+  let count: Int
+  var position = 0
+
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
+    var written = 0
+    let total = frame.count * count
+    while written < buffer.count, position < total {
+      let offset = position % frame.count
+      let n = min(buffer.count - written, frame.count - offset)
+      frame.withUnsafeBytes { raw in
+        UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written + n)]).copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + n)]))
+      }
+      written += n
+      position += n
+    }
+    return written
   }
 }
 
@@ -586,5 +679,47 @@ struct AudioSegmentEnd: Sendable, Hashable {
       return d
     }
     return nominal
+  }
+}
+
+/// A payload with bytes inserted into another's: `inserts` (in order) go where `base` has
+/// written `at` bytes (a transcoded FLAC segment's silent frames between the encoder's).
+struct InsertingReader<Base: FMP4PayloadReader>: FMP4PayloadReader {
+  var base: Base
+  let inserts: [(at: Int64, bytes: [UInt8])]
+  var next = 0
+  var inside = 0
+  var position: Int64 = 0
+
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(DiscKitError) -> Int {
+    var written = 0
+    while written < buffer.count {
+      if next < inserts.count, inserts[next].at <= position {
+        let bytes = inserts[next].bytes
+        let n = min(buffer.count - written, bytes.count - inside)
+        bytes.withUnsafeBytes { raw in
+          UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written + n)]).copyMemory(
+            from: UnsafeRawBufferPointer(rebasing: raw[inside..<(inside + n)]))
+        }
+        written += n
+        inside += n
+        if inside == bytes.count {
+          next += 1
+          inside = 0
+        }
+        continue
+      }
+      var limit = buffer.count - written
+      if next < inserts.count { limit = Int(min(Int64(limit), inserts[next].at - position)) }
+      let got = try base.read(
+        into: UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written + limit)]))
+      written += got
+      position += Int64(got)
+      if got < limit {
+        // The base ended: what is left to insert follows it.
+        if next < inserts.count { position = max(position, inserts[next].at) } else { break }
+      }
+    }
+    return written
   }
 }

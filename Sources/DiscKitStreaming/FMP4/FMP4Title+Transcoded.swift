@@ -328,6 +328,8 @@ extension FMP4Title {
       // last one lasting to the next segment's first packet (a clip join's gap or overlap
       // taken up there), so that tfdt chains and EXTINF is exact.
       var samples: [FMP4Writer.Sample] = []
+      // FLAC's silent frames and where they go in the encoder's bytes.
+      var fills: [(at: Int64, bytes: [UInt8])] = []
       if aac {
         samples = pass.frames.map {
           FMP4Writer.Sample(size: UInt32($0.size), duration: 1920, compositionOffset: 0, isSync: true)
@@ -344,14 +346,35 @@ extension FMP4Title {
           let previous = firsts.last.map { $0 + Int64(pass.frames[firsts.count - 1].samples) }
           firsts.append(frame.first ?? previous ?? 0)
         }
-        var ticks: Int64 = 0
+        // Silence where the stream has none (FLACFromLPCM.silentFrames): between frames and
+        // after the last one to the next segment's first packet (not after the stream's last
+        // packet: its last frame lasts to the title's end), so the samples run without a gap.
+        let end: Int64? = index < timing.lastAudio ? timing.starts[index + 1] : nil
+        var entries: [(size: Int, first: Int64, samples: Int64)] = []
+        var offset: Int64 = 0
         for (k, frame) in pass.frames.enumerated() {
+          entries.append((frame.size, firsts[k], Int64(frame.samples)))
+          offset += Int64(frame.size)
+          let from = firsts[k] + Int64(frame.samples)
+          let next = k + 1 < firsts.count ? firsts[k + 1] : end.map { $0 * rate / 90_000 } ?? from
+          guard next - from >= 16 else { continue }
+          let silence = FLACFromLPCM.silentFrames(
+            channels: rendition.format.channels, bits: rendition.format.bitsPerSample,
+            sampleRate: rendition.format.sampleRate, from: UInt64(max(0, from)),
+            to: UInt64(max(0, next)))
+          for fill in silence {
+            fills.append((at: offset, bytes: fill.bytes))
+            entries.append((fill.bytes.count, Int64(fill.first), Int64(fill.samples)))
+          }
+        }
+        var ticks: Int64 = 0
+        for (k, entry) in entries.enumerated() {
           let end =
-            k + 1 < firsts.count ? tick(firsts[k + 1]) : tick(firsts[k] + Int64(frame.samples))
-          let duration = max(1, end - tick(firsts[k]))
+            k + 1 < entries.count ? tick(entries[k + 1].first) : tick(entry.first + entry.samples)
+          let duration = max(1, end - tick(entry.first))
           samples.append(
             FMP4Writer.Sample(
-              size: UInt32(frame.size), duration: UInt32(clamping: duration),
+              size: UInt32(entry.size), duration: UInt32(clamping: duration),
               compositionOffset: 0, isSync: true))
           ticks += duration
         }
@@ -378,12 +401,14 @@ extension FMP4Title {
       }
       let sizes = pass.frames.map(\.size)
       let range = lower..<upper
+      let inserts = fills
       return FMP4Segment(sequence: sequence, decodeTime: decodeTime, samples: samples) {
-        PassReader(
-          stream: PESStream(source: source, range: range, pid: pid),
-          pass: TranscodePass(
-            transcoder: transcoder, job: job, keep: segment.range, origin: origin,
-            canRetry: false, keepBytes: false, expected: sizes))
+        InsertingReader(
+          base: PassReader(
+            stream: PESStream(source: source, range: range, pid: pid),
+            pass: TranscodePass(
+              transcoder: transcoder, job: job, keep: segment.range, origin: origin,
+              canRetry: false, keepBytes: false, expected: sizes)), inserts: inserts)
       }
     }
   }

@@ -52,6 +52,14 @@ package struct FMP4Title: Sendable {
     var starts: [Int64?] = []
     /// Where each segment's audio ends (the next one's `tfdt`).
     var ends: [AudioSegmentEnd] = []
+    /// A silent frame of the stream's own header (``SilentDolbyFrame``: AC-3 and a TrueHD
+    /// stream's AC-3 core), the fill where the disc's stream has no frame, and its duration in
+    /// ticks. With it, every segment is listed and the samples run without a gap (a time of at
+    /// least two frames between frames filled, a segment without frames all fill); without it
+    /// (E-AC-3, FLAC from LPCM), the frame before a gap lasts through it and a segment without
+    /// frames is left out of the playlist.
+    package var silence: [UInt8]?
+    var fillDuration: Int64 = 0
   }
 
   package let key: String
@@ -323,9 +331,23 @@ package struct FMP4Title: Sendable {
         leftOut.append("0x" + String(stream.id, radix: 16, uppercase: true) + " " + stream.codec)
         continue
       }
-      audio.append(
-        Audio(
-          pid: pid, track: track, core: core, codecName: stream.codec, language: stream.language))
+      var entry = Audio(
+        pid: pid, track: track, core: core, codecName: stream.codec, language: stream.language)
+      // The fill: a silent frame made from the stream's first AC-3 frame.
+      for packet in collected.packets[pid] ?? [] where packet.pts != nil {
+        if core,
+          packet.streamIDExtension.map({ $0 != 0x76 }) ?? !packet.payload.starts(with: [0x0B, 0x77])
+        {
+          continue
+        }
+        guard let (frame, range) = DolbyAudioFrame.split(packet.payload[...]).first else {
+          continue
+        }
+        entry.silence = SilentDolbyFrame.ac3(from: packet.payload[range])
+        entry.fillDuration = Int64(frame.samples * 90_000 / frame.sampleRate)
+        break
+      }
+      audio.append(entry)
     }
     for stream in lpcmStreams {
       let pid = UInt16(truncatingIfNeeded: stream.id)
@@ -360,6 +382,16 @@ package struct FMP4Title: Sendable {
         } catch {
           throw .disc(error)
         }
+      }
+      if audio[k].silence != nil {
+        do {
+          try Self.planFill(
+            &audio[k], starts: starts, segments: segments, videoStarts: videoStarts,
+            source: continuous, origin: origin)
+        } catch {
+          throw .disc(error)
+        }
+        continue
       }
       var ends: [AudioSegmentEnd] = []
       var durations: [MediaTime] = []
@@ -452,6 +484,56 @@ package struct FMP4Title: Sendable {
         entry.hasPrefix("0x" + String($0.pid, radix: 16, uppercase: true) + " ")
       }
     }
+  }
+
+  /// The segments of a copied rendition with a fill (`audio.silence`): segment n runs from its
+  /// first frame (a segment without frames: from the video segment's start, or where the frames
+  /// before it end when that is later) to where segment n + 1 starts, the last one to the
+  /// title's end or its last frame's; the frames inside keep their times and the fill takes up
+  /// what is between them (DolbyPass), so `tfdt` chains by `EXTINF` and no segment is left out.
+  static func planFill(
+    _ audio: inout Audio, starts: [Int64?], segments: [Segment], videoStarts: [Int64],
+    source: any ByteSource, origin: UInt64
+  ) throws(DiscKitError) {
+    var ends: [AudioSegmentEnd] = []
+    var durations: [MediaTime] = []
+    var spanStart = starts.first.flatMap { $0 } ?? videoStarts[0]
+    for n in segments.indices {
+      let last = n + 1 == segments.count
+      // Where this segment's own content ends: its last frame's end (read when the segment
+      // after has no frame of its own), or one fill frame on.
+      var natural = spanStart + audio.fillDuration
+      if starts[n] != nil, last || starts[n + 1] == nil {
+        var input = PESStream(source: source, range: segments[n].range, pid: audio.pid)
+        let clock = MediaClock(origin: origin)
+        var pass = DolbyPass(coreOnly: audio.core, clock: clock, writing: false)
+        try pass.run(&input)
+        if let final = pass.kept.last {
+          natural = clock.time(final.pts) + final.nominal
+          let nominal = pass.kept.reduce(0) { $0 + $1.nominal }
+          if nominal > 0 {
+            audio.bitRate = Int(
+              (Double(FMP4Segment.size(of: pass.plan.samples)) * 8 * 90_000 / Double(nominal))
+                .rounded(.up))
+          }
+        }
+      }
+      // The next segment's start: its first frame; after a segment of fill only, its video's
+      // start when its first frame is later (fill before that frame, so that no segment runs
+      // far past its video's).
+      var next = max(videoStarts[last ? segments.count : n + 1], natural)
+      if !last, let first = starts[n + 1] {
+        next = starts[n] == nil ? min(first, next) : first
+      }
+      ends.append(AudioSegmentEnd(time: next, exact: true))
+      durations.append(MediaTime(ticks: max(0, next - spanStart)))
+      spanStart = max(spanStart, next)
+    }
+    audio.starts = starts
+    audio.ends = ends
+    audio.durations = durations
+    // Every segment is frames of one size at the stream's rate.
+    audio.averageBitRate = audio.bitRate
   }
 
   /// The time of the first audio frame of `audio` in `range` (its first PES there with a PTS at
@@ -623,6 +705,19 @@ package struct FMP4Title: Sendable {
         if audio.ends.indices.contains(index) {
           end = audio.ends[index]
           end?.time = onTimeline(audio.ends[index].time)
+          if audio.starts[index] == nil, let silence = audio.silence, audio.fillDuration > 0,
+            case let from = index > 0 ? audio.ends[index - 1].time : presentationStarts[0],
+            audio.ends[index].time > from
+          {
+            // No frame of the stream in the segment: fill only.
+            let duration = audio.ends[index].time - from
+            let count = Int(max(1, duration / audio.fillDuration))
+            return FMP4Segment(
+              sequence: sequence, decodeTime: UInt64(max(0, onTimeline(from))),
+              samples: FMP4Writer.Sample.fill(
+                frame: silence, count: count, duration: duration, each: audio.fillDuration)
+            ) { RepeatedFrames(frame: silence, count: count) }
+          }
           if audio.starts[index] == nil {
             // No audio in the segment (left out of the playlist): an empty fragment where the
             // one before ends.
@@ -644,14 +739,21 @@ package struct FMP4Title: Sendable {
         let core = audio.core
         var planning = DolbyPass(coreOnly: core, clock: clock, writing: false)
         planning.segmentEnd = end
+        planning.silence = audio.silence
+        planning.fillDuration = audio.fillDuration
+        if index > 0, audio.ends.indices.contains(index - 1) {
+          planning.segmentStart = onTimeline(audio.ends[index - 1].time)
+        }
         try planning.run(&input)
+        var writing = DolbyPass(coreOnly: core, clock: clock, writing: true)
+        writing.silence = audio.silence
+        writing.fillBefore = planning.fillBefore
+        writing.fillAfter = planning.fillAfter
+        let pass = writing
         return FMP4Segment(
           sequence: sequence, decodeTime: planning.plan.firstDecodeTime ?? 0,
           samples: planning.plan.samples
-        ) {
-          PassReader(
-            stream: stream(), pass: DolbyPass(coreOnly: core, clock: clock, writing: true))
-        }
+        ) { PassReader(stream: stream(), pass: pass) }
       }
     } catch {
       throw .disc(error)
