@@ -106,6 +106,20 @@ package struct DolbyAudioFrame: Sendable, Hashable {
   /// additional bitstream information: the Atmos complexity index when it is there.
   static func joc(_ r: inout BitCursor, streamType: Int, acmod: Int, lfe: Bool, blocks: Int) -> Int?
   {
+    skipMetadata(&r, streamType: streamType, acmod: acmod, lfe: lfe, blocks: blocks)
+    guard r.read(1) == 1 else { return nil }  // addbsie
+    let length = r.read(6) + 1
+    guard length >= 2 else { return nil }
+    r.skip(7)
+    guard r.read(1) == 1 else { return nil }  // flag_ec3_extension_type_a
+    return r.read(8)
+  }
+
+  /// Skips an E-AC-3 `bsi()`'s mixing and informational metadata, `convsync` and `frmsizecod`
+  /// (after `chanmap`, up to `addbsie`).
+  static func skipMetadata(
+    _ r: inout BitCursor, streamType: Int, acmod: Int, lfe: Bool, blocks: Int
+  ) {
     if r.read(1) == 1 {  // mixmdate
       if acmod > 2 { r.skip(2) }  // dmixmod
       if acmod & 1 != 0, acmod > 2 { r.skip(6) }  // ltrtcmixlev, lorocmixlev
@@ -137,12 +151,6 @@ package struct DolbyAudioFrame: Sendable, Hashable {
     }
     if streamType == 0, blocks != 6 { r.skip(1) }  // convsync
     if streamType == 2, blocks == 6 || r.read(1) == 1 { r.skip(6) }  // frmsizecod
-    guard r.read(1) == 1 else { return nil }  // addbsie
-    let length = r.read(6) + 1
-    guard length >= 2 else { return nil }
-    r.skip(7)
-    guard r.read(1) == 1 else { return nil }  // flag_ec3_extension_type_a
-    return r.read(8)
   }
 
   /// Splits `bytes` into syncframes: the ranges of the frames found from the start on (stops at

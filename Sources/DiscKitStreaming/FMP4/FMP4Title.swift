@@ -52,12 +52,13 @@ package struct FMP4Title: Sendable {
     var starts: [Int64?] = []
     /// Where each segment's audio ends (the next one's `tfdt`).
     var ends: [AudioSegmentEnd] = []
-    /// A silent frame of the stream's own header (``SilentDolbyFrame``: AC-3 and a TrueHD
-    /// stream's AC-3 core), the fill where the disc's stream has no frame, and its duration in
-    /// ticks. With it, every segment is listed and the samples run without a gap (a time of at
-    /// least two frames between frames filled, a segment without frames all fill); without it
-    /// (E-AC-3, FLAC from LPCM), the frame before a gap lasts through it and a segment without
-    /// frames is left out of the playlist.
+    /// A silent frame of the stream's own header (``SilentDolbyFrame``: AC-3, a TrueHD
+    /// stream's AC-3 core, E-AC-3 of one independent substream), the fill where the disc's
+    /// stream has no frame, and its duration in ticks. With it, every segment is listed and the
+    /// samples run without a gap (a time of at least two frames between frames filled, a
+    /// segment without frames all fill); without it (E-AC-3 with dependent substreams, FLAC
+    /// from LPCM), the frame before a gap lasts through it and a segment without frames is left
+    /// out of the playlist.
     package var silence: [UInt8]?
     var fillDuration: Int64 = 0
   }
@@ -340,10 +341,13 @@ package struct FMP4Title: Sendable {
         {
           continue
         }
-        guard let (frame, range) = DolbyAudioFrame.split(packet.payload[...]).first else {
-          continue
-        }
-        entry.silence = SilentDolbyFrame.ac3(from: packet.payload[range])
+        let frames = DolbyAudioFrame.split(packet.payload[...])
+        guard let (frame, range) = frames.first else { continue }
+        // (E-AC-3 with dependent substreams, 7.1: no fill.)
+        entry.silence =
+          SilentDolbyFrame.ac3(from: packet.payload[range])
+          ?? (frames.contains { $0.frame.streamType == 1 }
+            ? nil : SilentDolbyFrame.eac3(from: packet.payload[range]))
         entry.fillDuration = Int64(frame.samples * 90_000 / frame.sampleRate)
         break
       }

@@ -1,4 +1,4 @@
-/// A silent AC-3 syncframe made from a stream's own frame: the fill a copied AC-3 rendition
+/// A silent AC-3 (or E-AC-3) syncframe made from a stream's own frame: the fill a copied AC-3 rendition
 /// carries where the disc's stream has no frame (a pause or an early end), so that its samples
 /// run without a gap, as a player expects (ffmpeg's command line takes a gap of more than 10 s
 /// in an HLS stream for a timestamp discontinuity and shifts every stream; a browser's buffered
@@ -14,7 +14,7 @@
 /// `crc2` over the rest).
 package enum SilentDolbyFrame {
   /// The silent frame for the stream whose frame `source` is (an AC-3 frame, `bsid` ≤ 8,
-  /// complete), nil for another frame (E-AC-3 has no fill yet) or one too small to hold it.
+  /// complete), nil for another frame (``eac3(from:)``) or one too small to hold it.
   package static func ac3(from source: ArraySlice<UInt8>) -> [UInt8]? {
     guard let header = DolbyAudioFrame(source), header.bsid <= 8, source.count >= header.size
     else { return nil }
@@ -86,6 +86,110 @@ package enum SilentDolbyFrame {
     frame[header.size - 2] = UInt8(crc2 >> 8)
     frame[header.size - 1] = UInt8(crc2 & 0xFF)
     return frame
+  }
+
+  /// The silent frame for an E-AC-3 stream whose sample `source` is: one independent frame
+  /// (`strmtyp` 0) of six blocks, complete; nil for another (a sample with dependent
+  /// substreams, fewer blocks) or a frame too small to hold it. Its `bsi()` is the source's bit
+  /// for bit; `audfrm()` says: AC-3 exponent strategies, no AHT, frame SNR offsets (0 and 0:
+  /// every bit allocation pointer 0), no transient processing, block switching or spectral
+  /// extension attenuation, dither flags present (all 0), default bit allocation, no coupling;
+  /// then six blocks as ``ac3(from:)`` writes them in E-AC-3's syntax (ETSI TS 102 366 E.1.2.3,
+  /// E.1.2.4), zeros, and the CRC over the frame after its syncword.
+  package static func eac3(from source: ArraySlice<UInt8>) -> [UInt8]? {
+    guard let header = DolbyAudioFrame(source), header.isEnhanced, header.streamType == 0,
+      header.blocks == 6, source.count >= header.size
+    else { return nil }
+    let bytes = Array(source.prefix(header.size))
+    guard let bsiEnd = eac3BsiEnd(bytes[...]) else { return nil }
+    let acmod = header.acmod
+    let fullChannels = [2, 1, 2, 3, 3, 4, 4, 5][acmod]
+    var w = BitPacker()
+    w.put(0x0B77, 16)
+    var r = BitCursor(bytes[...])
+    r.skip(16)
+    while r.bit < bsiEnd { w.put(r.read(1), 1) }
+    // audfrm()
+    w.put(1, 1)  // expstre: AC-3 exponent strategies
+    w.put(0, 1)  // ahte
+    w.put(0, 2)  // snroffststr: frame SNR offsets
+    w.put(0, 1)  // transproce
+    w.put(0, 1)  // blkswe
+    w.put(1, 1)  // dithflage: dithflag present (0: zeros stay zeros)
+    w.put(0, 1)  // bamode: default bit allocation
+    w.put(0, 1)  // frmfgaincode
+    w.put(0, 1)  // dbaflde
+    w.put(0, 1)  // skipflde
+    w.put(0, 1)  // spxattene
+    if acmod > 1 {
+      w.put(0, 1)  // cplinu[0] (cplstre[0] implied)
+      for _ in 1..<6 { w.put(0, 1) }  // cplstre: as before
+    }
+    for block in 0..<6 {
+      for _ in 0..<fullChannels { w.put(block == 0 ? 3 : 0, 2) }  // chexpstr: D45, then reuse
+    }
+    if header.lfe { for block in 0..<6 { w.put(block == 0 ? 1 : 0, 1) } }  // lfeexpstr
+    for _ in 0..<fullChannels { w.put(0, 5) }  // convexpstr (six blocks: convexpstre implied)
+    w.put(0, 6)  // frmcsnroffst
+    w.put(0, 4)  // frmfsnroffst
+    w.put(0, 1)  // blkstrtinfoe
+    for block in 0..<6 {
+      let first = block == 0
+      for _ in 0..<fullChannels { w.put(0, 1) }  // dithflag
+      w.put(0, 1)  // dynrnge
+      if acmod == 0 { w.put(0, 1) }  // dynrng2e
+      w.put(0, 1)  // block 0: spxinu (spxstre implied); then spxstre
+      if acmod == 2 {
+        if first { w.put(0, 4) } else { w.put(0, 1) }  // rematflg (rematstr implied) / rematstr
+      }
+      if first {
+        for _ in 0..<fullChannels { w.put(0, 6) }  // chbwcod
+        for _ in 0..<fullChannels {
+          w.put(15, 4)
+          for _ in 0..<6 { w.put(62, 7) }
+          w.put(0, 2)  // gainrng
+        }
+        if header.lfe {
+          w.put(15, 4)
+          w.put(62, 7)
+          w.put(62, 7)
+        }
+      }
+      w.put(0, 1)  // convsnroffste
+    }
+    guard w.used + 17 <= header.size * 8 else { return nil }
+    var frame = w.bytes + [UInt8](repeating: 0, count: header.size - w.bytes.count)
+    var crc = crc16(frame[2..<(header.size - 2)])
+    if crc == 0x0B77 {
+      frame[header.size - 3] ^= 1
+      crc = crc16(frame[2..<(header.size - 2)])
+    }
+    frame[header.size - 2] = UInt8(crc >> 8)
+    frame[header.size - 1] = UInt8(crc & 0xFF)
+    return frame
+  }
+
+  /// The bit where an E-AC-3 frame's `bsi()` ends, its `addbsi` included (ETSI TS 102 366
+  /// E.1.2.2), nil when the frame is shorter.
+  static func eac3BsiEnd(_ bytes: ArraySlice<UInt8>) -> Int? {
+    var r = BitCursor(bytes)
+    r.skip(16)  // syncword
+    let streamType = r.read(2)
+    r.skip(3 + 11)  // substreamid, frmsiz
+    guard r.read(2) != 3 else { return nil }  // fscod (no reduced rates)
+    let blocks = [1, 2, 3, 6][r.read(2)]
+    let acmod = r.read(3)
+    let lfe = r.read(1) == 1
+    r.skip(5 + 5)  // bsid, dialnorm
+    if r.read(1) == 1 { r.skip(8) }  // compr
+    if acmod == 0 {
+      r.skip(5)
+      if r.read(1) == 1 { r.skip(8) }
+    }
+    if streamType == 1, r.read(1) == 1 { r.skip(16) }  // chanmap
+    DolbyAudioFrame.skipMetadata(&r, streamType: streamType, acmod: acmod, lfe: lfe, blocks: blocks)
+    if r.read(1) == 1 { r.skip((r.read(6) + 1) * 8) }  // addbsi
+    return r.bit <= bytes.count * 8 ? r.bit : nil
   }
 
   /// The bit where an AC-3 frame's `bsi()` ends (ETSI TS 102 366 §4.3.2; the alternate syntax
