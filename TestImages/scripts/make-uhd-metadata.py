@@ -9,6 +9,12 @@
       no NLQ section (disable_residual_flag 1): Debian 12's ffmpeg 5.1 reads that section
       without its two pivot values (fixed in later ffmpeg), so only an RPU without one parses
       the same in both; the profile (7) is the PMT's DOVI descriptor's.
+  make-uhd-metadata.py rpu-nal mel|fel OUT.bin
+      Writes one RPU NAL unit (header first, no start code) of the kind above but with an NLQ
+      section (disable_residual_flag 0, linear dead zone, NLQ pivots 0 and 1023): a minimal
+      enhancement layer's (offsets and slopes zero, vdr_in_max_int 1) or a full one's. Debian
+      12's ffmpeg 5.1 misreads that section, so these are for a converter whose output has none
+      (Dolby Vision profile 8.1, DiscKit's fMP4 HLS).
   make-uhd-metadata.py hdr10plus IN.hevc OUT.hevc
       Puts an HDR10+ prefix SEI message (user_data_registered_itu_t_t35, SMPTE ST 2094-40
       application 4 version 1, one window) before the first slice of every access unit.
@@ -66,7 +72,7 @@ def escape(rbsp):
     return bytes(out)
 
 
-def rpu_nal(frame):
+def rpu_nal(frame, residual=None):
     w = Bits()
     denom = 23
     w.u(6, 2)          # rpu_type
@@ -85,7 +91,7 @@ def rpu_nal(frame):
     w.u(1, 0)          # spatial_resampling_filter_flag
     w.u(3, 0)          # reserved_zero_3bits
     w.u(1, 1)          # el_spatial_resampling_filter_flag
-    w.u(1, 1)          # disable_residual_flag
+    w.u(1, 0 if residual else 1)   # disable_residual_flag
     w.u(1, 1)          # vdr_dm_metadata_present_flag
     w.u(1, 0)          # use_prev_vdr_rpu_flag
     w.ue(0)            # vdr_rpu_id
@@ -95,6 +101,10 @@ def rpu_nal(frame):
         w.ue(0)        # num_pivots_minus2
         w.u(10, 64)    # pred_pivot_value[0]
         w.u(10, 876)   # pred_pivot_value[1] (delta)
+    if residual:
+        w.u(3, 0)      # nlq_method_idc: linear dead zone
+        w.u(10, 0)     # nlq_pred_pivot_value[0]
+        w.u(10, 1023)  # nlq_pred_pivot_value[1]
     w.ue(0)            # num_x_partitions_minus1
     w.ue(0)            # num_y_partitions_minus1
     for _ in range(3):
@@ -105,6 +115,15 @@ def rpu_nal(frame):
         w.u(denom, 1 << 10)
         w.se(1)        # poly_coef_int[1]
         w.u(denom, 1 << 11)
+    for _ in range(3 if residual else 0):
+        full = residual == "fel"
+        w.u(10, 64 if full else 0)           # nlq_offset
+        w.ue(1)                              # vdr_in_max_int
+        w.u(denom, 1 << 20 if full else 0)   # vdr_in_max
+        w.ue(0)                              # linear_deadzone_slope_int
+        w.u(denom, 1 << 22 if full else 0)   # linear_deadzone_slope
+        w.ue(0)                              # linear_deadzone_threshold_int
+        w.u(denom, 1 << 18 if full else 0)   # linear_deadzone_threshold
     w.ue(0)            # affected_dm_metadata_id
     w.ue(0)            # current_dm_metadata_id
     w.ue(0)            # scene_refresh_flag
@@ -267,6 +286,9 @@ def patch_pmt(src, dst, el_pid, bl_pid):
 
 def main():
     mode = sys.argv[1]
+    if mode == "rpu-nal":
+        open(sys.argv[3], "wb").write(rpu_nal(7, sys.argv[2]))
+        return
     if mode == "pmt":
         patch_pmt(sys.argv[2], sys.argv[3], int(sys.argv[4], 0), int(sys.argv[5], 0))
         return

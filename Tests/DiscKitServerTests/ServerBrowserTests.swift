@@ -137,6 +137,7 @@ struct ServerBrowserTests {
       let base = server.base + "/discs/\(try ServerFixture.id(server, name))/titles/00000/"
       let master = try ServerFMP4HLSTests.text(base + "master.m3u8")
       var uris = ["master.m3u8", "fmp4/video.m3u8"]
+      if master.contains("fmp4/dv.m3u8") { uris.append("fmp4/dv.m3u8") }
       uris += master.split(separator: "\n").compactMap {
         $0.hasPrefix("#EXT-X-MEDIA:") ? ServerFMP4HLSTests.attributes($0)["URI"] : nil
       }

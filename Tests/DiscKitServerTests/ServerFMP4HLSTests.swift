@@ -36,6 +36,9 @@ struct ServerFMP4HLSTests {
     // Two 14 s clips whose AC-3 and TrueHD stop 2 and 3 s in: audio segments where the audio
     // ends before the video, and segments without audio (empty fragments).
     "audio-gaps": ("codecs/audio-gaps", ["codecs/audio-gaps1.m2ts", "codecs/audio-gaps2.m2ts"]),
+    // Dolby Vision profile 7 (an enhancement layer with RPUs on PID 0x1015): the HDR10 variants
+    // and the profile 8.1 ones (`dv.m3u8`, SUPPLEMENTAL-CODECS) before them.
+    "dolby-vision": ("codecs/dolby-vision", ["codecs/dolby-vision.m2ts"]),
   ]
 
   /// The disc stream (`-map` of `stream.ts`) that a disc's first copied rendition (`audio-PID`)
@@ -161,11 +164,30 @@ struct ServerFMP4HLSTests {
           )
         }
         #expect(entries == Set(codecs), "\(name): \(codecs) for renditions of \(entries)")
+        // Dolby Vision 8.1 (db1p: HDR10-compatible): the dvvC record of its init segment.
+        if let supplemental = variant["SUPPLEMENTAL-CODECS"] {
+          let dvInit = try Self.bytes(base + "fmp4/dv-init.mp4")
+          let dvEntry = try #require(
+            MP4Box.find("moov/trak/mdia/minf/stbl/stsd", in: dvInit[...]).flatMap {
+              MP4Box.boxes($0.children).first
+            })
+          #expect(SampleEntryCodecs.value(dvEntry) == videoCodecs, "\(name)")
+          let dvvC = try #require(MP4Box.boxes(dvEntry.children).first { $0.type == "dvvC" })
+          let flags = MP4Box.u16(dvvC.body, dvvC.bodyStart + 2)
+          let level = flags >> 3 & 0x3F
+          #expect(flags >> 9 == 8 && flags & 7 == 0b101, "\(name): profile 8, RPU and BL")
+          #expect(supplemental == "dvh1.08.\(level < 10 ? "0" : "")\(level)/db1p", "\(name)")
+          #expect(dvvC.body[dvvC.bodyStart + 4] >> 4 == 1, "\(name): compatibility id 1")
+        }
       }
+      #expect(
+        master.contains("fmp4/dv.m3u8") == (name == "dolby-vision"),
+        "\(name): Dolby Vision variants exactly for the profile 7 title")
 
       // Every media playlist: segments chained by tfdt, EXTINF their real durations.
       var sizes: [String: [(bytes: Int, duration: Double)]] = [:]
       var playlists = ["fmp4/video.m3u8"]
+      if master.contains("fmp4/dv.m3u8") { playlists.append("fmp4/dv.m3u8") }
       playlists += renditions.compactMap { $0["URI"] }
       for uri in playlists {
         let folder = (uri as NSString).deletingLastPathComponent
@@ -191,7 +213,7 @@ struct ServerFMP4HLSTests {
           #expect(
             abs(Double(total) / 90_000 - duration) < 0.000_01,
             "\(name) \(segment): EXTINF \(duration), samples \(Double(total) / 90_000)")
-          guard uri == "fmp4/video.m3u8" else { continue }
+          guard uri == "fmp4/video.m3u8" || uri == "fmp4/dv.m3u8" else { continue }
           #expect(fragment.samples.first.map { $0.flags & 0x0001_0000 == 0 } == true)
           // An IDR, or (open GOP) an HEVC CRA / BLA or an H.264 I picture (slice_type 2 or 7
           // with first_mb_in_slice 0: the byte after the NAL header 1011xxxx or 10001000).

@@ -76,3 +76,62 @@ extension ElementaryStreamInfo {
     return try? DolbyVisionConfiguration(parsing: d.body)
   }
 }
+
+extension DolbyVisionRPU {
+  /// `dv_profile` and `dv_level` of the DOVI video descriptor of `pid` in the first program map
+  /// table of the 192-byte source packets of `source` at or after `from` (read in 96 KiB steps,
+  /// at most 8 MiB), or nil when there is none there or the PID has no such descriptor.
+  ///
+  /// - Throws: the source's read errors; ``DiscKitError/Code/checksumMismatch`` or
+  ///   ``DiscKitError/Code/malformed`` for a program map table that cannot be read.
+  package static func descriptor(in source: any ByteSource, from: Int64, pid: UInt16)
+    throws(DiscKitError) -> (profile: UInt8, level: UInt8)?
+  {
+    var pmtPID: UInt16?
+    var offset = from - from % 192
+    let end = min(source.size, offset + (8 << 20))
+    while offset < end {
+      let count = Int(min(Int64(192 * 512), end - offset)) / 192 * 192
+      guard count > 0 else { break }
+      let chunk = try source.bytes(at: offset, count: count, structure: "PMT")
+      var i = 0
+      while i + 192 <= chunk.count {
+        let p = i + 4
+        i += 192
+        guard chunk[p] == 0x47, chunk[p + 1] & 0x40 != 0, chunk[p + 3] & 0x10 != 0 else {
+          continue
+        }
+        let packetPID = UInt16(chunk[p + 1] & 0x1F) << 8 | UInt16(chunk[p + 2])
+        guard packetPID == 0 || packetPID == pmtPID else { continue }
+        var start = p + 4
+        if chunk[p + 3] & 0x20 != 0 { start += 1 + Int(chunk[p + 4]) }
+        guard start < p + 188 else { continue }
+        start += 1 + Int(chunk[start])  // pointer_field
+        guard start + 3 <= p + 188 else { continue }
+        let length = Int(chunk[start + 1] & 0x0F) << 8 | Int(chunk[start + 2])
+        // A section within the packet (a Blu-ray's PAT and PMT are).
+        guard start + 3 + length <= p + 188 else { continue }
+        let section = Array(chunk[start..<(start + 3 + length)])
+        if packetPID == 0, section[0] == 0, length >= 9 {
+          // PAT: the first program's PMT PID.
+          var k = 8
+          while k + 4 <= 3 + length - 4 {
+            let program = UInt16(section[k]) << 8 | UInt16(section[k + 1])
+            if program != 0 {
+              pmtPID = UInt16(section[k + 2] & 0x1F) << 8 | UInt16(section[k + 3])
+              break
+            }
+            k += 4
+          }
+        } else if packetPID == pmtPID, section[0] == 2 {
+          var reader = BinaryReader(section, baseOffset: offset + Int64(start), structure: "PMT")
+          let pmt = try ProgramMapTable(parsing: &reader)
+          return pmt.streams.first { $0.pid == pid }?.dolbyVision.map { ($0.profile, $0.level) }
+        }
+      }
+      guard chunk.count == count else { break }
+      offset += Int64(count)
+    }
+    return nil
+  }
+}

@@ -55,17 +55,24 @@ package struct FMP4Resource: Sendable {
     switch (ext, parts.count) {
     case ("m3u8", 1) where parts[0] == "video":
       body = Array(try title.mediaPlaylist(.video, query: query).utf8)
+    case ("m3u8", 1) where parts[0] == "dv":
+      body = Array(try title.mediaPlaylist(.dolbyVision, query: query).utf8)
     case ("m3u8", 1) where parts[0] == "iframes":
       body = Array(try title.mediaPlaylist(.video, iFrames: true, query: query).utf8)
     case ("m3u8", 2) where audioKinds.contains(parts[0]):
       body = Array(try title.mediaPlaylist(try pid(parts[1]), query: query).utf8)
     case ("mp4", 2) where parts[0] == "video" && parts[1] == "init":
       body = try title.initSegment(.video)
+    case ("mp4", 2) where parts[0] == "dv" && parts[1] == "init":
+      body = try title.initSegment(.dolbyVision)
     case ("mp4", 3) where audioKinds.contains(parts[0]) && parts[2] == "init":
       body = try title.initSegment(try pid(parts[1]))
     case ("m4s", 2) where parts[0] == "video":
       body = []
       segment = try title.segment(.video, index: try index(parts[1]))
+    case ("m4s", 2) where parts[0] == "dv" && title.dolbyVision != nil:
+      body = []
+      segment = try title.segment(.dolbyVision, index: try index(parts[1]))
     case ("m4s", 2) where parts[0] == "iframe":
       body = []
       segment = try title.segment(.video, index: try index(parts[1]), keyFrameOnly: true)
@@ -92,7 +99,7 @@ package struct FMP4Resource: Sendable {
     .disc(
       DiscKitError(
         .notFound, "fMP4 file \(name.prefix(60))", at: nil,
-        "not a file of this title's fMP4 HLS (video.m3u8, iframes.m3u8, audio-PID.m3u8, aac-PID.m3u8, flac-PID.m3u8, *-init.mp4, *-N.m4s)"
+        "not a file of this title's fMP4 HLS (video.m3u8, iframes.m3u8, dv.m3u8, audio-PID.m3u8, aac-PID.m3u8, flac-PID.m3u8, *-init.mp4, *-N.m4s)"
       ))
   }
 }

@@ -40,6 +40,11 @@ struct SegmentPlan: Sendable {
   /// ... and for each kept NAL unit, the bytes of the access unit skipped before it and its
   /// length (start codes, trailing zeros, access unit delimiters and filler data left out).
   var units: [UInt32] = []
+  /// Video: each access unit's PTS (planning) ...
+  var presentationTimes: [UInt64] = []
+  /// ... and a NAL unit written after it (length-prefixed; empty for none): the Dolby Vision
+  /// rendition's RPUs.
+  var appended: [[UInt8]] = []
 
   var payloadSize: Int64 { samples.reduce(Int64(0)) { $0 + Int64($1.size) } }
 }
@@ -150,7 +155,7 @@ struct VideoPass: SegmentPass {
         return
       }
       if let pts = header.pts {
-        try endUnit()
+        try endUnit(&out)
         startUnit(pts: pts, dts: header.dts ?? pts)
         pesInUnit = true
       } else {
@@ -166,8 +171,9 @@ struct VideoPass: SegmentPass {
   }
 
   mutating func finish(_ out: inout PayloadOutput) throws(DiscKitError) {
-    try endUnit()
+    try endUnit(&out)
     guard written == nil, let first = times.first else { return }
+    plan.presentationTimes = times.map(\.pts)
     plan.firstDecodeTime = UInt64(max(0, clock.time(first.dts)))
     // The segment's first picture is where the disc's EP map says decoding may start: an IDR,
     // an HEVC CRA / BLA, or (H.264) an I picture of an open GOP (a recovery point); it is a sync
@@ -234,14 +240,19 @@ struct VideoPass: SegmentPass {
     }
   }
 
-  private mutating func endUnit() throws(DiscKitError) {
+  private mutating func endUnit(_ out: inout PayloadOutput) throws(DiscKitError) {
     guard inUnit else { return }
     inUnit = false
-    if written != nil {
+    if let written {
       guard nextRange == rangeEnd, copyLeft == 0, prefix == nil else {
         throw DiscKitError(
           .malformed, "fMP4 video segment", at: nil,
           "access unit \(pictures) differs from its plan (the disc's bytes changed?)")
+      }
+      if written.appended.indices.contains(pictures - 1), !written.appended[pictures - 1].isEmpty {
+        let nal = written.appended[pictures - 1]
+        out.u32(UInt32(nal.count))
+        out.write(nal)
       }
       return
     }

@@ -16,8 +16,9 @@ import DiscKit
 /// `EXT-X-DISCONTINUITY`.
 ///
 /// Renditions: the video (H.264 `avc1`, HEVC `hvc1`; a Dolby Vision enhancement layer is left
-/// out, so its base layer plays as HDR10), and one audio rendition per AC-3 or E-AC-3 stream
-/// (copied) and per TrueHD stream with an AC-3 core (the core copied, as AC-3).
+/// out, so its base layer plays as HDR10; for a profile 7 title also the base layer with the
+/// enhancement layer's RPUs as profile 8.1, ``dolbyVision``), and one audio rendition per AC-3
+/// or E-AC-3 stream (copied) and per TrueHD stream with an AC-3 core (the core copied, as AC-3).
 package struct FMP4Title: Sendable {
   /// One segment: a range of the title's bytes (``DiscKit/DiscTitle/byteSource(timeline:)``).
   package struct Segment: Sendable, Hashable {
@@ -75,6 +76,8 @@ package struct FMP4Title: Sendable {
   package let segments: [Segment]
   package let videoPID: UInt16
   package let video: FMP4Track
+  /// The Dolby Vision profile 8.1 rendition of a profile 7 title (FMP4Title+DolbyVision.swift).
+  package let dolbyVision: DolbyVisionVideo?
   package let audio: [Audio]
   /// The DTS (90 kHz, continuous timeline) media time 0 stands for.
   package let origin: UInt64
@@ -245,6 +248,10 @@ package struct FMP4Title: Sendable {
           "the first access unit has no readable parameter sets"))
     }
     video = track
+    // A failure here leaves the title without the Dolby Vision rendition, never without video.
+    dolbyVision =
+      (try? Self.dolbyVisionVideo(
+        streams: streams, source: continuous, first: first.range, video: track)) ?? nil
     // The last segment's duration: its samples'. Its plan (and the first segment's) measure
     // what of the title's bytes the video's fMP4 samples are (FMP4BitRates).
     var lastDuration: Int64 = 0
@@ -607,6 +614,8 @@ package struct FMP4Title: Sendable {
   /// What a rendition file is.
   package enum Rendition: Sendable, Hashable {
     case video
+    /// The video with the enhancement layer's RPUs as Dolby Vision profile 8.1.
+    case dolbyVision
     case audio(pid: UInt16)
     /// An AAC or FLAC rendition the transcoder makes of the stream on `pid`.
     case transcoded(pid: UInt16, target: AudioTranscodeTarget)
@@ -620,6 +629,12 @@ package struct FMP4Title: Sendable {
   func track(_ rendition: Rendition) throws(StreamingError) -> FMP4Track {
     switch rendition {
     case .video: return video
+    case .dolbyVision:
+      guard let dolbyVision else {
+        throw .disc(
+          DiscKitError(.notFound, "Dolby Vision rendition", at: nil, "not a profile 7 title"))
+      }
+      return dolbyVision.track
     case .audio(let pid):
       guard let audio = audio.first(where: { $0.pid == pid }) else {
         throw .disc(DiscKitError(.notFound, "audio rendition \(pid)", at: nil, "no such rendition"))
@@ -666,7 +681,7 @@ package struct FMP4Title: Sendable {
       case .transcoded(let pid, let target):
         throw DiscKitError(
           .notFound, "\(target.rawValue) rendition \(pid)", at: nil, "made by the transcoder")
-      case .video:
+      case .video, .dolbyVision:
         let pid = videoPID
         let hevc = video.coding == .hevc
         let last = index + 1 == segments.count
@@ -681,6 +696,20 @@ package struct FMP4Title: Sendable {
         if keyFrameOnly, !plan.samples.isEmpty {
           plan.samples[0].duration = UInt32(clamping: segment.duration.ticks)
         }
+        if rendition == .dolbyVision {
+          guard let dolbyVision else {
+            throw DiscKitError(
+              .notFound, "Dolby Vision rendition", at: nil, "not a profile 7 title")
+          }
+          let found = try dolbyVisionRPUs(
+            dolbyVision, range: segment.range, times: plan.presentationTimes)
+          for k in plan.samples.indices where k < found.rpus.count && !found.rpus[k].isEmpty {
+            plan.samples[k].size += UInt32(4 + found.rpus[k].count)
+          }
+          plan.appended = found.rpus
+          dolbyVision.fallbacks.add(found.missing, found.failure)
+        }
+        plan.presentationTimes = []
         let done = plan
         return FMP4Segment(
           sequence: sequence, decodeTime: plan.firstDecodeTime ?? 0, samples: plan.samples
@@ -843,13 +872,13 @@ package struct FMP4Title: Sendable {
         "## not in fMP4 HLS (not decodable by HLS clients): " + leftOut.joined(separator: ", "))
     }
     // The variant's bit rates: the video's and its group's largest rendition's.
-    func rates(_ members: [AudioMember]) -> [String] {
+    func rates(_ members: [AudioMember], extra: Int = 0) -> [String] {
       let audio = members.map { bitRates.audio[$0.stem] ?? 0 }.max() ?? 0
       let average =
         members.map { bitRates.audioAverage[$0.stem] ?? bitRates.audio[$0.stem] ?? 0 }.max() ?? 0
       return [
-        "BANDWIDTH=\(max(bitRates.videoPeak + audio, 1))",
-        "AVERAGE-BANDWIDTH=\(max(bitRates.videoAverage + average, 1))",
+        "BANDWIDTH=\(max(bitRates.videoPeak + audio + extra, 1))",
+        "AVERAGE-BANDWIDTH=\(max(bitRates.videoAverage + average + extra, 1))",
       ]
     }
     let resolution = "RESOLUTION=\(video.width)x\(video.height)"
@@ -876,19 +905,31 @@ package struct FMP4Title: Sendable {
     if subtitles.contains(where: { $0.hasPrefix("#EXT-X-MEDIA:") }) {
       tail.append("SUBTITLES=\"\(HLSSubtitles.groupID)\"")
     }
-    for group in audioGroups {
+    // A profile 7 title's Dolby Vision 8.1 variants first (the base layer's CODECS, so that a
+    // client without Dolby Vision plays them as HDR10), then the HDR10 ones.
+    var variants: [(uri: String, supplemental: [String], extra: Int)] = []
+    if let dolbyVision {
+      let rate = Int(((frameRate ?? 24) * Double(dolbyVision.bytesPerFrame * 8)).rounded(.up))
+      variants.append(
+        ("fmp4/dv.m3u8", ["SUPPLEMENTAL-CODECS=\"\(dolbyVision.supplementalCodecs)\""], rate))
+    }
+    variants.append(("fmp4/video.m3u8", [], 0))
+    for variant in variants {
+      for group in audioGroups {
+        lines.append(
+          "#EXT-X-STREAM-INF:"
+            + (rates(group.members, extra: variant.extra)
+            + ["CODECS=\"\(([video.codecs] + group.codecs).joined(separator: ","))\""]
+            + variant.supplemental + tail
+            + ["AUDIO=\"\(group.id)\""]).joined(separator: ","))
+        lines.append(variant.uri + query)
+      }
       lines.append(
         "#EXT-X-STREAM-INF:"
-          + (rates(group.members)
-          + ["CODECS=\"\(([video.codecs] + group.codecs).joined(separator: ","))\""]
-          + tail
-          + ["AUDIO=\"\(group.id)\""]).joined(separator: ","))
-      lines.append("fmp4/video.m3u8" + query)
+          + (rates([], extra: variant.extra) + ["CODECS=\"\(video.codecs)\""]
+          + variant.supplemental + tail).joined(separator: ","))
+      lines.append(variant.uri + query)
     }
-    lines.append(
-      "#EXT-X-STREAM-INF:"
-        + (rates([]) + ["CODECS=\"\(video.codecs)\""] + tail).joined(separator: ","))
-    lines.append("fmp4/video.m3u8" + query)
     let common = [
       "BANDWIDTH=\(max(bitRates.iFrames, 1))", "CODECS=\"\(video.codecs)\"", resolution,
     ]
@@ -920,9 +961,14 @@ package struct FMP4Title: Sendable {
   package func mediaPlaylist(_ rendition: Rendition, iFrames: Bool = false, query: String)
     throws(StreamingError) -> String
   {
+    if rendition == .dolbyVision, dolbyVision == nil {
+      throw .disc(
+        DiscKitError(.notFound, "Dolby Vision rendition", at: nil, "not a profile 7 title"))
+    }
     let prefix: String
     switch rendition {
     case .video: prefix = iFrames ? "iframe" : "video"
+    case .dolbyVision: prefix = "dv"
     case .audio(let pid): prefix = "audio-\(pid)"
     case .transcoded(let pid, let target): prefix = "\(target.rawValue)-\(pid)"
     }
@@ -948,7 +994,7 @@ package struct FMP4Title: Sendable {
       discontinuity = discontinuity || discontinuities.contains(k)
       // An audio segment without audio (the stream paused or ended: the one before lasts
       // through it) is left out.
-      if rendition != .video, duration.ticks == 0 { continue }
+      if rendition != .video, rendition != .dolbyVision, duration.ticks == 0 { continue }
       if discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
       discontinuity = false
       lines.append("#EXTINF:\(duration.seconds.fixed(5)),")
