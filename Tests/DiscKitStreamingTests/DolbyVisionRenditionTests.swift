@@ -184,7 +184,18 @@ struct DolbyVisionRenditionTests {
     for (k, unit) in units.enumerated() where unit.first.map({ $0 >> 1 & 0x3F == 62 }) == true {
       #expect(k > 0 && units[k - 1][0] >> 1 & 0x3F < 32)
     }
-    for rpu in rpus {
+    // The enhancement layer's own RPUs, in the same order (one per picture, no B-frames).
+    let elAnnexB = [UInt8](
+      try Tool.run(
+        "ffmpeg",
+        [
+          "-nostdin", "-v", "error", "-i", Self.root + "/dolby-vision.m2ts", "-map", "0:v:1",
+          "-c", "copy", "-f", "hevc", "-",
+        ]
+      ).stdout)
+    let sourceRPUs = Self.nalUnits(elAnnexB).filter { ($0.first ?? 0) >> 1 & 0x3F == 62 }
+    #expect(sourceRPUs.count == rpus.count)
+    for (rpu, sourceRPU) in zip(rpus, sourceRPUs) {
       let payload = Array(rpu.dropFirst(2))
       for i in 2..<payload.count {
         #expect(!(payload[i - 2] == 0 && payload[i - 1] == 0 && payload[i] <= 3 && payload[i] != 3))
@@ -204,7 +215,31 @@ struct DolbyVisionRenditionTests {
       let n = raw.count
       let stored = raw[(n - 5)..<(n - 1)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
       #expect(Self.crc32MPEG(raw[1..<(n - 5)]) == stored)
+      // The extension blocks are kept: make-uhd-metadata.py's one L1 block (ue(5), level 1, 40
+      // payload bits, then the RPU's alignment: 7 bytes, after a byte-aligned start), which
+      // differs from frame to frame, ends the data before the CRC in both.
+      let theirs = Self.unescaped(Array(sourceRPU.dropFirst(2)))
+      #expect(raw.count >= 12 && theirs.count >= 12)
+      if raw.count >= 12, theirs.count >= 12 {
+        #expect(raw[(n - 12)..<(n - 5)] == theirs[(theirs.count - 12)..<(theirs.count - 5)])
+      }
     }
+  }
+
+  /// An RBSP: emulation prevention bytes removed, trailing zeros left out.
+  static func unescaped(_ payload: [UInt8]) -> [UInt8] {
+    var raw: [UInt8] = []
+    var zeros = 0
+    for b in payload {
+      if zeros >= 2, b == 3 {
+        zeros = 0
+        continue
+      }
+      raw.append(b)
+      zeros = b == 0 ? zeros + 1 : 0
+    }
+    while raw.last == 0 { raw.removeLast() }
+    return raw
   }
 
   /// CRC-32/MPEG-2, bit by bit.
