@@ -23,6 +23,31 @@ extension DVDDisc {
     return ProgramChainExtent(length: length, entryCell: Int(entry), lastCell: cells.count)
   }
 
+  /// Whether any of the runs' visits is of a PGC that no chapter of its title names: rule E and
+  /// First Play's chain are looked at only then (most discs play no such PGC, and the rule's
+  /// work is then saved).
+  func anyOutsideChapters<Runs: Sequence>(_ runs: Runs) -> Bool
+  where Runs.Element == [DVDEpisodeMenuWalk.ProgramChainVisit] {
+    // Each title's set and the PGCs its chapters use, looked up once.
+    var named: [Int: (titleSet: Int, programChains: [Int])] = [:]
+    for visits in runs {
+      for visit in visits {
+        if named[visit.title] == nil {
+          guard visit.title >= 1, visit.title <= titles.count,
+            case .success(let t) = titles[visit.title - 1]
+          else { continue }
+          named[visit.title] = (t.titleSet, t.programChains)
+        }
+        if let title = named[visit.title], visit.titleSet == title.titleSet,
+          !title.programChains.contains(visit.programChain)
+        {
+          return true
+        }
+      }
+    }
+    return false
+  }
+
   /// One PGC of a title: the disc title the VM was in, its title set and the PGC's number.
   struct ProgramChainKey: Hashable {
     var title: Int

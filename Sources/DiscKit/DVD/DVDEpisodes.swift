@@ -158,7 +158,9 @@ extension DVDDisc {
     let presses = search.presses
     if let found = episodesFromMenus(presses, structure) { return found }
     // First Play's own run playing PGCs in a row, one named by no chapter (no menu to choose).
-    if let found = programChainsOutsideChapters([("First Play", search.firstPlay)], pageName: nil) {
+    if anyOutsideChapters(CollectionOfOne(search.firstPlay)),
+      let found = programChainsOutsideChapters([("First Play", search.firstPlay)], pageName: nil)
+    {
       return found
     }
     if let best = structure.playAll {
@@ -318,6 +320,8 @@ extension DVDDisc {
     }
     var pages: [Int] = []
     for press in presses where !pages.contains(press.page) { pages.append(press.page) }
+    // Rule E only when a press played a PGC no chapter of its title names.
+    let outside = anyOutsideChapters(presses.lazy.map(\.programChains))
     // A menu entered again with other registers whose buttons play the same: the same answer.
     // (Compared in a list, not hashed: a disc has a few pages, and two pages' presses mostly
     // differ at the first.)
@@ -327,6 +331,9 @@ extension DVDDisc {
       let plain = here.map {
         var press = $0
         (press.page, press.pageName) = (0, "")
+        // Compared without their PGCs (the spans tell pages apart; comparing every press's PGCs
+        // of every page cost more than rule E itself).
+        press.programChains = []
         return press
       }
       guard let pageName = here.first?.menuName, !alike.contains(plain) else { continue }
@@ -470,8 +477,9 @@ extension DVDDisc {
             numbers: chain))
       }
       // E: PGCs of one title started or played in a row, one of them named by no chapter.
-      if let list = programChainsOutsideChapters(
-        here.map { ($0.name, $0.programChains) }, pageName: pageName)
+      if outside,
+        let list = programChainsOutsideChapters(
+          here.map { ($0.name, $0.programChains) }, pageName: pageName)
       {
         consider(list)
       }

@@ -216,8 +216,10 @@ public enum DVDMainFeatureSearch {
     func format(_ ticks: Int64) -> String { DVDSmartTitleSelector.format(ticks) }
     /// Adds the title cell `vm` is at to the titles a press played: the run of its title's
     /// chapters goes on (the same or the next chapter), or a new run starts.
-    func recordSpan(_ vm: DVDVirtualMachine, into spans: inout [DVDEpisodeMenuWalk.Span]) {
-      guard let number = vm.titleNumber, number >= 1, number <= disc.titles.count,
+    func recordSpan(
+      _ vm: DVDVirtualMachine, _ number: Int, into spans: inout [DVDEpisodeMenuWalk.Span]
+    ) {
+      guard number >= 1, number <= disc.titles.count,
         case .success(let title) = disc.titles[number - 1],
         let index = title.cells.firstIndex(where: {
           $0.programChain == vm.programChainNumber && $0.cell == vm.cellNumber
@@ -240,9 +242,9 @@ public enum DVDMainFeatureSearch {
     /// on (a later cell of the same PGC), or a new run starts. A PGC no chapter of the title
     /// names (reached by `LinkPGCN`) is recorded too.
     func recordProgramChain(
-      _ vm: DVDVirtualMachine, into visits: inout [DVDEpisodeMenuWalk.ProgramChainVisit]
+      _ vm: DVDVirtualMachine, _ number: Int,
+      into visits: inout [DVDEpisodeMenuWalk.ProgramChainVisit]
     ) {
-      guard let number = vm.titleNumber else { return }
       let pgc = vm.programChainNumber
       let cell = vm.cellNumber
       if let last = visits.last, last.title == number, last.titleSet == vm.titleSet,
@@ -386,12 +388,12 @@ public enum DVDMainFeatureSearch {
         if !stillGroups.isEmpty {
           branch.press = -1
           branch.firstPlay = false
-        } else if branch.press >= 0, branch.vm.domain == .title {
-          recordSpan(branch.vm, into: &pressList[branch.press].played)
-          recordProgramChain(branch.vm, into: &pressList[branch.press].programChains)
+        } else if branch.press >= 0, let number = branch.vm.titleNumber {
+          recordSpan(branch.vm, number, into: &pressList[branch.press].played)
+          recordProgramChain(branch.vm, number, into: &pressList[branch.press].programChains)
         }
-        if branch.firstPlay, stillGroups.isEmpty, branch.vm.domain == .title {
-          recordProgramChain(branch.vm, into: &firstPlayVisits)
+        if branch.firstPlay, stillGroups.isEmpty, let number = branch.vm.titleNumber {
+          recordProgramChain(branch.vm, number, into: &firstPlayVisits)
         }
         // The content this cell plays (a cell past the end of the title VOBs plays nothing).
         var content: Int64 = 0
