@@ -1,6 +1,7 @@
 import CDiscKitLibAV
 import DiscKit
 import DiscKitStreaming
+import Synchronization
 
 /// The ``DiscKitStreaming/AudioTranscoder`` over libavcodec and libswresample: decodes the
 /// disc's TrueHD, DTS (core, DTS-HD MA/HRA extensions), AC-3, E-AC-3 and LPCM with libavcodec's
@@ -22,6 +23,10 @@ public struct LibAVAudioTranscoder: AudioTranscoder {
   static let preRollFrames: Int64 = 3
   static let lookAheadFrames: Int64 = 2
   static let flacBlockSize = 4096
+
+  /// The encoder contexts this transcoder's sessions hold now and the most at once (a server
+  /// bounds them by admitting a few transcoding requests at a time: `TranscodeAdmission`).
+  public let encoders = EncoderCount()
 
   /// Loads nothing: libavcodec is loaded (and its logging silenced) at the first call into it.
   public init() {}
@@ -47,8 +52,8 @@ public struct LibAVAudioTranscoder: AudioTranscoder {
     -> any AudioTranscodeSession
   {
     switch job.target {
-    case .aac: return try AACSession(job)
-    case .flac: return try FLACSession(job)
+    case .aac: return try AACSession(job, encoders: encoders)
+    case .flac: return try FLACSession(job, encoders: encoders)
     }
   }
 
@@ -85,9 +90,9 @@ final class AACSession: AudioTranscodeSession, @unchecked Sendable {  // one thr
   private var startsLate: Bool?
   private(set) var satisfied = false
 
-  init(_ job: AudioTranscodeJob) throws(StreamingError) {
+  init(_ job: AudioTranscodeJob, encoders: EncoderCount) throws(StreamingError) {
     decoder = try Decoder(job.source)
-    encoder = try AACEncoder()
+    encoder = try AACEncoder(encoders)
     first = job.frames.lowerBound
     end = job.frames.upperBound == Int64.max ? nil : job.frames.upperBound
     nextFrame = first - LibAVAudioTranscoder.preRollFrames
@@ -210,9 +215,12 @@ final class FLACSession: AudioTranscodeSession, @unchecked Sendable {  // one th
   private var firstKeptDecoded: Bool?
   let satisfied = false
 
-  init(_ job: AudioTranscodeJob) throws(StreamingError) {
+  private let encoders: EncoderCount
+
+  init(_ job: AudioTranscodeJob, encoders: EncoderCount) throws(StreamingError) {
     decoder = try Decoder(job.source)
     wanted = job.format
+    self.encoders = encoders
   }
 
   var needsEarlierPackets: Bool { firstKeptDecoded == false }
@@ -227,12 +235,20 @@ final class FLACSession: AudioTranscodeSession, @unchecked Sendable {  // one th
         decodedAny = true
         guard packet.kept else { continue }
         let format = encoder?.format ?? wanted ?? frame.format
+        // The rendition's sample entry was written from the stream's headers: decoded samples
+        // of another layout, depth or rate would be dropped, padded or scaled silently.
+        let decoded = frame.format
+        guard decoded == format else {
+          throw LibAVAudioTranscoder.failure(
+            "\(decoder.source.rawValue) decoded to \(decoded.channels) channels of \(decoded.bitsPerSample) bits at \(decoded.sampleRate) Hz, its headers said \(format.channels) of \(format.bitsPerSample) at \(format.sampleRate) Hz"
+          )
+        }
         let rate = Int64(max(1, format.sampleRate))
         let packetSample = max(0, (packet.time * rate + 45_000).floorDivided(by: 90_000))
         if encoder == nil {
           encoder = try FLACEncoder(
             format: format, blockSize: LibAVAudioTranscoder.flacBlockSize,
-            firstSample: packetSample)
+            firstSample: packetSample, encoders: encoders)
         }
         guard let encoder, let values = frame.integers(channels: encoder.format.channels) else {
           continue
@@ -269,6 +285,27 @@ final class FLACSession: AudioTranscodeSession, @unchecked Sendable {  // one th
     pending = []
     try encoder.flush(emit)
   }
+}
+
+/// Counts live libavcodec encoder contexts.
+public final class EncoderCount: Sendable {
+  private let counts = Mutex((live: 0, peak: 0))
+
+  public init() {}
+
+  func opened() {
+    counts.withLock {
+      $0.live += 1
+      $0.peak = max($0.peak, $0.live)
+    }
+  }
+
+  func closed() { counts.withLock { $0.live -= 1 } }
+
+  /// Encoder contexts open now.
+  public var live: Int { counts.withLock { $0.live } }
+  /// The most open at once since the transcoder was made.
+  public var peak: Int { counts.withLock { $0.peak } }
 }
 
 extension Int64 {

@@ -243,8 +243,9 @@ final class Encoder {
   let context: UnsafeMutablePointer<AVCodecContext>
   let frame: UnsafeMutablePointer<AVFrame>
   let packet: UnsafeMutablePointer<AVPacket>
+  let count: EncoderCount
 
-  init(_ id: AVCodecID, named name: String) throws(StreamingError) {
+  init(_ id: AVCodecID, named name: String, count: EncoderCount) throws(StreamingError) {
     guard let codec = avcodec_find_encoder(id) else {
       throw LibAVAudioTranscoder.failure("libavcodec has no \(name) encoder")
     }
@@ -258,9 +259,12 @@ final class Encoder {
       throw LibAVAudioTranscoder.failure("out of memory")
     }
     (self.codec, self.context, self.frame, self.packet) = (codec, c, f, p)
+    self.count = count
+    count.opened()
   }
 
   deinit {
+    count.closed()
     var context: UnsafeMutablePointer<AVCodecContext>? = context
     var frame: UnsafeMutablePointer<AVFrame>? = frame
     var packet: UnsafeMutablePointer<AVPacket>? = packet
@@ -274,8 +278,8 @@ final class Encoder {
 final class AACEncoder {
   private let encoder: Encoder
 
-  init() throws(StreamingError) {
-    encoder = try Encoder(AV_CODEC_ID_AAC, named: "AAC")
+  init(_ count: EncoderCount) throws(StreamingError) {
+    encoder = try Encoder(AV_CODEC_ID_AAC, named: "AAC", count: count)
     let (codec, context, frame) = (encoder.codec, encoder.context, encoder.frame)
     context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
     context.pointee.sample_rate = 48_000
@@ -352,7 +356,9 @@ final class FLACEncoder {
   /// The blocks sent whose frames have not come back yet: their sizes and first samples.
   private var waiting: [(count: Int, first: Int64)] = []
 
-  init(format: AudioTranscodeFormat, blockSize: Int, firstSample: Int64) throws(StreamingError) {
+  init(format: AudioTranscodeFormat, blockSize: Int, firstSample: Int64, encoders: EncoderCount)
+    throws(StreamingError)
+  {
     let channels = format.channels
     guard channels > 0, channels <= 8, format.bitsPerSample == 16 || format.bitsPerSample == 24
     else {
@@ -361,7 +367,7 @@ final class FLACEncoder {
     }
     self.format = format
     next = firstSample
-    encoder = try Encoder(AV_CODEC_ID_FLAC, named: "FLAC")
+    encoder = try Encoder(AV_CODEC_ID_FLAC, named: "FLAC", count: encoders)
     let (codec, context) = (encoder.codec, encoder.context)
     context.pointee.sample_fmt = format.bitsPerSample > 16 ? AV_SAMPLE_FMT_S32 : AV_SAMPLE_FMT_S16
     context.pointee.bits_per_raw_sample = Int32(format.bitsPerSample)

@@ -25,8 +25,10 @@ package struct FMP4Resource: Sendable {
     throws(StreamingError)
   {
     var tag = "\(digest)-\(title.key)-a\(title.angle)-fmp4v1\(title.tagSuffix)-\(name)"
-    // A transcoded file's bytes are the encoder's: its version names them too.
-    if let version = title.transcoder?.version, name.hasPrefix("aac-") || name.hasPrefix("flac-") {
+    // A transcoded segment's or playlist's bytes are the codec library's: its version names
+    // them too (asking it loads the library: not for an init segment, whose sample entry the
+    // stream's headers give).
+    if title.transcodes(name), let version = title.transcoder?.version {
       tag += "-" + version
     }
     eTag = "\"" + String(tag.filter { $0 != "\"" }) + "\""
@@ -131,12 +133,21 @@ extension FMP4Resource {
     contentType = "application/vnd.apple.mpegurl"
     cacheControl = "public, max-age=86400"
     body = Array(title.multivariantPlaylist(query: query).utf8)
+    // The renditions it lists come from the stream's headers, not from the codec library
+    // (whose version would load it): a transcoder only adds `-t`.
     eTag =
-      "\"\(digest)-\(title.key)-a\(title.angle)-fmp4v1\(title.tagSuffix)-master\(title.transcoder.map { "-" + $0.version } ?? "")\""
+      "\"\(digest)-\(title.key)-a\(title.angle)-fmp4v1\(title.tagSuffix)-master\(title.transcoder == nil ? "" : "-t")\""
   }
 }
 
 extension FMP4Title {
+  /// Whether the file `name` is made by the transcoder (an AAC or FLAC media segment, or its
+  /// media playlist, which plans the rendition's last segment); not its init segment.
+  package func transcodes(_ name: String) -> Bool {
+    transcoder != nil && (name.hasPrefix("aac-") || name.hasPrefix("flac-"))
+      && !name.hasSuffix("-init.mp4")
+  }
+
   /// What the entity tags add for the timeline (nothing for the default, continuous one).
   var tagSuffix: String { timeline == .original ? "-original" : "" }
 }

@@ -65,7 +65,11 @@ extension FMP4Title {
 
   /// The transcoded renditions of `streams` (main-path audio), from the packets of the first
   /// segment (`packets` by PID): AAC for each stream the transcoder decodes, FLAC for TrueHD and
-  /// DTS. A stream whose first packets do not decode gets none.
+  /// DTS. Their format is read from the stream's headers (``AudioStreamHeader``: what the
+  /// decoder gives, without loading the codec library); only a stream those do not describe
+  /// (DTS-HD High Resolution, a DTS core's own extensions, E-AC-3 with dependent substreams) is
+  /// probed by the transcoder, decoding its first packets. A stream whose first packets neither
+  /// describe nor decode gets none.
   static func transcodedRenditions(
     _ streams: [DiscTitle.Stream], packets: [UInt16: [PESCollector.Packet]], origin: UInt64,
     transcoder: any AudioTranscoder
@@ -81,7 +85,10 @@ extension FMP4Title {
             time: FMP4Samples.delta($0, origin), payload: packet.payload, kept: true)
         }
       }
-      guard let format = try? transcoder.format(of: source, packets: jobPackets) else { continue }
+      let header = AudioStreamHeader.parse(source, payloads: jobPackets.map { $0.payload[...] })
+      guard
+        let format = header?.format ?? (try? transcoder.format(of: source, packets: jobPackets))
+      else { continue }
       made.append(
         Transcoded(
           pid: pid, source: source, target: .aac,
@@ -111,7 +118,9 @@ extension FMP4Title {
   }
 
   /// Whether the PES is one a decoder of `source` takes (not a TrueHD PID's AC-3 core frame).
-  static func decodable(_ header: PESCollector.Packet, _ payload: [UInt8], _ source: AudioTranscodeSource)
+  static func decodable(
+    _ header: PESCollector.Packet, _ payload: [UInt8], _ source: AudioTranscodeSource
+  )
     -> Bool
   {
     guard source == .truehd else { return true }
@@ -332,7 +341,8 @@ extension FMP4Title {
       var fills: [(at: Int64, bytes: [UInt8])] = []
       if aac {
         samples = pass.frames.map {
-          FMP4Writer.Sample(size: UInt32($0.size), duration: 1920, compositionOffset: 0, isSync: true)
+          FMP4Writer.Sample(
+            size: UInt32($0.size), duration: 1920, compositionOffset: 0, isSync: true)
         }
       } else {
         // Each frame from its first sample (its header's number: the encoder starts a frame
@@ -379,7 +389,8 @@ extension FMP4Title {
           ticks += duration
         }
         if index < timing.lastAudio, let lastSample = samples.last {
-          let d = timing.starts[index + 1] - timing.starts[index] - (ticks - Int64(lastSample.duration))
+          let d =
+            timing.starts[index + 1] - timing.starts[index] - (ticks - Int64(lastSample.duration))
           if d > 0 { samples[samples.count - 1].duration = UInt32(clamping: d) }
         }
       }
@@ -616,4 +627,3 @@ struct TranscodePass: AudioPESPass {
     return DiscKitError(.unsupported, "audio transcoding", at: nil, error.description)
   }
 }
-
