@@ -265,7 +265,7 @@ let package = Package(
     .testTarget(
       name: "DiscKitServerTests",
       dependencies: [
-        "DiscKitServer", "DiscKitStreaming", "DiscKit", "DiscKitTestSupport",
+        "DiscKitServer", "DiscKitStreaming", "DiscKit", "DiscKitTestSupport", "DiscKitTranscode",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]

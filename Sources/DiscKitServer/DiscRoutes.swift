@@ -58,6 +58,8 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
   let fmp4Titles = FMP4TitleCache(capacity: 16)
   /// The subtitle renditions' state (when the configuration has a text provider).
   let subtitles: HLSSubtitles?
+  /// The requests transcoding audio at once (``DiscKitStreaming/DiscServerConfiguration/maxTranscodes``).
+  public let transcodes: TranscodeAdmission
 
   /// Creates the routes over `library`.
   public init(
@@ -68,6 +70,7 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
     self.configuration = configuration
     self.threadPool = threadPool
     self.limiter = StreamLimiter(maximum: configuration.maxStreams)
+    self.transcodes = TranscodeAdmission(limit: configuration.maxTranscodes)
     self.subtitles = configuration.subtitles.map {
       HLSSubtitles(provider: $0, wait: configuration.subtitleWait)
     }
@@ -232,18 +235,25 @@ public struct DiscRoutes<Context: RequestContext>: Sendable {
         let name = context.parameters.get("file") ?? ""
         let disc = try await open(context)
         let digest = disc.identity.digest
+        // A transcoded segment or media playlist (planning one encodes it) waits for admission
+        // and holds it until its bytes are sent.
+        var ticket: TranscodeAdmission.Ticket?
+        if title.transcodes(name) { ticket = await transcodes.enter() }
         let resource = try await blocking {
           try FMP4Resource(title: title, name: name, query: query, digest: digest)
         }
         guard let segment = resource.segment else {
+          withExtendedLifetime(ticket) {}
           let response = Self.fmp4Response(request, resource)
           return request.method == .head ? response.createHeadResponse() : response
         }
+        let source: any ByteSource =
+          ticket.map { AdmittedByteSource(segment.source, ticket: $0) } ?? segment.source
         // A media segment: its payload written as the client reads it, a chunk at a time.
         let eventLoop = (context as any RequestContext as? any ConnectionEventLoopContext)?
           .connectionEventLoop
         return try await streams.respond(
-          to: request, source: segment.source, eTag: resource.eTag,
+          to: request, source: source, eTag: resource.eTag,
           lastModified: HTTPDate.format(secondsSince1970: disc.identity.modifiedSeconds),
           contentType: resource.contentType, extraHeaders: [.cacheControl: resource.cacheControl],
           eventLoop: eventLoop)

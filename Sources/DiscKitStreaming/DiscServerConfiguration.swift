@@ -36,6 +36,9 @@ public struct DiscServerConfiguration: Sendable {
   /// `disckit serve` supplies `DiscKitTranscode`'s, over libavcodec). Without one, only the
   /// copied AC-3/E-AC-3 renditions and LPCM's FLAC are offered.
   public var audioTranscoder: (any AudioTranscoder)?
+  /// The most requests that transcode audio at once (an AAC or FLAC segment or media playlist);
+  /// more wait for one to end (``TranscodeAdmission``). Default: two per processor.
+  public var maxTranscodes = TranscodeAdmission.defaultLimit
 
   /// Creates a configuration; the defaults suit a home server.
   public init(

@@ -61,6 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
       )
     }
     options.configuration.audioTranscoder = LibAVAudioTranscoder()
+    if let maxTranscodes = arguments.maxTranscodes {
+      options.configuration.maxTranscodes = maxTranscodes
+    }
     let server: DiscServer
     do {
       server = try DiscServer(options: options, logger: logger)

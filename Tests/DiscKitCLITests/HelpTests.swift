@@ -37,7 +37,7 @@ struct HelpTests {
     #expect(words.contains(ServeArguments.abstract))
     for option in [
       "--host", "--port", "--token", "--max-streams", "--idle-timeout", "--cache-discs",
-      "--subtitle-wait",
+      "--subtitle-wait", "--max-transcodes",
     ] {
       #expect(serve.text.contains(option), "\(option)")
     }

@@ -37,6 +37,12 @@ package struct ServeArguments: ParsableArguments {
   @Option(help: "Most streams served at once (more get 503).")
   package var maxStreams = 64
 
+  @Option(
+    help: ArgumentHelp(
+      "Most requests transcoding audio at once (AAC/FLAC segments; more wait). Default: 2 per processor.",
+      valueName: "count"))
+  package var maxTranscodes: Int?
+
   @Option(help: "Seconds an idle connection is kept open.")
   package var idleTimeout: Int64 = 60
 
@@ -60,6 +66,9 @@ package struct ServeArguments: ParsableArguments {
   package func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
     guard maxStreams >= 1 else { throw ValidationError("--max-streams must be at least 1") }
+    if let maxTranscodes, maxTranscodes < 1 {
+      throw ValidationError("--max-transcodes must be at least 1")
+    }
     guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout must be at least 1") }
     guard cacheDiscs >= 1 else { throw ValidationError("--cache-discs must be at least 1") }
     if let token, token.isEmpty { throw ValidationError("--token must not be empty") }
@@ -76,6 +85,7 @@ package struct ServeArguments: ParsableArguments {
       "--subtitle-wait", String(subtitleWait),
     ]
     if let token { line += ["--token", token] }
+    if let maxTranscodes { line += ["--max-transcodes", String(maxTranscodes)] }
     if quiet { line.append("--quiet") }
     if followLinks { line.append("--follow-links") }
     return line
