@@ -113,7 +113,10 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
     /// A read done or under way.
     enum Pending {
       case done(Result<Buffer, DiscKitError>)
-      case reading(Task<Result<Buffer, DiscKitError>, Never>)
+      /// The task fills the buffer in the slot and leaves it there: the task's own result holds
+      /// no reference to it, so the buffer is the iterator's alone once taken (however long the
+      /// finished task object lives on the executor's side), and it can be refilled in place.
+      case reading(Task<Result<Void, DiscKitError>, Never>, Handoff<Buffer>)
     }
     /// The chunk handed out last; refilled by the read after next.
     var spare: Buffer?
@@ -134,7 +137,12 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
       switch pending {
       case nil: return nil
       case .done(let result): chunk = try result.get()
-      case .reading(let task): chunk = try await task.value.get()
+      case .reading(let task, let slot):
+        try await task.value.get()
+        guard let filled = slot.take() else {
+          throw DiscKitError.truncated("byte chunks", at: position, needed: 1)
+        }
+        chunk = filled
       }
       pending = startRead()
       spare = chunk
@@ -168,11 +176,11 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
       return .reading(
         Task(executorPreference: chunks.executor) {
           var buffer = slot.take() ?? Buffer()
-          return Result { () throws(DiscKitError) -> Buffer in
+          return Result { () throws(DiscKitError) -> Void in
             try Self.fill(&buffer, source, offset, count)
-            return buffer
+            slot.put(buffer)
           }
-        })
+        }, slot)
     }
 
     /// Reads `count` bytes of `source` at `offset` into `buffer`.
@@ -190,11 +198,16 @@ public struct ByteChunks<Buffer: ByteChunkBuffer>: AsyncSequence, Sendable {
   }
 }
 
-/// Moves one value into a task without a second reference staying behind.
-private final class Handoff<Value: Sendable>: Sendable {
+/// Moves one value into a task and back without a second reference staying behind.
+final class Handoff<Value: Sendable>: Sendable {
   private let value: Mutex<Value?>
 
   init(_ value: consuming Value?) { self.value = Mutex(value) }
 
   func take() -> Value? { value.withLock { $0.take() } }
+
+  func put(_ new: consuming Value) {
+    let moved = Optional(new)
+    value.withLock { $0 = moved }
+  }
 }

@@ -61,7 +61,18 @@ struct ChildProcess {
     var argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for arg in argv { free(arg) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+    // ETXTBSY: the program file is open for writing somewhere. A program written just before
+    // (an upgrade, a test's stand-in) can be held open for a moment by a child another thread
+    // started meanwhile, until that child's exec closes its inherited descriptor: try again
+    // for up to half a second before giving up.
+    var spawned = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+    var tries = 1
+    while spawned == ETXTBSY && tries < 50 {
+      var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+      _ = nanosleep(&pause, nil)
+      spawned = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+      tries += 1
+    }
     guard spawned == 0 else { throw ChildProcessError(errno: spawned) }
     // The parent's copies of the child's ends, so that end of file is seen when it exits.
     for fd in [input[0], output[1], errors[1]] { close(fd) }

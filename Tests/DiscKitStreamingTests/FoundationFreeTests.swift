@@ -53,4 +53,25 @@ struct FoundationFreeTests {
       try ChildProcess.run("/nonexistent/disckit-subtitles", [])
     }
   }
+
+  /// A program file still open for writing cannot be run (ETXTBSY): the runner tries again for a
+  /// bounded time, then reports it; once the writer has closed it, it runs. (A stand-in helper a
+  /// test has just written can be held open for a moment by a child another test started.)
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh"), "needs /bin/sh"))
+  func aProgramOpenForWritingIsReportedThenRuns() throws {
+    let dir = try TemporaryDirectory("disckit-child-process")
+    let path = dir.path + "/helper.sh"
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    #expect(fd >= 0)
+    let script = Array("#!/bin/sh\necho ran\n".utf8)
+    #expect(write(fd, script, script.count) == script.count)
+    #expect {
+      try ChildProcess.run(path, [])
+    } throws: { error in
+      (error as? ChildProcessError)?.errno == ETXTBSY
+    }
+    close(fd)
+    let ran = try ChildProcess.run(path, [])
+    #expect(ran.output == Array("ran\n".utf8) && ran.status == 0)
+  }
 }
