@@ -1,5 +1,9 @@
 # Shared steps of the dvdauthor scripts (make-dvd-menus.sh, make-dvd-episodes*.sh), sourced by
 # them (not run by make-all.sh on its own). They expect $tmp (a scratch directory) and $OUT.
+#   small_clip NAME SECONDS HZ     $tmp/NAME.mpg: SECONDS of ffmpeg's testsrc at 352x240 NTSC, low
+#                                  bit rate, with a HZ sine tone (the episode discs' clips)
+#   menu_background                $tmp/menubg720.mpg: one second of testsrc at 720x480 NTSC with a
+#                                  1 kHz tone, the video spumux puts menu buttons on
 #   highlight_png FILE Y0 COUNT    a 720x480 highlight image: COUNT opaque boxes (x 100-300, 40
 #                                  high) from Y0 every 100 lines, transparent elsewhere
 #   author DISC                    dvdauthor -x $tmp/DISC.xml, the VIDEO_TS copied to $OUT/DISC
@@ -16,6 +20,20 @@
 #   nop_exits DISC N...            the Exit dvdauthor ends title PGC N's post commands with
 #                                  replaced by a NOP (the PGC plays on by its header's next PGC)
 # These edit bytes dvdauthor wrote; IFOs carry no checksum, so no CRC is recomputed.
+
+small_clip() { # name seconds frequency
+  ffmpeg -nostdin -loglevel error -y \
+    -f lavfi -i "testsrc=size=352x240:rate=30000/1001:duration=$2" \
+    -f lavfi -i "sine=frequency=$3:sample_rate=48000:duration=$2" \
+    -target ntsc-dvd -s 352x240 -b:v 100k -maxrate 400k -bufsize 224k -b:a 64k -ac 2 \
+    -bitexact -shortest "$tmp/$1.mpg"
+}
+
+menu_background() {
+  ffmpeg -nostdin -loglevel error -y -f lavfi -i "testsrc=size=720x480:rate=30000/1001:duration=1" \
+    -f lavfi -i "sine=frequency=1000:sample_rate=48000:duration=1" -target ntsc-dvd -b:v 300k \
+    -maxrate 800k -bufsize 224k -b:a 96k -ac 2 -bitexact -shortest "$tmp/menubg720.mpg"
+}
 
 highlight_png() { # file y0 count
   python3 - "$1" "$2" "$3" <<'PY'

@@ -31,22 +31,13 @@ trap 'rm -rf "$tmp"' EXIT
 export SOURCE_DATE_EPOCH=1700000000
 . "$here/dvd-authoring.sh"
 
-clip() { # name seconds frequency
-  ffmpeg -nostdin -loglevel error -y \
-    -f lavfi -i "testsrc=size=352x240:rate=30000/1001:duration=$2" \
-    -f lavfi -i "sine=frequency=$3:sample_rate=48000:duration=$2" \
-    -target ntsc-dvd -s 352x240 -b:v 100k -maxrate 400k -bufsize 224k -b:a 64k -ac 2 \
-    -bitexact -shortest "$tmp/$1.mpg"
-}
-clip e1 310 400
-clip e2 320 500
-clip e3 305 600
-clip intro 2 800
+small_clip e1 310 400
+small_clip e2 320 500
+small_clip e3 305 600
+small_clip intro 2 800
 
 highlight_png "$tmp/hl.png" 50 4
-ffmpeg -nostdin -loglevel error -y -f lavfi -i "testsrc=size=720x480:rate=30000/1001:duration=1" \
-  -f lavfi -i "sine=frequency=1000:sample_rate=48000:duration=1" -target ntsc-dvd -b:v 300k \
-  -maxrate 800k -bufsize 224k -b:a 96k -ac 2 -bitexact -shortest "$tmp/menubg720.mpg"
+menu_background
 menu() { # name button-count
   local buttons="" y=50 i
   for i in $(seq 1 "$2"); do
