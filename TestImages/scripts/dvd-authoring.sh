@@ -4,6 +4,10 @@
 #                                  bit rate, with a HZ sine tone (the episode discs' clips)
 #   menu_background                $tmp/menubg720.mpg: one second of testsrc at 720x480 NTSC with a
 #                                  1 kHz tone, the video spumux puts menu buttons on
+#   three_episode_xml DISC MENU    $tmp/DISC.xml: a 4-button menu (MENU.mpg: Play All sets g0 = 1,
+#                                  buttons 2-4 set g1 = 1..3 and jump to title 1) and one title of
+#                                  three PGCs (e1-e3), placeholders g12 = 4202/4203/4301/4302 for
+#                                  patch_commands (make-dvd-episodes.sh, make-dvd-episodes-pgcs.sh)
 #   highlight_png FILE Y0 COUNT    a 720x480 highlight image: COUNT opaque boxes (x 100-300, 40
 #                                  high) from Y0 every 100 lines, transparent elsewhere
 #   author DISC                    dvdauthor -x $tmp/DISC.xml, the VIDEO_TS copied to $OUT/DISC
@@ -33,6 +37,26 @@ menu_background() {
   ffmpeg -nostdin -loglevel error -y -f lavfi -i "testsrc=size=720x480:rate=30000/1001:duration=1" \
     -f lavfi -i "sine=frequency=1000:sample_rate=48000:duration=1" -target ntsc-dvd -b:v 300k \
     -maxrate 800k -bufsize 224k -b:a 96k -ac 2 -bitexact -shortest "$tmp/menubg720.mpg"
+}
+
+three_episode_xml() { # disc-name menu-name
+  cat > "$tmp/$1.xml" <<XML
+<dvdauthor dest="$tmp/$1" jumppad="0">
+  <vmgm><fpc>g0 = 0; jump menu 1;</fpc><menus><video format="ntsc" aspect="4:3"/>
+    <pgc entry="title"><vob file="$tmp/$2.mpg" pause="inf"/>
+      <button name="b1">g0 = 1; g1 = 1; jump title 1;</button>
+      <button name="b2">g0 = 0; g1 = 1; jump title 1;</button>
+      <button name="b3">g0 = 0; g1 = 2; jump title 1;</button>
+      <button name="b4">g0 = 0; g1 = 3; jump title 1;</button></pgc>
+  </menus></vmgm>
+  <titleset><titles><video format="ntsc" aspect="4:3"/><audio lang="en"/>
+    <pgc><pre>g12 = 4202; g12 = 4203;</pre><vob file="$tmp/e1.mpg" chapters="0,2:00"/>
+      <post>g12 = 4301; call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/e2.mpg" chapters="0,2:00"/><post>g12 = 4302; call vmgm menu 1;</post></pgc>
+    <pgc><vob file="$tmp/e3.mpg" chapters="0,2:00"/><post>g0 = 0; call vmgm menu 1;</post></pgc>
+  </titles></titleset>
+</dvdauthor>
+XML
 }
 
 highlight_png() { # file y0 count

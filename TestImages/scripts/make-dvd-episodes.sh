@@ -174,23 +174,7 @@ author dvd-episodes-menuorder
 #   if (g1 == v) LinkPGCN p     20 a4 00 01 00 vv 00 pp
 #   if (g1 == v) LinkPTTN p     20 a5 00 01 00 vv 00 pp
 #   if (g0 == 1) LinkNextPGC    20 a1 00 00 00 01 00 0a
-cat > "$tmp/dvd-episodes-pgcs.xml" <<XML
-<dvdauthor dest="$tmp/dvd-episodes-pgcs" jumppad="0">
-  <vmgm><fpc>g0 = 0; jump menu 1;</fpc><menus><video format="ntsc" aspect="4:3"/>
-    <pgc entry="title"><vob file="$tmp/menu.mpg" pause="inf"/>
-      <button name="b1">g0 = 1; g1 = 1; jump title 1;</button>
-      <button name="b2">g0 = 0; g1 = 1; jump title 1;</button>
-      <button name="b3">g0 = 0; g1 = 2; jump title 1;</button>
-      <button name="b4">g0 = 0; g1 = 3; jump title 1;</button></pgc>
-  </menus></vmgm>
-  <titleset><titles><video format="ntsc" aspect="4:3"/><audio lang="en"/>
-    <pgc><pre>g12 = 4202; g12 = 4203;</pre><vob file="$tmp/e1.mpg" chapters="0,2:00"/>
-      <post>g12 = 4301; call vmgm menu 1;</post></pgc>
-    <pgc><vob file="$tmp/e2.mpg" chapters="0,2:00"/><post>g12 = 4302; call vmgm menu 1;</post></pgc>
-    <pgc><vob file="$tmp/e3.mpg" chapters="0,2:00"/><post>g0 = 0; call vmgm menu 1;</post></pgc>
-  </titles></titleset>
-</dvdauthor>
-XML
+three_episode_xml dvd-episodes-pgcs menu
 author dvd-episodes-pgcs
 merge_titles dvd-episodes-pgcs
 patch_commands dvd-episodes-pgcs 4202=20a4000100020002 4203=20a4000100030003 \
